@@ -1,0 +1,82 @@
+"""The contract every game engine fulfils, and the registry of games.
+
+Engines are pure and synchronous: no I/O, no clocks, no global randomness.
+Actions are short text strings in the game's move notation (see docs/notation.md);
+the first action of every game is a *deal* action, applied by ``seat=None``, that
+records the shuffled deck, so replaying a log never depends on an RNG.
+
+``view(state, seat)`` is the only way state leaves an engine: ``seat=None`` is the
+public view (the group chat), a seat number is that player's view. Events returned
+by ``apply`` are public: they never carry a card that not everyone at the table sees.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+
+class Game(Protocol):
+    name: str  # "durak"
+    rules_version: int  # bump when a rule change makes old logs replay differently
+    Options: type[BaseModel]
+
+    def seat_range(self, options: BaseModel) -> tuple[int, int]:
+        """Minimum and maximum number of players these options allow."""
+
+    def new_deal(self, options: BaseModel, players: int, rng: random.Random,
+                 history: list[dict]) -> str:
+        """A deal action for the next game: shuffle with ``rng``; ``history`` is the
+        list of ``result(...)`` dicts of earlier games of the series (dealer rules)."""
+
+    def initial_state(self, options: BaseModel, players: int) -> Any:
+        """A state waiting for its deal action."""
+
+    def apply(self, state: Any, seat: int | None, action: str) -> tuple[Any, list[dict]]:
+        """Check and apply one action; return the new state and public events.
+        Raises an ``engine.errors.EngineError`` and leaves ``state`` untouched on bad input."""
+
+    def legal_actions(self, state: Any, seat: int) -> list[str]:
+        """The actions ``seat`` may take now (what the DM keyboard offers), in a stable order."""
+
+    def to_act(self, state: Any) -> list[int]:
+        """Seats whose action the game waits for now (empty when over)."""
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        """A JSON-able dict of what ``seat`` (``None`` = everyone) may see."""
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> dict | None:
+        """The game's result once over, e.g. ``{"durak": 2, "by_52": False}`` or ``{"draw": True}``."""
+
+    def dump(self, state: Any) -> dict: ...
+
+    def load(self, data: dict) -> Any: ...
+
+    def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
+        """A computer player's choice, from that seat's own view only (no peeking)."""
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    _GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    if not _GAMES:
+        import engine.durak  # noqa: F401  (registers itself)
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}") from None
+
+
+def game_names() -> list[str]:
+    if not _GAMES:
+        import engine.durak  # noqa: F401
+    return sorted(_GAMES)

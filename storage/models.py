@@ -1,0 +1,85 @@
+"""Plain rows the repository hands out. Times are UNIX seconds (float, UTC)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Table status values
+LOBBY = "lobby"        # seats being taken, options being set
+PLAYING = "playing"    # a game is running
+BETWEEN = "between"    # a game ended; rematch possible
+CLOSED = "closed"      # cancelled or abandoned; frees the chat/topic for a new table
+
+
+@dataclass
+class TableRow:
+    id: int
+    chat_id: int
+    thread_id: int          # forum topic id, 0 when the chat has no topics
+    game: str               # "durak"
+    options: dict[str, Any]
+    status: str
+    opener_id: int
+    version: int            # number of actions logged so far (the optimistic-lock version)
+    game_no: int            # 0 in the lobby, 1 for the first game of the series, ...
+    group_message_id: int | None
+    lang: str
+    settings: dict[str, Any] = field(default_factory=dict)  # table settings: timer, ...
+    created_at: float = 0.0
+
+
+@dataclass
+class SeatRow:
+    table_id: int
+    seat: int
+    user_id: int            # Telegram user id; computer players get negative ids
+    name: str
+    is_computer: bool = False
+    dm_message_id: int | None = None    # the hand message in the player's DM
+    ping_message_id: int | None = None  # the last "your turn" ping, deleted on the next one
+
+
+@dataclass
+class UserRow:
+    user_id: int
+    name: str
+    username: str | None = None
+    lang: str | None = None
+    dm_open: bool = False   # the user has started the bot in a private chat
+
+
+@dataclass
+class ActionRow:
+    table_id: int
+    seq: int                # 1-based, gapless per table; equals the table version after it
+    game_no: int
+    seat: int | None        # None for system actions (the deal, timeouts)
+    action: str
+    created_at: float = 0.0
+
+
+@dataclass
+class OutboxItem:
+    """One thing the sender must do. ``kind``:
+    - ``group``: refresh the table's group message from the current state (coalesced);
+    - ``hand``: refresh seat ``target``'s DM hand message (coalesced);
+    - ``ping``: tell seat ``target`` it is their turn (delete the previous ping);
+    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message.
+    """
+
+    kind: str
+    chat_id: int
+    table_id: int | None = None
+    target: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    created_at: float = 0.0
+
+
+@dataclass
+class TimerRow:
+    table_id: int
+    version: int            # the table version the deadline belongs to; stale if it moved on
+    remind_at: float | None
+    expire_at: float
+    reminded: bool = False
