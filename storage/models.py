@@ -20,7 +20,8 @@ class TableRow:
     options: dict[str, Any]
     status: str
     opener_id: int
-    version: int            # number of actions logged so far (the optimistic-lock version)
+    version: int            # the optimistic-lock version: seq of the last action, or
+                            # higher after versioned lobby edits (update_table bumps it)
     game_no: int            # 0 in the lobby, 1 for the first game of the series, ...
     group_message_id: int | None
     lang: str
@@ -51,7 +52,8 @@ class UserRow:
 @dataclass
 class ActionRow:
     table_id: int
-    seq: int                # 1-based, gapless per table; equals the table version after it
+    seq: int                # 1-based, strictly increasing per table (gaps where versioned
+                            # lobby edits bumped the version); the table version after it
     game_no: int
     seat: int | None        # None for system actions (the deal, timeouts)
     action: str

@@ -1,0 +1,111 @@
+"""Wiring: the PTB Application, the storage, the service, the sender and the timers.
+
+``Runtime`` owns the background loops. ``cardbot run`` starts them from PTB's
+``post_init``; tests call ``startup(background=False)`` and drive ``settle()`` instead,
+so every message is sent before the test looks.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Callable
+
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.request import BaseRequest
+
+from bot import handlers
+from bot.config import Settings
+from bot.i18n import LANGUAGES, t
+from bot.sender import Sender
+from bot.service import TableService
+from storage.sqlite import SqliteRepository
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("durak", "newgame", "language", "help", "rules", "cancel")
+TIMER_POLL_SECONDS = 1.0
+
+
+class Runtime:
+    def __init__(self, app: Application, repo, service: TableService, sender: Sender) -> None:
+        self.app, self.repo, self.service, self.sender = app, repo, service, sender
+        self._tasks: list[asyncio.Task] = []
+
+    async def startup(self, background: bool = True) -> None:
+        await self.repo.open()
+        await self._set_commands()
+        await self.service.resume()
+        if background:
+            self._tasks = [asyncio.create_task(self.sender.run_forever(), name="sender"),
+                           asyncio.create_task(self._timer_loop(), name="timers")]
+
+    async def shutdown(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        await self.repo.close()
+
+    async def _set_commands(self) -> None:
+        try:
+            for lang in LANGUAGES:
+                commands = [BotCommand(c, t(lang, f"command.{c}")) for c in COMMANDS]
+                await self.app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
+        except Exception:  # cosmetic; never block start-up on it
+            log.warning("could not set the command list", exc_info=True)
+
+    async def _timer_loop(self) -> None:
+        while True:
+            try:
+                await self.service.fire_timers()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer loop failed")
+            await asyncio.sleep(TIMER_POLL_SECONDS)
+
+    async def settle(self, advance: Callable[[float], None] | None = None, rounds: int = 1000) -> None:
+        """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling."""
+        for _ in range(rounds):
+            wait = await self.sender.drain()
+            if wait is None:
+                return
+            if advance is None:
+                await asyncio.sleep(wait)
+            else:
+                advance(wait)
+        raise RuntimeError("outbox did not settle")
+
+
+def build_application(settings: Settings, *, repo=None, request: BaseRequest | None = None,
+                      rate_limiter: bool = True, rng: random.Random | None = None,
+                      clock: Callable[[], float] = time.time,
+                      sender_clock: Callable[[], float] = time.monotonic,
+                      background: bool = True) -> Application:
+    builder = ApplicationBuilder().token(settings.token)
+    if settings.api_base_url:
+        base = settings.api_base_url.rstrip("/")
+        builder = builder.base_url(base if base.endswith("/bot") else base + "/bot")
+        builder = builder.base_file_url((base[:-4] if base.endswith("/bot") else base) + "/file/bot")
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    if rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter())
+
+    async def post_init(app: Application) -> None:
+        await app.bot_data["runtime"].startup(background=background)
+
+    async def post_shutdown(app: Application) -> None:
+        await app.bot_data["runtime"].shutdown()
+
+    app = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    repo = repo or SqliteRepository(settings.db_path)
+    service = TableService(repo, rng=rng, clock=clock)
+    sender = Sender(app.bot, service, clock=sender_clock)
+    app.bot_data["service"] = service
+    app.bot_data["runtime"] = Runtime(app, repo, service, sender)
+    handlers.install(app)
+    return app

@@ -1,0 +1,78 @@
+"""The ``cardbot`` command: run the bot, replay a game record, computer self-play."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+
+
+def _run(args: argparse.Namespace) -> int:
+    from telegram import Update
+
+    from bot.app import build_application
+    from bot.config import ConfigError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(f"cardbot: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    app = build_application(settings)
+    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    return 0
+
+
+def _read_json(path: str):
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    return json.loads(text)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from engine.records import RecordError, replay
+
+    try:
+        record = _read_json(args.file)
+        result = replay(record)
+    except (OSError, json.JSONDecodeError) as error:
+        print(f"cardbot replay: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    except RecordError as error:
+        print(f"cardbot replay: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from engine.selfplay import selfplay
+
+    stats = selfplay(args.game, games=args.games, seed=args.seed, players=args.players)
+    summary = {k: v for k, v in stats.items() if k != "results"}
+    print(json.dumps(summary, ensure_ascii=False))
+    print(f"{stats['games']} games in {stats['seconds']:.2f} s: {stats['games_per_second']:.0f} games/s")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cardbot", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="run the Telegram bot (long polling)").set_defaults(func=_run)
+    replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
+    replay.add_argument("file", help="record file, or - for standard input")
+    replay.set_defaults(func=_replay)
+    play = sub.add_parser("selfplay", help="computer players play each other; prints games/s")
+    play.add_argument("game", choices=["durak"])
+    play.add_argument("--games", type=int, default=1000)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--players", type=int, default=4)
+    play.set_defaults(func=_selfplay)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""Telegram handlers: parse the update, call the service, answer. No rules here."""
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import (Application, CallbackQueryHandler, CommandHandler, ContextTypes,
+                          MessageHandler, filters)
+
+from bot.i18n import LANGUAGES, pick_lang, t
+from bot.render.common import keyboard
+from bot.service import Person, TableService, UserError
+from storage.repository import VersionConflict
+
+log = logging.getLogger(__name__)
+
+GAMES = ("durak",)
+
+
+def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
+    return context.application.bot_data["service"]
+
+
+def person_of(update: Update) -> Person:
+    user = update.effective_user
+    return Person(user.id, user.full_name or str(user.id), user.username, user.language_code)
+
+
+def thread_of(update: Update) -> int:
+    message = update.effective_message
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def is_group(update: Update) -> bool:
+    return update.effective_chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    if is_group(update):
+        stored = await service_of(context).repo.get_chat_lang(update.effective_chat.id)
+        if stored:
+            return stored
+    return pick_lang(update.effective_user.language_code if update.effective_user else None)
+
+
+def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
+    async def check() -> bool:
+        chat = update.effective_chat
+        if chat.type == ChatType.PRIVATE:
+            return False
+        member = await context.bot.get_chat_member(chat.id, update.effective_user.id)
+        return member.status in ("administrator", "creator")
+    return check
+
+
+async def reply(update: Update, text: str, markup=None) -> None:
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+# ---------------------------------------------------------------------- commands
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    if update.effective_chat.type == ChatType.PRIVATE:
+        await service_of(context).dm_opened(person_of(update))
+        await reply(update, t(lang, "start.dm_ready"))
+    else:
+        await reply(update, t(lang, "help.text"))
+
+
+async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await reply(update, t(lang, "err.group_only"))
+        return
+    command = update.effective_message.text.split()[0].lstrip("/").split("@")[0].lower()
+    game = command if command in GAMES else (context.args[0].lower() if context.args else None)
+    if game not in GAMES:
+        rows = [[(t(lang, f"game.{g}"), f"g:{g}") for g in GAMES]]
+        await reply(update, t(lang, "newgame.choose"), keyboard(rows))
+        return
+    await _open(update, context, game, lang)
+
+
+async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str) -> bool:
+    try:
+        await service_of(context).open_table(update.effective_chat.id, thread_of(update), game,
+                                             person_of(update), lang, update.effective_chat.title or "")
+        return True
+    except UserError as error:
+        await reply(update, t(lang, error.key, **error.params))
+        return False
+
+
+async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    choice = context.args[0].lower() if context.args else None
+    if choice not in LANGUAGES:
+        rows = [[("Русский", "lang:ru"), ("English", "lang:en")]]
+        await reply(update, t(lang, "language.choose"), keyboard(rows))
+        return
+    await _set_language(update, context, choice)
+    await reply(update, t(choice, "language.set"))
+
+
+async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
+    service = service_of(context)
+    if is_group(update):
+        await service.set_language(update.effective_chat.id, thread_of(update), choice)
+    else:
+        person = person_of(update)
+        person.lang = choice
+        await service.remember_user(person)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await reply(update, t(await chat_lang(update, context), "help.text"))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    game = context.args[0].lower() if context.args else "durak"
+    key = f"rules.{game}"
+    await reply(update, t(lang, key if game in GAMES else "rules.unknown"))
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await reply(update, t(lang, "err.group_only"))
+        return
+    try:
+        key = await service_of(context).cancel(update.effective_chat.id, thread_of(update),
+                                                person_of(update), admin_check(update, context))
+    except UserError as error:
+        key = error.key
+    await reply(update, t(lang, key))
+
+
+# ---------------------------------------------------------------------- buttons
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    lang = await chat_lang(update, context)
+    service = service_of(context)
+    person = person_of(update)
+    data = query.data or ""
+    try:
+        kind, _, rest = data.partition(":")
+        if kind == "g" and rest in GAMES and is_group(update):
+            toast = "ok.opened" if await _open(update, context, rest, lang) else "err.table_exists"
+        elif kind == "lang" and rest in LANGUAGES:
+            await _set_language(update, context, rest)
+            lang, toast = rest, "language.set"
+        elif kind in ("l", "a", "r", "u"):
+            table_id, version, command = _parse_table_data(rest)
+            if kind == "l":
+                toast = await service.lobby_press(table_id, version, person, command,
+                                                  admin_check(update, context))
+            elif kind == "u":
+                toast = await service.switch_keyboard(table_id, version, person.id, command)
+            elif kind == "r":
+                toast = await service.after_game_press(table_id, version, person, command,
+                                                       admin_check(update, context))
+            else:
+                if update.effective_chat.type != ChatType.PRIVATE or not command.isdigit():
+                    raise UserError("err.bad_button")
+                toast = await service.act(table_id, version, person.id, int(command),
+                                          query.message.message_id if query.message else None)
+        else:
+            raise UserError("err.bad_button")
+        await query.answer(t(lang, toast) if toast != "ok.move" else None)
+    except UserError as error:
+        await query.answer(t(lang, error.key, **error.params), show_alert=error.key == "err.dm_needed")
+    except VersionConflict:  # another process moved the table on first
+        await query.answer(t(lang, "err.stale"))
+
+
+def _parse_table_data(rest: str) -> tuple[int, int, str]:
+    try:
+        table, version, command = rest.split(":", 2)
+        return int(table), int(version), command
+    except ValueError:
+        raise UserError("err.bad_button") from None
+
+
+# ---------------------------------------------------------------------- service messages
+async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    if message.migrate_to_chat_id:
+        await service_of(context).migrate_chat(message.chat.id, message.migrate_to_chat_id)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query:
+        try:
+            await update.callback_query.answer(t("en", "err.internal"))
+        except Exception:  # the query may be too old to answer
+            pass
+
+
+def install(app: Application) -> None:
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler(["durak", "newgame"], new_table))
+    app.add_handler(CommandHandler("language", language))
+    app.add_handler(CommandHandler("help", help_command))
+    app.add_handler(CommandHandler("rules", rules))
+    app.add_handler(CommandHandler("cancel", cancel))
+    app.add_handler(CallbackQueryHandler(button))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
+    app.add_error_handler(on_error)

@@ -1,0 +1,40 @@
+"""Message catalogs (``bot/locales/<lang>.json``). ``t(lang, key, **params)`` formats a
+message with ``str.format``; a key missing in one language falls back to English, and a
+key missing everywhere shows the key itself (a visible bug, never a crash)."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES = ("ru", "en")
+DEFAULT_LANG = "ru"
+_DIR = Path(__file__).parent / "locales"
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, str]:
+    return json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def pick_lang(code: str | None) -> str:
+    """Telegram's ``language_code`` ("ru", "en-US", "uk") -> a catalog we have."""
+    if code:
+        short = code.split("-")[0].lower()
+        if short in LANGUAGES:
+            return short
+        if short in ("uk", "be", "kk"):
+            return "ru"
+        return "en"
+    return DEFAULT_LANG
+
+
+def t(lang: str, key: str, **params: object) -> str:
+    text = catalog(lang if lang in LANGUAGES else "en").get(key)
+    if text is None:
+        text = catalog("en").get(key, key)
+    return text.format(**params) if params else text
+
+
+def has(lang: str, key: str) -> bool:
+    return key in catalog(lang) or key in catalog("en")

@@ -1,0 +1,154 @@
+"""Durak texts: the group table message, the DM hand message, action buttons and the
+series sheet. Input is always an engine view (``engine.durak`` view dict)."""
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
+from engine.cards import label
+
+VARIANTS = ("prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating")
+
+
+def variant_name(options: dict, lang: str) -> str:
+    parts = [t(lang, f"durak.variant.{options.get('base_game', 'podkidnoy')}")]
+    parts.append(t(lang, "durak.deck", n=options.get("deck_size", 36)))
+    if not options.get("trumps", True):
+        parts.append(t(lang, "durak.opt.no_trumps"))
+    if options.get("two_decks"):
+        parts.append(t(lang, "durak.opt.two_decks"))
+    if options.get("blind_beating"):
+        parts.append(t(lang, "durak.opt.blind_beating"))
+    if options.get("first_bout_five"):
+        parts.append(t(lang, "durak.opt.first_bout_five"))
+    return ", ".join(parts)
+
+
+def _table_lines(view: dict) -> list[str]:
+    lines = []
+    for pair in view["table"]:
+        attack = label(pair["attack"])
+        if pair["cover"] and not pair["hidden"]:
+            lines.append(f"{attack} ← {label(pair['cover'])}")
+        elif pair["hidden"]:
+            own = f" ({label(pair['cover'])})" if pair["cover"] else ""
+            lines.append(f"{attack} ← 🂠{own}")
+        else:
+            lines.append(f"{attack} ← …")
+    return lines
+
+
+def _trump_line(view: dict, lang: str) -> str:
+    if view["trump"] is None:
+        return t(lang, "durak.no_trump_line", stock=view["stock"], discard=view["discard"])
+    card = label(view["trump_card"]) if view.get("trump_card") else suit_text(view["trump"])
+    return t(lang, "durak.trump_line", card=card, stock=view["stock"], discard=view["discard"])
+
+
+def _role(view: dict, seat: int, lang: str) -> str:
+    if view["finished"][seat]:
+        return t(lang, "durak.role.out")
+    if view["phase"] == "over":
+        return ""
+    if seat == view.get("attacker"):
+        return t(lang, "durak.role.attacker")
+    if seat == view.get("defender"):
+        return t(lang, "durak.role.taking") if view.get("taking") else t(lang, "durak.role.defender")
+    return ""
+
+
+def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
+    lines = [f"<b>{esc(header)}</b>", _trump_line(view, lang)]
+    for seat, name in enumerate(names):
+        role = _role(view, seat, lang)
+        turn = "▶️ " if seat in view["to_act"] else "   "
+        count = t(lang, "durak.cards_count", n=view["hand_counts"][seat])
+        lines.append(f"{turn}{seat + 1}. {esc(name)} — {count}{(' · ' + role) if role else ''}")
+    if view["table"]:
+        lines.append(t(lang, "durak.on_table"))
+        lines += ["  " + line for line in _table_lines(view)]
+    if view["phase"] == "over":
+        lines.append("")
+        lines.append(result_text(view["result"], names, lang))
+    elif view["to_act"]:
+        who = ", ".join(esc(names[s]) for s in view["to_act"])
+        lines.append(t(lang, f"durak.waiting.{view['phase']}", who=who))
+    return "\n".join(lines)
+
+
+def result_text(result: dict | None, names: list[str], lang: str) -> str:
+    if not result:
+        return ""
+    if result.get("draw"):
+        return t(lang, "durak.result.draw")
+    name = esc(names[result["durak"]])
+    if result.get("forfeit"):
+        return t(lang, "durak.result.forfeit", name=name)
+    if result.get("by_52"):
+        return t(lang, "durak.result.by_52", name=name)
+    return t(lang, "durak.result.durak", name=name)
+
+
+def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
+    seat = view["seat"]
+    lines = [f"<b>{esc(header)}</b>", _trump_line(view, lang)]
+    others = [f"{esc(names[s])}: {view['hand_counts'][s]}" for s in range(len(names)) if s != seat]
+    lines.append(t(lang, "durak.others", counts=", ".join(others)))
+    if view["table"]:
+        lines.append(t(lang, "durak.on_table") + " " + " · ".join(_table_lines(view)))
+    lines.append(t(lang, "durak.your_cards", cards=cards_text(view.get("hand", []))))
+    if view["phase"] == "over":
+        lines.append(result_text(view["result"], names, lang))
+    elif legal:
+        lines.append("👉 " + t(lang, f"durak.prompt.{view['phase']}"))
+    elif view["to_act"]:
+        who = ", ".join(esc(names[s]) for s in view["to_act"])
+        lines.append(t(lang, f"durak.waiting.{view['phase']}", who=who))
+    return "\n".join(lines)
+
+
+def action_label(action: str, view: dict, lang: str) -> str:
+    verb, *args = action.split()
+    if verb in ("attack", "throw"):
+        return ("" if verb == "attack" else "+") + "".join(label(c) for c in args)
+    if verb == "beat":
+        return f"{label(args[1])}→{label(args[0])}"
+    if verb == "blind":
+        return f"🂠{label(args[1])}→{label(args[0])}"
+    if verb == "transfer":
+        return f"⇄{label(args[0])}"
+    if verb == "pass":
+        return t(lang, "durak.btn.pass_final" if view.get("taking") else "durak.btn.pass")
+    return t(lang, f"durak.btn.{verb}")
+
+
+def action_rows(legal: list[str], view: dict, lang: str, blind_mode: bool = False
+                ) -> tuple[list[list[tuple[str, int]]], bool]:
+    """Buttons as (label, index into ``legal``): cards four to a row, verbs on their own row.
+
+    Covers are offered for the first unbeaten attack card only: the order of covering
+    changes nothing in the rules, and it keeps the keyboard within Telegram's 100 buttons
+    even with two decks. Blind covers (any card of the hand) get their own keyboard,
+    reached with a toggle; the second value says whether blind covers exist."""
+    target = next((p["attack"] for p in view["table"] if p["cover"] is None and not p["hidden"]), None)
+    card_buttons, verbs = [], []
+    has_blind = False
+    for i, action in enumerate(legal):
+        verb, *args = action.split()
+        if verb in ("beat", "blind") and args[0] != target:
+            continue
+        if verb == "blind":
+            has_blind = True
+        if (verb == "blind") != blind_mode:
+            continue  # blind covers and the other actions live on separate keyboards
+        target_list = verbs if verb in ("take", "pass", "accept", "challenge") else card_buttons
+        target_list.append((action_label(action, view, lang), i))
+    return chunk(card_buttons, 4) + ([verbs] if verbs else []), has_blind
+
+
+def tally_sheet(tally: dict, names: list[str], lang: str) -> str:
+    rows = [[t(lang, "sheet.seat"), t(lang, "sheet.player"), t(lang, "durak.sheet.fools")]]
+    for seat, name in enumerate(names):
+        rows.append([str(seat + 1), name, str(tally["fools"][seat])])
+    rows.append(["", t(lang, "durak.sheet.games", n=tally["games"]),
+                 t(lang, "durak.sheet.draws", n=tally["draws"])])
+    return pre_table(rows, align_right={2})

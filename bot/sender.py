@@ -1,0 +1,238 @@
+"""The sender drains the outbox: it renders the *current* state for each row and sends
+or edits the message. Rows are refresh markers, so many moves in a row collapse into
+one edit (coalescing), and a crash before sending just leaves the rows for next time.
+
+Group budget: Telegram allows about 20 messages (sends + edits) a minute in a group.
+The sender keeps every group under ``per_minute`` in any 60 s window and at least
+``min_interval`` seconds between two of them; what must wait stays in the outbox and
+is coalesced further.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from typing import Callable
+
+from telegram import Bot
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot import screens
+from bot.i18n import t
+from bot.service import TableService
+from storage.models import BETWEEN, LOBBY, OutboxItem
+
+log = logging.getLogger(__name__)
+
+
+class GroupBudget:
+    def __init__(self, clock: Callable[[], float], per_minute: int, min_interval: float) -> None:
+        self.clock = clock
+        self.per_minute = per_minute
+        self.min_interval = min_interval
+        self.sent: dict[int, collections.deque[float]] = collections.defaultdict(collections.deque)
+
+    def wait_for(self, chat_id: int) -> float:
+        """Seconds until this group may get another message (0 = now)."""
+        now = self.clock()
+        window = self.sent[chat_id]
+        while window and window[0] <= now - 60:
+            window.popleft()
+        wait = 0.0
+        if window:
+            wait = max(wait, window[-1] + self.min_interval - now)
+        if len(window) >= self.per_minute:
+            wait = max(wait, window[0] + 60 - now)
+        return max(wait, 0.0)
+
+    def spend(self, chat_id: int) -> None:
+        self.sent[chat_id].append(self.clock())
+
+
+class Sender:
+    def __init__(self, bot: Bot, service: TableService, *, clock: Callable[[], float] = time.monotonic,
+                 per_minute: int = 19, min_interval: float = 3.0) -> None:
+        self.bot = bot
+        self.service = service
+        self.repo = service.repo
+        self.budget = GroupBudget(clock, per_minute, min_interval)
+        self._last_render: dict[tuple[int, int], tuple] = {}  # (chat, message) -> what it shows
+        self.wakeup = asyncio.Event()
+        service.listeners.append(self.wakeup.set)
+
+    # ------------------------------------------------------------------ loop
+    async def run_forever(self) -> None:
+        while True:
+            try:
+                wait = await self.drain()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # keep the loop alive; the rows stay pending
+                log.exception("sender drain failed")
+                wait = 5.0
+            try:
+                await asyncio.wait_for(self.wakeup.wait(), timeout=wait if wait is not None else 30)
+            except TimeoutError:
+                pass
+            self.wakeup.clear()
+
+    async def drain(self) -> float | None:
+        """Send everything that may go now. Returns seconds until throttled rows may go
+        (None when nothing is left waiting)."""
+        wait: float | None = None
+        items = await self.repo.pending_outbox(limit=1000)
+        groups: dict[tuple, list[OutboxItem]] = {}
+        for item in items:
+            key = (item.kind, item.table_id, item.target) if item.kind != "post" else ("post", item.id)
+            groups.setdefault(key, []).append(item)
+        blocked_chats: set[int] = set()  # keep a group's messages in order
+        for key, rows in groups.items():
+            first = rows[0]
+            is_group_message = first.kind in ("group", "post")
+            if is_group_message:
+                delay = self.budget.wait_for(first.chat_id)
+                if first.chat_id in blocked_chats or delay > 0:
+                    blocked_chats.add(first.chat_id)
+                    wait = delay if wait is None else min(wait, delay) if delay > 0 else wait
+                    continue
+            try:
+                sent = await self._deliver(first)
+            except RetryAfter as error:
+                retry = float(getattr(error.retry_after, "total_seconds", lambda: error.retry_after)())
+                wait = retry if wait is None else min(wait, retry)
+                blocked_chats.add(first.chat_id)
+                continue
+            except BadRequest:  # Telegram refused this message: retrying cannot help
+                log.exception("Telegram refused %s; dropped", first)
+                sent = False
+            except (TimedOut, NetworkError) as error:
+                log.warning("network error, will retry: %s", error)
+                wait = 2.0 if wait is None else min(wait, 2.0)
+                continue
+            except Exception:
+                log.exception("could not deliver %s; dropped", first)
+                sent = False
+            if sent and is_group_message:
+                self.budget.spend(first.chat_id)
+            await self.repo.mark_done([r.id for r in rows])
+        if wait is not None and wait <= 0:
+            wait = 0.05
+        return wait
+
+    # ------------------------------------------------------------------ one row
+    async def _deliver(self, item: OutboxItem) -> bool:
+        """Do what the row asks. Returns True when a Telegram message was sent or edited."""
+        table = await self.repo.get_table(item.table_id) if item.table_id else None
+        if table is None:
+            return False
+        seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
+        if item.kind == "group":
+            return await self._refresh_group(table, seats)
+        if item.kind == "post":
+            return await self._post(table, seats, item)
+        if table.game_no == 0 or item.target is None or item.target >= len(seats):
+            return False
+        seat = seats[item.target]
+        if seat.is_computer or seat.user_id != item.chat_id:
+            return False  # the seats changed since the row was written
+        if item.kind == "hand":
+            return await self._refresh_hand(table, seats, item.target)
+        if item.kind == "ping":
+            return await self._ping(table, seats, item.target, item.payload.get("reminder", False))
+        return False
+
+    async def _refresh_group(self, table, seats) -> bool:
+        if table.status == LOBBY:
+            dm = {}
+            for s in seats:
+                if not s.is_computer:
+                    user = await self.repo.get_user(s.user_id)
+                    dm[s.user_id] = bool(user and user.dm_open)
+            screen = screens.lobby(table, seats, dm, self.bot.username or "")
+        else:
+            state = await self.service.state_of(table)
+            if state is None:  # closed straight from the lobby
+                screen = screens.Screen(t(table.lang, "table.closed"))
+            else:
+                screen = screens.group_table(table, seats, state)
+        message_id = await self._show(table.chat_id, table.group_message_id, screen,
+                                      thread_id=table.thread_id)
+        if message_id is None:
+            return False
+        if message_id != table.group_message_id:
+            await self.repo.update_table(table.id, group_message_id=message_id)
+        return True
+
+    async def _refresh_hand(self, table, seats, seat_no: int) -> bool:
+        seat = seats[seat_no]
+        state = await self.service.state_of(table)
+        screen = screens.hand(table, seats, state, seat_no,
+                              blind_mode=self.service.keyboard_mode(table.id, seat_no) == "blind")
+        try:
+            message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
+        except Forbidden:
+            await self.repo.set_dm_open(seat.user_id, False)  # blocked the bot or never started it
+            return False
+        if message_id is not None and message_id != seat.dm_message_id:
+            await self.repo.set_seat_messages(table.id, seat_no, dm_message_id=message_id)
+        return message_id is not None
+
+    async def _ping(self, table, seats, seat_no: int, reminder: bool) -> bool:
+        seat = seats[seat_no]
+        state = await self.service.state_of(table)
+        from engine.base import get_game
+        if seat_no not in get_game(table.game).to_act(state):
+            return False  # no longer their turn: a stale ping would only confuse
+        if seat.ping_message_id:
+            try:
+                await self.bot.delete_message(seat.user_id, seat.ping_message_id)
+            except (BadRequest, Forbidden):
+                pass
+        key = "ping.reminder" if reminder else "ping.turn"
+        title = table.settings.get("title") or ""
+        try:
+            message = await self.bot.send_message(seat.user_id, t(table.lang, key, title=title),
+                                                  parse_mode=ParseMode.HTML)
+        except Forbidden:
+            await self.repo.set_dm_open(seat.user_id, False)
+            return False
+        await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
+        return True
+
+    async def _post(self, table, seats, item: OutboxItem) -> bool:
+        payload = item.payload
+        if "game_over" in payload:
+            screen = screens.game_over_post(table, seats, payload["game_over"], payload["result"],
+                                            payload["tally"])
+            still_open = table.status == BETWEEN and payload["game_over"] == table.game_no
+            markup = screens.rematch_keyboard(table.id, table.version, table.lang) if still_open else None
+        else:
+            screen, markup = screens.Screen(payload["text"]), None
+        await self.bot.send_message(table.chat_id, screen.text, parse_mode=ParseMode.HTML,
+                                    reply_markup=markup, message_thread_id=table.thread_id or None)
+        return True
+
+    async def _show(self, chat_id: int, message_id: int | None, screen: screens.Screen,
+                    thread_id: int = 0) -> int | None:
+        """Edit the message in place, or send it when there is none (or it is gone)."""
+        shown = (screen.text, screen.markup.to_json() if screen.markup else None)
+        if message_id is not None:
+            if self._last_render.get((chat_id, message_id)) == shown:
+                return message_id
+            try:
+                await self.bot.edit_message_text(screen.text, chat_id=chat_id, message_id=message_id,
+                                                 parse_mode=ParseMode.HTML, reply_markup=screen.markup)
+                self._last_render[(chat_id, message_id)] = shown
+                return message_id
+            except BadRequest as error:
+                if "not modified" in str(error).lower():
+                    self._last_render[(chat_id, message_id)] = shown
+                    return message_id
+                if "not found" not in str(error).lower() and "can't be edited" not in str(error).lower():
+                    raise
+        message = await self.bot.send_message(chat_id, screen.text, parse_mode=ParseMode.HTML,
+                                              reply_markup=screen.markup, message_thread_id=thread_id or None)
+        self._last_render[(chat_id, message.message_id)] = shown
+        return message.message_id

@@ -1,0 +1,492 @@
+"""TableService: every change to a table goes through here.
+
+One path for every move: per-table lock → load the table and its state → check the
+seat, the turn and the version → ``engine.apply`` → write the action, the new version,
+the outbox rows and the turn timer in ONE storage transaction. Nothing is sent from
+here: the sender drains the outbox, so a crash between "accepted" and "sent" loses
+nothing. Telegram objects never reach this module; handlers pass plain values.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from engine.base import get_game
+from engine.durak.tally import tally as durak_tally
+from engine.errors import EngineError
+from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow,
+                            TableRow, TimerRow)
+from storage.repository import Repository, TableExists, VersionConflict
+from bot.screens import TIMER_CHOICES
+
+log = logging.getLogger(__name__)
+
+MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many moves in a row
+REMIND_AT = 0.75           # remind when this share of the turn time has passed
+
+
+class UserError(Exception):
+    """A refusal shown to the user as a toast: a catalog key plus parameters."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class StaleButton(UserError):
+    def __init__(self) -> None:
+        super().__init__("err.stale")
+
+
+class EngineRefusal(UserError):
+    """The engine said no; ``error`` carries the code and English reason."""
+
+    def __init__(self, error: EngineError) -> None:
+        super().__init__(f"engine.{error.code}", **error.params)
+        self.error = error
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    username: str | None = None
+    lang: str | None = None
+
+
+AdminCheck = Callable[[], Awaitable[bool]]
+
+
+class TableService:
+    def __init__(self, repo: Repository, *, rng: random.Random | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.repo = repo
+        self.rng = rng or random.SystemRandom()
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._states: dict[int, tuple[int, Any]] = {}  # table id -> (version, state): a cache only
+        self.listeners: list[Callable[[], None]] = []  # woken when the outbox gets rows
+        # Which DM keyboard a seat looks at ("blind" covers or "normal"): cosmetic, so memory is enough.
+        self._keyboard_modes: dict[tuple[int, int], str] = {}
+
+    # ------------------------------------------------------------------ plumbing
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def _wake(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+    async def _table(self, table_id: int) -> TableRow:
+        table = await self.repo.get_table(table_id)
+        if table is None or table.status == CLOSED:
+            raise UserError("err.table_gone")
+        return table
+
+    async def state_of(self, table: TableRow) -> Any | None:
+        """The current game state: cache, or the newest snapshot plus the actions after it."""
+        if table.game_no == 0:
+            return None
+        cached = self._states.get(table.id)
+        if cached and cached[0] == table.version:
+            return cached[1]
+        game = get_game(table.game)
+        snap = await self.repo.latest_snapshot(table.id)
+        if snap is None:  # cannot happen: every deal is stored with a snapshot
+            raise RuntimeError(f"table {table.id} has no snapshot")
+        seq, data = snap
+        state = game.load(data)
+        for row in await self.repo.load_actions(table.id, after_seq=seq):
+            state, _ = game.apply(state, row.seat, row.action)
+        self._states[table.id] = (table.version, state)
+        return state
+
+    async def seat_of(self, table_id: int, user_id: int) -> tuple[list[SeatRow], SeatRow | None]:
+        seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
+        return seats, next((s for s in seats if s.user_id == user_id and not s.is_computer), None)
+
+    # ------------------------------------------------------------------ users
+    async def remember_user(self, person: Person) -> None:
+        await self.repo.upsert_user(person.id, person.name, person.username, person.lang)
+
+    async def dm_opened(self, person: Person) -> None:
+        """The user started the bot in private: hands can reach them now."""
+        await self.remember_user(person)
+        await self.repo.set_dm_open(person.id, True)
+        items = []
+        for table in await self.repo.tables_of_user(person.id):
+            items.append(OutboxItem("group", table.chat_id, table.id))  # the lobby shows ✅ now
+            if table.status in (PLAYING, BETWEEN):
+                seats, seat = await self.seat_of(table.id, person.id)
+                if seat:
+                    await self.repo.set_seat_messages(table.id, seat.seat, dm_message_id=None)
+                    items.append(OutboxItem("hand", person.id, table.id, target=seat.seat))
+        await self._enqueue(items)
+
+    async def _enqueue(self, items: list[OutboxItem]) -> None:
+        if items:
+            await self.repo.enqueue(items)
+            self._wake()
+
+    # ------------------------------------------------------------------ lobby
+    async def open_table(self, chat_id: int, thread_id: int, game_name: str, opener: Person,
+                         lang: str, title: str) -> TableRow:
+        game = get_game(game_name)
+        await self.remember_user(opener)
+        try:
+            table = await self.repo.create_table(
+                chat_id, thread_id, game_name, game.Options().model_dump(), opener.id, lang,
+                {"timer": 0, "on_timeout": "lose", "title": title})
+        except TableExists:
+            raise UserError("err.table_exists") from None
+        await self.repo.replace_seats(table.id, [SeatRow(table.id, 0, opener.id, opener.name)])
+        await self._enqueue([OutboxItem("group", chat_id, table.id)])
+        return table
+
+    async def lobby_press(self, table_id: int, version: int, person: Person, command: str,
+                          is_admin: AdminCheck) -> str:
+        """A lobby button. Returns the catalog key of the toast to show."""
+        async with self.lock(table_id):
+            table = await self._table(table_id)
+            if table.status != LOBBY:
+                raise StaleButton()
+            if version != table.version:
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+                raise StaleButton()
+            seats, mine = await self.seat_of(table_id, person.id)
+            game = get_game(table.game)
+
+            async def require_host() -> None:
+                if person.id != table.opener_id and not await is_admin():
+                    raise UserError("err.host_only")
+
+            fields: dict[str, Any] = {}
+            toast = "ok.done"
+            if command == "join":
+                if mine:
+                    raise UserError("err.already_seated")
+                _, hi = game.seat_range(game.Options(**table.options))
+                if len(seats) >= hi:
+                    raise UserError("err.table_full", n=hi)
+                await self.remember_user(person)
+                seats.append(SeatRow(table.id, len(seats), person.id, person.name))
+                toast = "ok.joined"
+            elif command == "leave":
+                if not mine:
+                    raise UserError("err.not_seated")
+                seats.remove(mine)
+                toast = "ok.left"
+            elif command == "cpu+":
+                if not mine:
+                    await require_host()
+                _, hi = game.seat_range(game.Options(**table.options))
+                if len(seats) >= hi:
+                    raise UserError("err.table_full", n=hi)
+                number = 1 + sum(s.is_computer for s in seats)
+                used = {s.user_id for s in seats}
+                cpu_id = -next(k for k in range(1, 100) if -k not in used)
+                seats.append(SeatRow(table.id, len(seats), cpu_id,
+                                     f"🤖 {number}", is_computer=True))
+            elif command == "cpu-":
+                if not mine:
+                    await require_host()
+                cpus = [s for s in seats if s.is_computer]
+                if not cpus:
+                    raise UserError("err.no_computers")
+                seats.remove(cpus[-1])
+            elif command.startswith("o:"):
+                await require_host()
+                fields["options"] = self._next_option(table, command[2:], len(seats))
+            elif command == "timer":
+                await require_host()
+                current = table.settings.get("timer", 0)
+                nxt = TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)] \
+                    if current in TIMER_CHOICES else 0
+                fields["settings"] = {**table.settings, "timer": nxt}
+            elif command == "on_timeout":
+                await require_host()
+                nxt = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
+                fields["settings"] = {**table.settings, "on_timeout": nxt}
+            elif command == "start":
+                await require_host()
+                return await self._start_from_lobby(table, seats)
+            elif command == "cancel":
+                await require_host()
+                await self.repo.update_table(table.id, expected_version=version, status=CLOSED)
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+                return "ok.cancelled"
+            else:
+                raise UserError("err.bad_button")
+
+            seats_changed = command in ("join", "leave", "cpu+", "cpu-")
+            if seats_changed and not any(not s.is_computer for s in seats):
+                fields["status"] = CLOSED  # the last person left: the table closes
+            # The versioned update first: if it conflicts, the seats stay as they were.
+            await self.repo.update_table(table.id, expected_version=version, **fields)
+            if seats_changed:
+                for i, s in enumerate(seats):
+                    s.seat = i
+                await self.repo.replace_seats(table.id, seats)
+            await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+            return toast
+
+    def _next_option(self, table: TableRow, name: str, players: int) -> dict:
+        opts = dict(table.options)
+        cycles = {
+            "base_game": ["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"],
+            "deck_size": [36, 52, 24],
+        }
+        if name in cycles:
+            values = cycles[name]
+            opts[name] = values[(values.index(opts[name]) + 1) % len(values)]
+        elif name in ("trumps", "two_decks", "blind_beating", "first_bout_five"):
+            opts[name] = not opts[name]
+        else:
+            raise UserError("err.bad_button")
+        game = get_game(table.game)
+        game.Options(**opts)  # validates
+        return opts
+
+    async def _start_from_lobby(self, table: TableRow, seats: list[SeatRow]) -> str:
+        game = get_game(table.game)
+        lo, hi = game.seat_range(game.Options(**table.options))
+        if not lo <= len(seats) <= hi:
+            raise UserError("err.players_range", lo=lo, hi=hi)
+        missing = []
+        for s in seats:
+            if not s.is_computer:
+                user = await self.repo.get_user(s.user_id)
+                if not (user and user.dm_open):
+                    missing.append(s.name)
+        if missing:
+            raise UserError("err.dm_needed", names=", ".join(missing))
+        await self._start_game(table, seats)
+        return "ok.started"
+
+    # ------------------------------------------------------------------ games
+    async def _start_game(self, table: TableRow, seats: list[SeatRow]) -> None:
+        """Deal a new game of the series (the lock is held by the caller)."""
+        game = get_game(table.game)
+        options = game.Options(**table.options)
+        history = await self.repo.game_results(table.id)
+        deal = game.new_deal(options, len(seats), self.rng, history)
+        state, _ = game.apply(game.initial_state(options, len(seats)), None, deal)
+        table.game_no += 1
+        await self._commit(table, seats, None, state, [(None, deal)],
+                           table_fields={"status": PLAYING, "game_no": table.game_no,
+                                         "group_message_id": None},
+                           snapshot=True)
+
+    async def _commit(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
+                      actions: list[tuple[int | None, str]], *, table_fields: dict | None = None,
+                      snapshot: bool = False) -> None:
+        """Persist ``actions`` (already applied to get ``after``) with everything they cause."""
+        game = get_game(table.game)
+        fields = dict(table_fields or {})
+        humans = [s for s in seats if not s.is_computer]
+        outbox = [OutboxItem("group", table.chat_id, table.id)]
+        outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
+        was_waiting = set(game.to_act(before)) if before is not None else set()
+        for seat in set(game.to_act(after)) - was_waiting:
+            if not seats[seat].is_computer:
+                outbox.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
+        version = table.version + len(actions)
+        result = None
+        timer: TimerRow | None = None
+        if game.is_over(after):
+            result = game.result(after)
+            fields["status"] = BETWEEN
+            snapshot = True
+            history = await self.repo.game_results(table.id) + [result]
+            outbox.append(OutboxItem("post", table.chat_id, table.id,
+                                     payload={"game_over": table.game_no, "result": result,
+                                              "tally": durak_tally(history, len(seats))}))
+        else:
+            timer = self._timer_for(table, version, after, seats)
+        rows = [ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
+                for i, (seat, action) in enumerate(actions)]
+        await self.repo.commit_actions(
+            table.id, table.version, rows, outbox=outbox, table_fields=fields or None,
+            snapshot=game.dump(after) if snapshot else None, result=result, timer=timer)
+        table.version = version
+        for key, value in fields.items():
+            setattr(table, key, value)
+        self._states[table.id] = (version, after)
+        for seat in range(len(seats)):
+            self._keyboard_modes.pop((table.id, seat), None)
+        self._wake()
+
+    def _timer_for(self, table: TableRow, version: int, state: Any, seats: list[SeatRow]) -> TimerRow | None:
+        seconds = table.settings.get("timer", 0)
+        waiting = get_game(table.game).to_act(state)
+        if not seconds or not any(not seats[s].is_computer for s in waiting):
+            return None
+        now = self.clock()
+        return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
+
+    async def act(self, table_id: int, version: int, user_id: int, index: int,
+                  message_id: int | None) -> str:
+        """A player's DM button: the ``index``-th legal action at table ``version``."""
+        async with self.lock(table_id):
+            table = await self._table(table_id)
+            seats, mine = await self.seat_of(table_id, user_id)
+            if mine is None:
+                raise UserError("err.not_seated")
+            if table.status != PLAYING:
+                raise UserError("err.not_running")
+            if message_id is not None and mine.dm_message_id not in (None, message_id):
+                raise UserError("err.old_message")
+            if version != table.version:
+                await self._enqueue([OutboxItem("hand", user_id, table.id, target=mine.seat)])
+                raise StaleButton()
+            game = get_game(table.game)
+            state = await self.state_of(table)
+            legal = game.legal_actions(state, mine.seat)
+            if not legal:
+                raise UserError("err.not_your_turn")
+            if not 0 <= index < len(legal):
+                raise UserError("err.bad_button")
+            try:
+                after, _events = game.apply(state, mine.seat, legal[index])
+            except EngineError as error:  # legal_actions promised otherwise: a bug, but refuse cleanly
+                log.error("engine refused its own legal action %r: %s", legal[index], error)
+                raise EngineRefusal(error) from error
+            await self._commit(table, seats, state, after, [(mine.seat, legal[index])])
+        await self.run_computers(table_id)
+        return "ok.move"
+
+    def keyboard_mode(self, table_id: int, seat: int) -> str:
+        return self._keyboard_modes.get((table_id, seat), "normal")
+
+    async def switch_keyboard(self, table_id: int, version: int, user_id: int, mode: str) -> str:
+        """The DM toggle between ordinary actions and blind covers; changes no game state."""
+        table = await self._table(table_id)
+        _, mine = await self.seat_of(table_id, user_id)
+        if mine is None or mode not in ("blind", "normal"):
+            raise UserError("err.bad_button")
+        if version != table.version:
+            raise StaleButton()
+        self._keyboard_modes[(table_id, mine.seat)] = mode
+        await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
+        return "ok.move"
+
+    async def run_computers(self, table_id: int) -> None:
+        """Let computer players move while it is their turn, one committed action each."""
+        for _ in range(MAX_COMPUTER_STEPS):
+            async with self.lock(table_id):
+                table = await self.repo.get_table(table_id)
+                if table is None or table.status != PLAYING:
+                    return
+                seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
+                game = get_game(table.game)
+                state = await self.state_of(table)
+                movers = [s for s in game.to_act(state) if seats[s].is_computer]
+                if not movers:
+                    return
+                seat = movers[0]
+                legal = game.legal_actions(state, seat)
+                action = game.computer_action(game.view(state, seat), legal, self.rng)
+                after, _ = game.apply(state, seat, action)
+                await self._commit(table, seats, state, after, [(seat, action)])
+        log.error("table %s: computer players did not stop after %s moves", table_id, MAX_COMPUTER_STEPS)
+
+    async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
+                               is_admin: AdminCheck) -> str:
+        """Rematch (same seats, next game of the series) or close, after a game ended."""
+        async with self.lock(table_id):
+            table = await self._table(table_id)
+            if table.status != BETWEEN or version != table.version:
+                raise StaleButton()
+            seats, mine = await self.seat_of(table_id, person.id)
+            if mine is None and person.id != table.opener_id and not await is_admin():
+                raise UserError("err.not_seated")
+            if command == "rematch":
+                missing = [s.name for s in seats if not s.is_computer
+                           and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)]
+                if missing:
+                    raise UserError("err.dm_needed", names=", ".join(missing))
+                await self._start_game(table, seats)
+                result = "ok.started"
+            elif command == "close":
+                await self.repo.update_table(table.id, expected_version=version, status=CLOSED)
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+                return "ok.closed"
+            else:
+                raise UserError("err.bad_button")
+        await self.run_computers(table_id)
+        return result
+
+    async def cancel(self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck) -> str:
+        table = await self.repo.find_open_table(chat_id, thread_id)
+        if table is None:
+            raise UserError("err.no_table")
+        async with self.lock(table.id):
+            table = await self._table(table.id)
+            if person.id != table.opener_id and not await is_admin():
+                raise UserError("err.host_only")
+            await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)
+            await self.repo.clear_timer(table.id)
+            await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+        return "ok.cancelled"
+
+    # ------------------------------------------------------------------ timers
+    async def fire_timers(self) -> None:
+        """Reminders and timeouts that are due. Each consequence is an ordinary commit with
+        the timer's version as the expected version, so it happens at most once."""
+        now = self.clock()
+        for timer in await self.repo.due_timers(now):
+            async with self.lock(timer.table_id):
+                table = await self.repo.get_table(timer.table_id)
+                if table is None or table.status != PLAYING or table.version != timer.version:
+                    await self.repo.clear_timer(timer.table_id, timer.version)
+                    continue
+                seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
+                game = get_game(table.game)
+                state = await self.state_of(table)
+                idle = [s for s in game.to_act(state) if not seats[s].is_computer]
+                if timer.expire_at > now:
+                    await self.repo.mark_reminded(table.id, timer.version)
+                    await self._enqueue([OutboxItem("ping", seats[s].user_id, table.id, target=s,
+                                                    payload={"reminder": True}) for s in idle])
+                    continue
+                if not idle:
+                    await self.repo.clear_timer(table.id, timer.version)
+                    continue
+                seat = idle[0]
+                if table.settings.get("on_timeout", "lose") == "auto":
+                    action = game.computer_action(game.view(state, seat), game.legal_actions(state, seat), self.rng)
+                    after, _ = game.apply(state, seat, action)
+                    await self._commit(table, seats, state, after, [(seat, action)])
+                else:
+                    action = f"forfeit {seat}"
+                    after, _ = game.apply(state, None, action)
+                    await self._commit(table, seats, state, after, [(None, action)])
+            await self.run_computers(timer.table_id)
+
+    async def resume(self) -> None:
+        """At start-up: let computers finish moves that a crash interrupted, redraw messages."""
+        for table in await self.repo.tables_with_status(PLAYING):
+            await self.run_computers(table.id)
+
+    # ------------------------------------------------------------------ chat settings
+    async def set_language(self, chat_id: int, thread_id: int, lang: str) -> None:
+        await self.repo.set_chat_lang(chat_id, lang)
+        table = await self.repo.find_open_table(chat_id, thread_id)
+        if table:
+            async with self.lock(table.id):
+                await self.repo.update_table(table.id, lang=lang)
+                seats = await self.repo.get_seats(table.id)
+                items = [OutboxItem("group", chat_id, table.id)]
+                if table.status != LOBBY:
+                    items += [OutboxItem("hand", s.user_id, table.id, target=s.seat)
+                              for s in seats if not s.is_computer]
+                await self._enqueue(items)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self.repo.migrate_chat(old_chat_id, new_chat_id)
+        self._wake()

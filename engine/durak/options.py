@@ -1,0 +1,58 @@
+"""Durak's options (rules §12). The number of players is not an option: it is
+passed beside the options to ``initial_state`` / ``new_deal``."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import error
+
+BaseGame = Literal["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"]
+Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+
+
+class DurakOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    deck_size: Literal[24, 36, 52] = 36
+    base_game: BaseGame = "podkidnoy"
+    trumps: bool = True
+    two_decks: bool = False
+    # Checked after every bout (two decks only); below 7 a refilled hand would lose.
+    two_deck_loss_at: int = Field(52, ge=7)
+    blind_beating: bool = False
+    max_attack_cards: int = Field(6, ge=1, le=52)
+    first_bout_five: bool = False
+    high_trump_from: Rank = "Q"
+    next_game_leader: Literal["trump_rule", "dealer_left"] = "trump_rule"
+
+    @property
+    def deck_cards(self) -> int:
+        return self.deck_size * (2 if self.two_decks else 1)
+
+    @property
+    def max_players(self) -> int:
+        return min(6, self.deck_cards // 6)
+
+
+def parse_options(options: Any) -> DurakOptions:
+    """``DurakOptions`` from a model or a plain dict; ``BadOptions`` on bad input."""
+    if isinstance(options, DurakOptions):
+        return options
+    if options is None:
+        return DurakOptions()
+    try:
+        return DurakOptions.model_validate(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
+        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+
+
+def check_players(options: DurakOptions, players: Any) -> int:
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= options.max_players:
+        raise error("bad_options",
+                    detail=f"{players} players do not fit: {options.deck_cards} cards allow 2 to "
+                           f"{options.max_players}")
+    return players

@@ -1,0 +1,212 @@
+"""Versioned schema migrations for the SQLite store.
+
+``MIGRATIONS`` is an append-only list of ``(version, sql_script)``. Never edit a
+migration that has shipped: add a new one with the next version number. At
+``SqliteRepository.open()`` every pending migration runs in order, each in its own
+``BEGIN IMMEDIATE`` transaction together with the row that records it in
+``schema_version`` -- so a crash leaves the schema at a known version, and two
+processes starting at once cannot apply the same migration twice.
+
+Conventions: times are UNIX seconds (REAL), JSON columns are TEXT holding a JSON
+document, booleans are INTEGER 0/1.
+"""
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import aiosqlite
+
+V1 = """
+CREATE TABLE users (
+    user_id     INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL DEFAULT '',
+    username    TEXT,
+    lang        TEXT,
+    dm_open     INTEGER NOT NULL DEFAULT 0,
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL
+);
+
+CREATE TABLE chat_settings (
+    chat_id     INTEGER PRIMARY KEY,
+    lang        TEXT,
+    updated_at  REAL    NOT NULL
+);
+
+CREATE TABLE tables (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id           INTEGER NOT NULL,
+    thread_id         INTEGER NOT NULL DEFAULT 0,
+    game              TEXT    NOT NULL,
+    options           TEXT    NOT NULL DEFAULT '{}',
+    status            TEXT    NOT NULL
+                      CHECK (status IN ('lobby', 'playing', 'between', 'closed')),
+    opener_id         INTEGER NOT NULL,
+    version           INTEGER NOT NULL DEFAULT 0,
+    game_no           INTEGER NOT NULL DEFAULT 0,
+    group_message_id  INTEGER,
+    lang              TEXT    NOT NULL,
+    settings          TEXT    NOT NULL DEFAULT '{}',
+    created_at        REAL    NOT NULL,
+    updated_at        REAL    NOT NULL
+);
+-- At most one table that is not closed per chat / forum topic (-> TableExists).
+CREATE UNIQUE INDEX ux_tables_open_per_thread
+    ON tables (chat_id, thread_id) WHERE status != 'closed';
+CREATE INDEX ix_tables_status ON tables (status);
+
+CREATE TABLE seats (
+    table_id         INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    seat             INTEGER NOT NULL,
+    user_id          INTEGER NOT NULL,
+    name             TEXT    NOT NULL DEFAULT '',
+    is_computer      INTEGER NOT NULL DEFAULT 0,
+    dm_message_id    INTEGER,
+    ping_message_id  INTEGER,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX ix_seats_user ON seats (user_id);
+
+-- The action log: append only. seq is strictly increasing per table (it may skip
+-- numbers taken by versioned lobby edits, see storage.sqlite).
+CREATE TABLE actions (
+    table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    game_no     INTEGER NOT NULL,
+    seat        INTEGER,
+    action      TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TRIGGER tr_actions_append_only BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'actions are append-only');
+END;
+
+CREATE TABLE snapshots (
+    table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    state       TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+
+CREATE TABLE game_results (
+    table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    game_no     INTEGER NOT NULL,
+    result      TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (table_id, game_no)
+);
+
+-- No foreign key on table_id: outbox rows may concern no table (notices) and must
+-- survive whatever happens to the table until they are sent.
+CREATE TABLE outbox (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id    INTEGER,
+    chat_id     INTEGER NOT NULL,
+    kind        TEXT    NOT NULL,
+    target      INTEGER,
+    payload     TEXT    NOT NULL DEFAULT '{}',
+    created_at  REAL    NOT NULL,
+    done_at     REAL
+);
+CREATE INDEX ix_outbox_pending ON outbox (id) WHERE done_at IS NULL;
+CREATE INDEX ix_outbox_pending_chat ON outbox (chat_id) WHERE done_at IS NULL;
+
+CREATE TABLE timers (
+    table_id    INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    version     INTEGER NOT NULL,
+    remind_at   REAL,
+    expire_at   REAL    NOT NULL,
+    reminded    INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX ix_timers_expire ON timers (expire_at);
+CREATE INDEX ix_timers_remind ON timers (remind_at) WHERE reminded = 0;
+"""
+
+# Append new migrations at the end; versions must be strictly increasing.
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, V1),
+]
+
+SCHEMA_VERSION_DDL = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    applied_at  REAL NOT NULL
+)
+"""
+
+
+def split_statements(script: str) -> list[str]:
+    """Split an SQL script into complete statements (trigger bodies stay whole)."""
+    statements: list[str] = []
+    buf = ""
+    for piece in script.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            stmt = buf.strip()
+            if stmt.rstrip(";").strip() and not _only_comments(stmt):
+                statements.append(stmt)
+            buf = ""
+    if buf.rstrip(";").strip() and not _only_comments(buf):
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buf!r}")
+    return statements
+
+
+def _only_comments(stmt: str) -> bool:
+    lines = [ln.strip() for ln in stmt.rstrip(";").splitlines()]
+    return all(not ln or ln.startswith("--") for ln in lines)
+
+
+def latest_version() -> int:
+    return MIGRATIONS[-1][0] if MIGRATIONS else 0
+
+
+async def current_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0])
+
+
+async def migrate(db: aiosqlite.Connection,
+                  migrations: list[tuple[int, str]] | None = None) -> list[int]:
+    """Apply pending migrations in order; return the versions applied.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``) and not inside a
+    transaction. Each migration runs in its own ``BEGIN IMMEDIATE`` transaction; the
+    current version is read inside that transaction, so concurrent starters are safe.
+    """
+    migrations = MIGRATIONS if migrations is None else migrations
+    versions = [v for v, _ in migrations]
+    if versions != sorted(set(versions)) or any(v <= 0 for v in versions):
+        raise ValueError("migration versions must be positive and strictly increasing")
+
+    await db.execute(SCHEMA_VERSION_DDL)
+    applied: list[int] = []
+    for version, script in migrations:
+        statements = split_statements(script)
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            if await current_version(db) >= version:
+                await db.execute("ROLLBACK")
+                continue
+            for stmt in statements:
+                await db.execute(stmt)
+            await db.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (version, time.time()))
+            await db.execute("COMMIT")
+        except BaseException:
+            await _rollback_quietly(db)
+            raise
+        applied.append(version)
+    return applied
+
+
+async def _rollback_quietly(db: aiosqlite.Connection) -> None:
+    try:
+        await db.rollback()  # no-op outside a transaction
+    except Exception:  # the original error matters more
+        pass

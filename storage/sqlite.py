@@ -1,0 +1,645 @@
+"""SQLite implementation of ``storage.repository.Repository`` on aiosqlite.
+
+Connection and transactions
+---------------------------
+* One aiosqlite connection per repository, opened in autocommit mode
+  (``isolation_level=None``); every write is an explicit ``BEGIN IMMEDIATE`` ...
+  ``COMMIT`` (``ROLLBACK`` on any error, including cancellation), so
+  ``commit_actions`` is all or nothing.
+* Every operation -- reads included -- holds one ``asyncio.Lock``. With a single
+  connection a read issued while another coroutine is in the middle of a write
+  transaction would otherwise see that transaction's uncommitted rows.
+* File databases run in WAL mode with ``synchronous=NORMAL``, ``foreign_keys=ON`` and a
+  ``busy_timeout``, so another process (or a second repository on the same file, e.g.
+  the old and new bot during a restart) waits for the write lock instead of failing.
+  ``":memory:"`` works for tests (no WAL there).
+
+Versions and sequence numbers
+-----------------------------
+``tables.version`` is the optimistic-lock version of a table. It moves forward on
+  * ``commit_actions``: the version becomes the ``seq`` of the last action written;
+  * ``update_table(..., expected_version=v)``: a versioned lobby edit sets it to ``v + 1``
+    WITHOUT writing an action row.
+So the version is *not* the number of action rows. The next action's ``seq`` is always
+``current version + 1``: ``actions.seq`` is strictly increasing per table but may have
+gaps where lobby edits took a number. ``commit_actions(table, expected_version, actions)``
+requires ``actions[i].seq == expected_version + 1 + i`` (``ValueError`` otherwise),
+and raises ``VersionConflict`` when the stored version is not ``expected_version``.
+Replaying a table means: latest snapshot ``(seq, state)``, then
+``load_actions(table, after_seq=seq)`` in seq order -- never rely on seq being gapless.
+
+A snapshot is stored under ``seq = the new version`` (the state after the last action of
+that commit). A result is stored under the table's ``game_no`` *after* ``table_fields``
+have been applied.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiosqlite
+
+from storage import migrations
+from storage.models import (
+    CLOSED,
+    ActionRow,
+    OutboxItem,
+    SeatRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
+from storage.repository import StorageError, TableExists, VersionConflict
+
+STATUSES = frozenset({"lobby", "playing", "between", "closed"})
+
+# Columns that update_table / commit_actions(table_fields=...) may change.
+TABLE_FIELDS = frozenset({
+    "options", "settings", "status", "group_message_id", "lang", "game_no",
+    "game", "opener_id",
+})
+_JSON_FIELDS = frozenset({"options", "settings"})
+
+_TABLE_COLS = ("id, chat_id, thread_id, game, options, status, opener_id, version, "
+               "game_no, group_message_id, lang, settings, created_at")
+
+_MEMORY_PATHS = ("", ":memory:")
+_CHUNK = 500  # stay well below SQLite's host-parameter limit
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _loads(text: str | None) -> Any:
+    return json.loads(text) if text else {}
+
+
+def _table(row: sqlite3.Row) -> TableRow:
+    return TableRow(
+        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
+        game=row["game"], options=_loads(row["options"]), status=row["status"],
+        opener_id=row["opener_id"], version=row["version"], game_no=row["game_no"],
+        group_message_id=row["group_message_id"], lang=row["lang"],
+        settings=_loads(row["settings"]), created_at=row["created_at"],
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRow:
+    return SeatRow(
+        table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
+        name=row["name"], is_computer=bool(row["is_computer"]),
+        dm_message_id=row["dm_message_id"], ping_message_id=row["ping_message_id"],
+    )
+
+
+def _user(row: sqlite3.Row) -> UserRow:
+    return UserRow(user_id=row["user_id"], name=row["name"], username=row["username"],
+                   lang=row["lang"], dm_open=bool(row["dm_open"]))
+
+
+def _action(row: sqlite3.Row) -> ActionRow:
+    return ActionRow(table_id=row["table_id"], seq=row["seq"], game_no=row["game_no"],
+                     seat=row["seat"], action=row["action"], created_at=row["created_at"])
+
+
+def _outbox(row: sqlite3.Row) -> OutboxItem:
+    return OutboxItem(kind=row["kind"], chat_id=row["chat_id"], table_id=row["table_id"],
+                      target=row["target"], payload=_loads(row["payload"]), id=row["id"],
+                      created_at=row["created_at"])
+
+
+def _timer(row: sqlite3.Row) -> TimerRow:
+    return TimerRow(table_id=row["table_id"], version=row["version"],
+                    remind_at=row["remind_at"], expire_at=row["expire_at"],
+                    reminded=bool(row["reminded"]))
+
+
+def _encode_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """Validate table fields against the whitelist and encode JSON columns."""
+    unknown = set(fields) - TABLE_FIELDS
+    if unknown:
+        raise ValueError(f"table fields not updatable: {sorted(unknown)}")
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in _JSON_FIELDS:
+            if not isinstance(value, dict):
+                raise ValueError(f"{key} must be a dict")
+            value = _dumps(value)
+        elif key == "status" and value not in STATUSES:
+            raise ValueError(f"unknown table status {value!r}")
+        out[key] = value
+    return out
+
+
+def _chunks(ids: list[int]) -> Iterable[list[int]]:
+    for i in range(0, len(ids), _CHUNK):
+        yield ids[i:i + _CHUNK]
+
+
+def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
+    return "UNIQUE" in str(exc).upper() or "PRIMARY KEY" in str(exc).upper()
+
+
+class SqliteRepository:
+    """``Repository`` on SQLite. ``SqliteRepository(":memory:")`` for tests."""
+
+    def __init__(self, path: str, *, busy_timeout_ms: int = 5000) -> None:
+        self.path = str(path)
+        self.busy_timeout_ms = int(busy_timeout_ms)
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # --- lifecycle -----------------------------------------------------------
+    @property
+    def is_memory(self) -> bool:
+        return self.path in _MEMORY_PATHS or "mode=memory" in self.path
+
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        db = await aiosqlite.connect(self.path, isolation_level=None,
+                                     uri=self.path.startswith("file:"))
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
+            if not self.is_memory:
+                async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                    mode = (await cur.fetchone())[0]
+                if str(mode).lower() != "wal":
+                    raise StorageError(f"could not enable WAL mode (got {mode!r})")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrations.migrate(db)
+            version = await migrations.current_version(db)
+            if version > migrations.latest_version():
+                raise StorageError(
+                    f"database schema version {version} is newer than this code "
+                    f"({migrations.latest_version()}); refusing to run")
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            async with self._lock:
+                await db.close()
+
+    async def __aenter__(self) -> SqliteRepository:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StorageError("repository is not open")
+        return self._db
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await migrations.current_version(self.db)
+
+    async def journal_mode(self) -> str:
+        async with self._lock:
+            async with self.db.execute("PRAGMA journal_mode") as cur:
+                return str((await cur.fetchone())[0]).lower()
+
+    # --- helpers -------------------------------------------------------------
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction: BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any error."""
+        async with self._lock:
+            db = self.db
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                yield db
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
+    @staticmethod
+    async def _rollback(db: aiosqlite.Connection) -> None:
+        # sqlite3's rollback() is a no-op outside a transaction. It is queued behind
+        # anything still running on the connection's thread (e.g. a statement whose
+        # await was cancelled), so it undoes that too -- even if this await is itself
+        # cancelled, the rollback still runs before the next operation.
+        try:
+            await db.rollback()
+        except Exception:
+            pass  # the original error is the one to report
+
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self.db.execute_fetchall(sql, tuple(params)))
+
+    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    @staticmethod
+    async def _one(db: aiosqlite.Connection, sql: str,
+                   params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with db.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    @staticmethod
+    async def _table_in_tx(db: aiosqlite.Connection, table_id: int) -> TableRow:
+        row = await SqliteRepository._one(
+            db, f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise StorageError(f"table {table_id} does not exist")
+        return _table(row)
+
+    @staticmethod
+    async def _set_table_fields(db: aiosqlite.Connection, table_id: int,
+                                encoded: dict[str, Any], version: int | None,
+                                now: float) -> None:
+        cols = dict(encoded)
+        if version is not None:
+            cols["version"] = version
+        cols["updated_at"] = now
+        assignments = ", ".join(f"{c} = ?" for c in cols)
+        try:
+            await db.execute(f"UPDATE tables SET {assignments} WHERE id = ?",
+                             (*cols.values(), table_id))
+        except sqlite3.IntegrityError as exc:
+            if _is_unique_violation(exc):
+                raise TableExists("the chat/topic already has an open table") from exc
+            raise
+
+    @staticmethod
+    async def _insert_outbox(db: aiosqlite.Connection, items: Iterable[OutboxItem],
+                             now: float) -> None:
+        rows = [(it.table_id, it.chat_id, it.kind, it.target, _dumps(it.payload or {}),
+                 it.created_at or now) for it in items]
+        if rows:
+            await db.executemany(
+                "INSERT INTO outbox (table_id, chat_id, kind, target, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    @staticmethod
+    async def _upsert_timer(db: aiosqlite.Connection, t: TimerRow) -> None:
+        await db.execute(
+            "INSERT INTO timers (table_id, version, remind_at, expire_at, reminded)"
+            " VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version,"
+            " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
+            " reminded = excluded.reminded",
+            (t.table_id, t.version, t.remind_at, t.expire_at, int(t.reminded)))
+
+    # --- users and chats -----------------------------------------------------
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None) -> UserRow:
+        """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
+        now = time.time()
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, name, username, lang, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+                " username = excluded.username,"
+                " lang = COALESCE(excluded.lang, users.lang),"
+                " updated_at = excluded.updated_at",
+                (user_id, name, username, lang, now, now))
+            row = await self._one(db, "SELECT * FROM users WHERE user_id = ?", (user_id,))
+        return _user(row)
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        return _user(row) if row else None
+
+    async def set_dm_open(self, user_id: int, is_open: bool) -> None:
+        """Creates a bare user row if the user is unknown, so the flag is never lost."""
+        now = time.time()
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, dm_open, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(bool(is_open)), now, now))
+
+    async def get_chat_lang(self, chat_id: int) -> str | None:
+        row = await self._fetchone("SELECT lang FROM chat_settings WHERE chat_id = ?",
+                                   (chat_id,))
+        return row["lang"] if row else None
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,"
+                " updated_at = excluded.updated_at",
+                (chat_id, lang, time.time()))
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Move tables, chat settings and pending outbox rows to the new chat id.
+
+        Settings already stored for the new id win. Raises ``TableExists`` (and moves
+        nothing) if the new chat already has an open table in the same topic."""
+        if old_chat_id == new_chat_id:
+            return
+        async with self._tx() as db:
+            try:
+                await db.execute("UPDATE tables SET chat_id = ?, updated_at = ?"
+                                 " WHERE chat_id = ?",
+                                 (new_chat_id, time.time(), old_chat_id))
+            except sqlite3.IntegrityError as exc:
+                if not _is_unique_violation(exc):
+                    raise
+                raise TableExists("the new chat already has an open table") from exc
+            await db.execute(
+                "INSERT OR IGNORE INTO chat_settings (chat_id, lang, updated_at)"
+                " SELECT ?, lang, updated_at FROM chat_settings WHERE chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat_id,))
+            await db.execute("UPDATE outbox SET chat_id = ?"
+                             " WHERE chat_id = ? AND done_at IS NULL",
+                             (new_chat_id, old_chat_id))
+
+    # --- tables and seats ----------------------------------------------------
+    async def create_table(self, chat_id: int, thread_id: int, game: str,
+                           options: dict[str, Any], opener_id: int, lang: str,
+                           settings: dict[str, Any]) -> TableRow:
+        now = time.time()
+        async with self._tx() as db:
+            try:
+                cur = await db.execute(
+                    "INSERT INTO tables (chat_id, thread_id, game, options, status,"
+                    " opener_id, version, game_no, group_message_id, lang, settings,"
+                    " created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, 0, 0, NULL, ?, ?, ?, ?)",
+                    (chat_id, thread_id or 0, game, _dumps(options or {}), opener_id,
+                     lang, _dumps(settings or {}), now, now))
+            except sqlite3.IntegrityError as exc:
+                if not _is_unique_violation(exc):
+                    raise
+                raise TableExists(
+                    f"chat {chat_id} topic {thread_id} already has an open table") from exc
+            table_id = cur.lastrowid
+            await cur.close()
+            return await self._table_in_tx(db, table_id)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self._fetchone(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?",
+                                   (table_id,))
+        return _table(row) if row else None
+
+    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        row = await self._fetchone(
+            f"SELECT {_TABLE_COLS} FROM tables"
+            " WHERE chat_id = ? AND thread_id = ? AND status != 'closed'",
+            (chat_id, thread_id or 0))
+        return _table(row) if row else None
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
+        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
+        if statuses:
+            marks = ", ".join("?" for _ in statuses)
+            rows = await self._fetchall(
+                f"SELECT {_TABLE_COLS} FROM tables WHERE status IN ({marks}) ORDER BY id",
+                statuses)
+        else:
+            rows = await self._fetchall(f"SELECT {_TABLE_COLS} FROM tables ORDER BY id")
+        return [_table(r) for r in rows]
+
+    async def update_table(self, table_id: int, expected_version: int | None = None,
+                           **fields: Any) -> TableRow:
+        """See the protocol. With ``expected_version`` the version becomes
+        ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
+        fields outside the whitelist, ``TableExists`` when re-opening a closed table
+        whose chat/topic has another open one, ``StorageError`` for an unknown table."""
+        encoded = _encode_fields(fields)
+        now = time.time()
+        async with self._tx() as db:
+            current = await self._table_in_tx(db, table_id)
+            new_version = None
+            if expected_version is not None:
+                if current.version != expected_version:
+                    raise VersionConflict(
+                        f"table {table_id} is at version {current.version}, "
+                        f"expected {expected_version}")
+                new_version = expected_version + 1
+            if encoded or new_version is not None:
+                await self._set_table_fields(db, table_id, encoded, new_version, now)
+            return await self._table_in_tx(db, table_id)
+
+    async def get_seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self._fetchall("SELECT * FROM seats WHERE table_id = ? ORDER BY seat",
+                                    (table_id,))
+        return [_seat(r) for r in rows]
+
+    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        for s in seats:
+            if s.table_id != table_id:
+                raise ValueError(f"seat {s.seat} belongs to table {s.table_id}, "
+                                 f"not {table_id}")
+        async with self._tx() as db:
+            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            if seats:
+                await db.executemany(
+                    "INSERT INTO seats (table_id, seat, user_id, name, is_computer,"
+                    " dm_message_id, ping_message_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(table_id, s.seat, s.user_id, s.name, int(s.is_computer),
+                      s.dm_message_id, s.ping_message_id) for s in seats])
+
+    async def set_seat_messages(self, table_id: int, seat: int, *,
+                                dm_message_id: int | None | type[...] = ...,
+                                ping_message_id: int | None | type[...] = ...) -> None:
+        cols: dict[str, Any] = {}
+        if dm_message_id is not ...:
+            cols["dm_message_id"] = dm_message_id
+        if ping_message_id is not ...:
+            cols["ping_message_id"] = ping_message_id
+        if not cols:
+            return
+        assignments = ", ".join(f"{c} = ?" for c in cols)
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
+                (*cols.values(), table_id, seat))
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        cols = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLS.split(","))
+        rows = await self._fetchall(
+            f"SELECT {cols} FROM tables t"
+            " WHERE t.status != 'closed'"
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
+            " ORDER BY t.id", (user_id,))
+        return [_table(r) for r in rows]
+
+    # --- the action log ------------------------------------------------------
+    async def commit_actions(self, table_id: int, expected_version: int,
+                             actions: list[ActionRow], *,
+                             outbox: list[OutboxItem] = (),
+                             table_fields: dict[str, Any] | None = None,
+                             snapshot: dict | None = None,
+                             result: dict | None = None,
+                             timer: TimerRow | None | type[...] = ...) -> int:
+        """See the protocol and the module docstring. Returns the new version.
+
+        ``actions[i].seq`` must be ``expected_version + 1 + i`` and ``actions[i].table_id``
+        (and ``timer.table_id``) must be ``table_id`` -- ``ValueError`` otherwise, before
+        anything is written. ``actions`` may be empty (then the version is unchanged and
+        only the other parts are written, still under the version check)."""
+        actions = list(actions)
+        for i, a in enumerate(actions):
+            if a.table_id != table_id:
+                raise ValueError(f"action seq {a.seq} belongs to table {a.table_id}, "
+                                 f"not {table_id}")
+            if a.seq != expected_version + 1 + i:
+                raise ValueError(
+                    f"action seq must run on from version {expected_version}: "
+                    f"got {[x.seq for x in actions]}")
+        if isinstance(timer, TimerRow) and timer.table_id != table_id:
+            raise ValueError(f"timer belongs to table {timer.table_id}, not {table_id}")
+        if timer is not ... and timer is not None and not isinstance(timer, TimerRow):
+            raise TypeError("timer must be a TimerRow, None (clear) or ... (keep)")
+        encoded = _encode_fields(table_fields or {})
+        snapshot_json = _dumps(snapshot) if snapshot is not None else None
+        result_json = _dumps(result) if result is not None else None
+        outbox = list(outbox)
+        now = time.time()
+        new_version = actions[-1].seq if actions else expected_version
+
+        async with self._tx() as db:
+            row = await self._one(db, "SELECT version FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise StorageError(f"table {table_id} does not exist")
+            if row["version"] != expected_version:
+                raise VersionConflict(f"table {table_id} is at version {row['version']}, "
+                                      f"expected {expected_version}")
+            if actions:
+                try:
+                    await db.executemany(
+                        "INSERT INTO actions (table_id, seq, game_no, seat, action,"
+                        " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [(table_id, a.seq, a.game_no, a.seat, a.action, a.created_at or now)
+                         for a in actions])
+                except sqlite3.IntegrityError as exc:
+                    if _is_unique_violation(exc):
+                        raise VersionConflict(
+                            f"table {table_id}: action seq already taken") from exc
+                    raise
+            await self._set_table_fields(
+                db, table_id, encoded, new_version if actions else None, now)
+            if snapshot_json is not None:
+                await db.execute(
+                    "INSERT INTO snapshots (table_id, seq, state, created_at)"
+                    " VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state,"
+                    " created_at = excluded.created_at",
+                    (table_id, new_version, snapshot_json, now))
+            if result_json is not None:
+                game_row = await self._one(db, "SELECT game_no FROM tables WHERE id = ?",
+                                           (table_id,))
+                await db.execute(
+                    "INSERT INTO game_results (table_id, game_no, result, created_at)"
+                    " VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, game_no) DO UPDATE SET result = excluded.result,"
+                    " created_at = excluded.created_at",
+                    (table_id, game_row["game_no"], result_json, now))
+            await self._insert_outbox(db, outbox, now)
+            if timer is None:
+                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+            elif isinstance(timer, TimerRow):
+                await self._upsert_timer(db, timer)
+        return new_version
+
+    async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table_id, after_seq))
+        return [_action(r) for r in rows]
+
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+        row = await self._fetchone(
+            "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
+            (table_id,))
+        return (row["seq"], json.loads(row["state"])) if row else None
+
+    async def game_results(self, table_id: int) -> list[dict]:
+        rows = await self._fetchall(
+            "SELECT result FROM game_results WHERE table_id = ? ORDER BY game_no",
+            (table_id,))
+        return [json.loads(r["result"]) for r in rows]
+
+    # --- outbox --------------------------------------------------------------
+    async def enqueue(self, items: list[OutboxItem]) -> None:
+        items = list(items)
+        if not items:
+            return
+        async with self._tx() as db:
+            await self._insert_outbox(db, items, time.time())
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
+        rows = await self._fetchall(
+            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT ?", (limit,))
+        return [_outbox(r) for r in rows]
+
+    async def mark_done(self, ids: list[int]) -> None:
+        ids = [int(i) for i in ids]
+        if not ids:
+            return
+        now = time.time()
+        async with self._tx() as db:
+            for chunk in _chunks(ids):
+                marks = ", ".join("?" for _ in chunk)
+                await db.execute(
+                    f"UPDATE outbox SET done_at = ? WHERE id IN ({marks})"
+                    " AND done_at IS NULL", (now, *chunk))
+
+    async def purge_outbox(self, done_before: float) -> int:
+        """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
+                (done_before,))
+            n = cur.rowcount
+            await cur.close()
+        return n
+
+    # --- timers --------------------------------------------------------------
+    async def set_timer(self, timer: TimerRow) -> None:
+        """Replace a table's timer outside ``commit_actions`` (not in the protocol)."""
+        async with self._tx() as db:
+            await self._upsert_timer(db, timer)
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM timers"
+            " WHERE (reminded = 0 AND remind_at IS NOT NULL AND remind_at <= ?)"
+            " OR expire_at <= ?"
+            " ORDER BY MIN(expire_at, COALESCE(remind_at, expire_at)), table_id",
+            (now, now))
+        return [_timer(r) for r in rows]
+
+    async def mark_reminded(self, table_id: int, version: int) -> None:
+        """No-op unless the stored timer still belongs to ``version``."""
+        async with self._tx() as db:
+            await db.execute("UPDATE timers SET reminded = 1"
+                             " WHERE table_id = ? AND version = ?", (table_id, version))
+
+    async def clear_timer(self, table_id: int, version: int | None = None) -> None:
+        """Delete the table's timer; with ``version``, only if it still belongs to it."""
+        async with self._tx() as db:
+            if version is None:
+                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+            else:
+                await db.execute("DELETE FROM timers WHERE table_id = ? AND version = ?",
+                                 (table_id, version))
+
+    async def all_timers(self) -> list[TimerRow]:
+        rows = await self._fetchall("SELECT * FROM timers ORDER BY expire_at, table_id")
+        return [_timer(r) for r in rows]

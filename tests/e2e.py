@@ -1,0 +1,229 @@
+"""End-to-end harness: the real bot Application over a real SQLite file, talking to the
+in-process fake Bot API (tests/fakebot.py), with one fake clock for timers and the
+group message budget. Tests press buttons as users do and look at what each chat shows.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Callable
+
+from bot.app import build_application
+from bot.config import Settings
+from engine.base import get_game
+from engine.cards import label
+from storage.sqlite import SqliteRepository
+from tests.fakebot import FakeMessage, FakeRequest, FakeTelegram, FakeUser
+
+CARD_LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+HUMAN_PACE = 3.0  # seconds between two player actions in the tests' simulated time
+
+
+class FakeClock:
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += max(seconds, 0.0) + 1e-6
+
+
+class BotUnderTest:
+    """One running bot process. ``restart()`` replaces it with a new one on the same DB."""
+
+    def __init__(self, fake: FakeTelegram, db_path: Path, clock: FakeClock, seed: int = 7) -> None:
+        self.fake, self.db_path, self.clock, self.seed = fake, db_path, clock, seed
+        self.app = None
+        self._leak_checked = 0
+
+    async def start(self) -> "BotUnderTest":
+        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=str(self.db_path))
+        self.app = build_application(settings, request=FakeRequest(self.fake), rate_limiter=False,
+                                     rng=random.Random(self.seed), clock=self.clock,
+                                     sender_clock=self.clock, background=False)
+        await self.app.initialize()
+        await self.runtime.startup(background=False)
+        await self.settle()
+        return self
+
+    async def stop(self) -> None:
+        await self.runtime.shutdown()
+        await self.app.shutdown()
+
+    async def restart(self) -> None:
+        await self.stop()
+        self.seed += 1
+        await self.start()
+
+    @property
+    def runtime(self):
+        return self.app.bot_data["runtime"]
+
+    @property
+    def service(self):
+        return self.app.bot_data["service"]
+
+    @property
+    def repo(self) -> SqliteRepository:
+        return self.service.repo
+
+    async def settle(self) -> None:
+        await self.runtime.settle(advance=self.clock.advance)
+        await self.check_leaks()
+
+    # ------------------------------------------------------------ acting as users
+    async def send(self, user: FakeUser, chat, text: str, thread_id: int | None = None) -> None:
+        await self.fake.send(self.app, user, chat, text, thread_id=thread_id)
+        await self.settle()
+
+    async def press(self, user: FakeUser, message: FakeMessage, button=None, data: str | None = None):
+        answer = await self.fake.press(self.app, user, message, button, callback_data=data)
+        await self.settle()
+        return answer
+
+    async def press_raw(self, user: FakeUser, chat_id: int, message_id: int, data: str):
+        answer = await self.fake.press_raw(self.app, user, chat_id, message_id, data)
+        await self.settle()
+        return answer
+
+    async def tick(self, seconds: float) -> None:
+        """Let simulated time pass and run what is due (timers, throttled messages)."""
+        self.clock.advance(seconds)
+        await self.service.fire_timers()
+        await self.settle()
+
+    # ------------------------------------------------------------ looking
+    async def table(self, chat_id: int, thread_id: int = 0):
+        table = await self.repo.find_open_table(chat_id, thread_id)
+        assert table is not None, f"no open table in {chat_id}:\n{self.fake.dump(chat_id)}"
+        return table
+
+    async def table_message(self, chat_id: int, thread_id: int = 0) -> FakeMessage:
+        table = await self.table(chat_id, thread_id)
+        return self.fake.msgs[table.chat_id][table.group_message_id]
+
+    async def hand_message(self, table_id: int, user: FakeUser) -> FakeMessage:
+        seat = next(s for s in await self.repo.get_seats(table_id) if s.user_id == user.id)
+        assert seat.dm_message_id, f"{user.first_name} has no hand message"
+        return self.fake.msgs[user.id][seat.dm_message_id]
+
+    async def state(self, table_id: int):
+        table = await self.repo.get_table(table_id)
+        return table, await self.service.state_of(table)
+
+    async def actions(self, table_id: int) -> list[str]:
+        return [row.action for row in await self.repo.load_actions(table_id)]
+
+    # ------------------------------------------------------------ playing
+    async def play(self, table_id: int, users: list[FakeUser],
+                   choose: Callable[[FakeUser, list[tuple[str, str]], random.Random], str] | None = None,
+                   max_moves: int = 3000, pace: float = HUMAN_PACE, until: Callable | None = None,
+                   seed: int = 1) -> int:
+        """Humans press buttons in their DMs until the game is over (or ``until()`` holds).
+        Returns the number of presses."""
+        rng = random.Random(seed)
+        choose = choose or sensible_choice
+        by_id = {u.id: u for u in users}
+        for moves in range(max_moves):
+            table, state = await self.state(table_id)
+            if table.status != "playing" or (until and await until()):
+                return moves
+            game = get_game(table.game)
+            seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
+            actors = [seats[s] for s in game.to_act(state)]
+            assert actors and not actors[0].is_computer, "computers should have moved already"
+            user = by_id[actors[0].user_id]
+            message = await self.hand_message(table_id, user)
+            buttons = [(text, data) for text, data in self.fake.buttons(message) if data]
+            assert buttons, f"{user.first_name} must act but has no buttons: {message.text}"
+            data = choose(user, buttons, rng)
+            answer = await self.fake.press(self.app, user, message, callback_data=data)
+            assert answer is None or not answer.show_alert, answer
+            self.clock.advance(pace)
+            await self.service.fire_timers()
+            await self.settle()
+        raise AssertionError("the game did not end")
+
+    # ------------------------------------------------------------ hidden information
+    async def check_leaks(self) -> None:
+        """No text sent since the last check may show a card its reader cannot see now:
+        another player's hand or a face-down cover (two-deck twins and the turned trump
+        card, which everyone saw, are allowed by label)."""
+        calls = self.fake.log[self._leak_checked:]
+        self._leak_checked = len(self.fake.log)
+        texts = [c for c in calls if c.ok and c.method in ("sendMessage", "editMessageText")]
+        if not texts:
+            return
+        repo = self.repo
+        for table in await repo.tables_with_status("playing", "between"):
+            state = await self.service.state_of(table)
+            if state is None:
+                continue
+            game = get_game(table.game)
+            seats = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
+            readers = {table.chat_id: None} | {s.user_id: s.seat for s in seats if not s.is_computer}
+            everything = _all_hidden_cards(game, state, len(seats))
+            for call in texts:
+                if call.chat_id not in readers:
+                    continue
+                seat = readers[call.chat_id]
+                view = game.view(state, seat)
+                visible = _visible_labels(view)
+                secret = {label(c) for c in everything} - visible
+                shown = set(CARD_LABEL.findall(call.params.get("text", "")))
+                leaked = shown & secret
+                assert not leaked, (f"cards {leaked} leaked to chat {call.chat_id} "
+                                    f"(seat {seat}): {call.params.get('text')}")
+
+
+def _all_hidden_cards(game, state, players: int) -> set[str]:
+    """Every card in a hand or face down on the table, from the seats' own views."""
+    cards: set[str] = set()
+    for seat in range(players):
+        view = game.view(state, seat)
+        cards.update(view.get("hand", []))
+        cards.update(p["cover"] for p in view["table"] if p["hidden"] and p["cover"])
+    return cards
+
+
+def _visible_labels(view: dict) -> set[str]:
+    seen = set(view.get("hand", []))
+    for pair in view["table"]:
+        seen.add(pair["attack"])
+        if pair["cover"]:
+            seen.add(pair["cover"])
+    if view.get("trump_card"):
+        seen.add(view["trump_card"])
+    return {label(c) for c in seen}
+
+
+def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.Random) -> str:
+    """A human-like chooser: mostly cover or attack with the first (lowest) card, sometimes
+    take, finish throw-in rounds quickly."""
+    names = [text for text, _ in buttons]
+    take = [d for t, d in buttons if t in ("Беру", "Take")]
+    done = [d for t, d in buttons if t in ("Бито", "Done (bito)", "Хватит", "Enough")]
+    cards = [d for t, d in buttons if CARD_LABEL.search(t)]
+    if done and rng.random() < 0.7:
+        return done[0]
+    if cards and (not take or rng.random() < 0.8):
+        return cards[0] if rng.random() < 0.7 else rng.choice(cards)
+    if take:
+        return take[0]
+    return rng.choice([d for _, d in buttons]) if names else buttons[0][1]
+
+
+async def open_table(bot: BotUnderTest, chat_id: int, host: FakeUser, others: list[FakeUser],
+                     computers: int = 0, command: str = "/durak", thread_id: int | None = None):
+    """/durak in the group, everyone opens the DM and joins. Returns the table row."""
+    for user in [host, *others]:
+        await bot.send(user, user, "/start")
+    await bot.send(host, chat_id, command, thread_id=thread_id)
+    for user in others:
+        await bot.press(user, await bot.table_message(chat_id, thread_id or 0), "Сесть за стол")
+    for _ in range(computers):
+        await bot.press(host, await bot.table_message(chat_id, thread_id or 0), "+ Компьютер")
+    return await bot.table(chat_id, thread_id or 0)
