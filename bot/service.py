@@ -151,6 +151,13 @@ class TableService:
     async def lobby_press(self, table_id: int, version: int, person: Person, command: str,
                           is_admin: AdminCheck) -> str:
         """A lobby button. Returns the catalog key of the toast to show."""
+        toast = await self._lobby_press(table_id, version, person, command, is_admin)
+        if toast == "ok.started":
+            await self.run_computers(table_id)  # a computer may have the first move
+        return toast
+
+    async def _lobby_press(self, table_id: int, version: int, person: Person, command: str,
+                           is_admin: AdminCheck) -> str:
         async with self.lock(table_id):
             table = await self._table(table_id)
             if table.status != LOBBY:

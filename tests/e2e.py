@@ -37,7 +37,7 @@ class BotUnderTest:
     def __init__(self, fake: FakeTelegram, db_path: Path, clock: FakeClock, seed: int = 7) -> None:
         self.fake, self.db_path, self.clock, self.seed = fake, db_path, clock, seed
         self.app = None
-        self._leak_checked = 0
+        self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
 
     async def start(self) -> "BotUnderTest":
         settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=str(self.db_path))
@@ -149,34 +149,47 @@ class BotUnderTest:
 
     # ------------------------------------------------------------ hidden information
     async def check_leaks(self) -> None:
-        """No text sent since the last check may show a card its reader cannot see now:
-        another player's hand or a face-down cover (two-deck twins and the turned trump
-        card, which everyone saw, are allowed by label)."""
-        calls = self.fake.log[self._leak_checked:]
-        self._leak_checked = len(self.fake.log)
-        texts = [c for c in calls if c.ok and c.method in ("sendMessage", "editMessageText")]
-        if not texts:
-            return
-        repo = self.repo
-        for table in await repo.tables_with_status("playing", "between"):
+        """No text the bot showed since the last check may name a card its reader cannot
+        see now: another player's hand or a face-down cover. A message is judged against
+        the table it belongs to (the group table message, a seat's hand message); other
+        messages (pings, sheets) against every table its reader is at. Two-deck twins and
+        the turned trump card, which everyone saw, are allowed by label."""
+        secrets: dict[tuple[int, int | None], set[str]] = {}  # (table, seat) -> labels hidden from it
+        owners: dict[tuple[int, int], list[tuple[int, int | None]]] = {}  # (chat, msg) -> readers
+        per_chat: dict[int, list[tuple[int, int | None]]] = {}
+        for table in await self.repo.tables_with_status("playing", "between"):
             state = await self.service.state_of(table)
             if state is None:
                 continue
             game = get_game(table.game)
-            seats = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
-            readers = {table.chat_id: None} | {s.user_id: s.seat for s in seats if not s.is_computer}
-            everything = _all_hidden_cards(game, state, len(seats))
-            for call in texts:
-                if call.chat_id not in readers:
+            seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
+            hidden = _all_hidden_cards(game, state, len(seats))
+            readers = [(table.chat_id, None, table.group_message_id)]
+            readers += [(s.user_id, s.seat, s.dm_message_id) for s in seats if not s.is_computer]
+            for chat, seat, message_id in readers:
+                secrets[(table.id, seat)] = {label(c) for c in hidden} - _visible_labels(game.view(state, seat))
+                owners[(chat, message_id)] = [(table.id, seat)]
+                per_chat.setdefault(chat, []).append((table.id, seat))
+        for chat_id, messages in self.fake.msgs.items():
+            for message in messages.values():
+                key = (chat_id, message.message_id)
+                checked = self._leak_seen.get(key, 0)
+                if not message.from_bot or checked == len(message.history):
                     continue
-                seat = readers[call.chat_id]
-                view = game.view(state, seat)
-                visible = _visible_labels(view)
-                secret = {label(c) for c in everything} - visible
-                shown = set(CARD_LABEL.findall(call.params.get("text", "")))
-                leaked = shown & secret
-                assert not leaked, (f"cards {leaked} leaked to chat {call.chat_id} "
-                                    f"(seat {seat}): {call.params.get('text')}")
+                self._leak_seen[key] = len(message.history)
+                for version in message.history[checked:]:
+                    shown = set(CARD_LABEL.findall(version.text))
+                    readers = owners.get(key) or per_chat.get(chat_id, [])
+                    if key not in owners and readers:
+                        # not a table's own message: hidden only if hidden at every table
+                        secret = set.intersection(*(secrets[r] for r in readers))
+                    else:
+                        secret = set().union(*(secrets[r] for r in readers)) if readers else set()
+                    buttons = {b["text"] for row in (version.reply_markup or {}).get("inline_keyboard", [])
+                               for b in row}
+                    shown |= {c for text in buttons for c in CARD_LABEL.findall(text)}
+                    leaked = shown & secret
+                    assert not leaked, f"cards {leaked} leaked to chat {chat_id}: {version.text}"
 
 
 def _all_hidden_cards(game, state, players: int) -> set[str]:
@@ -223,7 +236,9 @@ async def open_table(bot: BotUnderTest, chat_id: int, host: FakeUser, others: li
         await bot.send(user, user, "/start")
     await bot.send(host, chat_id, command, thread_id=thread_id)
     for user in others:
-        await bot.press(user, await bot.table_message(chat_id, thread_id or 0), "Сесть за стол")
+        await bot.press(user, await bot.table_message(chat_id, thread_id or 0),
+                        lambda text: text in ("Сесть за стол", "Join"))
     for _ in range(computers):
-        await bot.press(host, await bot.table_message(chat_id, thread_id or 0), "+ Компьютер")
+        await bot.press(host, await bot.table_message(chat_id, thread_id or 0),
+                        lambda text: text in ("+ Компьютер", "+ Computer"))
     return await bot.table(chat_id, thread_id or 0)
