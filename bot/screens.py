@@ -51,8 +51,8 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     lines = [f"<b>{esc(header(table))}</b>", t(lang, "lobby.title", lo=lo, hi=hi)]
     missing_dm = []
     for s in sorted(seats, key=lambda s: s.seat):
-        mark = "🤖" if s.is_computer else ("✅" if dm_open.get(s.user_id) else "✉️")
-        lines.append(f"{s.seat + 1}. {mark} {esc(s.name)}")
+        mark = "" if s.is_computer else ("✅ " if dm_open.get(s.user_id) else "✉️ ")
+        lines.append(f"{s.seat + 1}. {mark}{esc(s.name)}")
         if not s.is_computer and not dm_open.get(s.user_id):
             missing_dm.append(esc(s.name))
     if not seats:

@@ -283,11 +283,13 @@ class TableService:
         history = await self.repo.game_results(table.id)
         deal = game.new_deal(options, len(seats), self.rng, history)
         state, _ = game.apply(game.initial_state(options, len(seats)), None, deal)
+        fields: dict[str, Any] = {"status": PLAYING, "game_no": table.game_no + 1}
+        if table.game_no:
+            # A rematch: the old table message keeps the last game's end; the new game
+            # gets a fresh message below the game-over post. Game 1 takes over the lobby message.
+            fields["group_message_id"] = None
         table.game_no += 1
-        await self._commit(table, seats, None, state, [(None, deal)],
-                           table_fields={"status": PLAYING, "game_no": table.game_no,
-                                         "group_message_id": None},
-                           snapshot=True)
+        await self._commit(table, seats, None, state, [(None, deal)], table_fields=fields, snapshot=True)
 
     async def _commit(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
                       actions: list[tuple[int | None, str]], *, table_fields: dict | None = None,
