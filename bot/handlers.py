@@ -164,10 +164,11 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 toast = await service.after_game_press(table_id, version, person, command,
                                                        admin_check(update, context))
             else:
-                if update.effective_chat.type != ChatType.PRIVATE or not command.isdigit():
+                if not command.isdigit():
                     raise UserError("err.bad_button")
                 toast = await service.act(table_id, version, person.id, int(command),
-                                          query.message.message_id if query.message else None)
+                                          query.message.message_id if query.message else None,
+                                          from_private=update.effective_chat.type == ChatType.PRIVATE)
         else:
             raise UserError("err.bad_button")
         await query.answer(t(lang, toast) if toast != "ok.move" else None)

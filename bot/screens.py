@@ -1,10 +1,11 @@
-"""What each chat sees: the lobby, the group table message, a player's DM hand, the
-post-game sheet. Pure functions of rows + engine views; the sender sends the result.
+"""What each chat sees: the lobby, the group table message, a player's DM hand. Pure
+functions of rows + engine views; the game's ``GameUI`` supplies the game's own texts.
 Callback data formats (all < 64 bytes):
   ``l:<table>:<version>:<command>``  lobby buttons in the group
-  ``a:<table>:<version>:<index>``    a legal action (index into legal_actions) in a DM
+  ``a:<table>:<version>:<index>``    a legal action (index into legal_actions): in a DM,
+                                     or under the group message of a score-only table
+  ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
   ``r:<table>:<version>:<command>``  rematch / close after a game
-  ``u:<table>:<version>:<mode>``     switch the DM keyboard (``blind`` covers / ``normal``)
 """
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
+from bot.games import ui_for
 from bot.i18n import t
-from bot.render import durak as durak_render
 from bot.render.common import esc, keyboard
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, SeatRow, TableRow
@@ -40,83 +41,86 @@ def seat_names(seats: list[SeatRow]) -> list[str]:
 
 
 def header(table: TableRow) -> str:
-    lang = table.lang
-    return t(lang, f"game.{table.game}") + " · " + durak_render.variant_name(table.options, lang)
+    variant = ui_for(table.game).variant_text(table.options, table.lang)
+    return t(table.lang, f"game.{table.game}") + (f" · {variant}" if variant else "")
 
 
 def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_username: str) -> Screen:
-    lang, opts, st = table.lang, table.options, table.settings
-    game = get_game(table.game)
-    lo, hi = game.seat_range(game.Options(**opts))
+    lang, st = table.lang, table.settings
+    ui, game = ui_for(table.game), get_game(table.game)
+    lo, hi = game.seat_range(game.Options(**table.options))
     lines = [f"<b>{esc(header(table))}</b>", t(lang, "lobby.title", lo=lo, hi=hi)]
+    by_seat = {s.seat: s for s in seats}
     missing_dm = []
-    for s in sorted(seats, key=lambda s: s.seat):
-        mark = "" if s.is_computer else ("✅ " if dm_open.get(s.user_id) else "✉️ ")
-        lines.append(f"{s.seat + 1}. {mark}{esc(s.name)}")
-        if not s.is_computer and not dm_open.get(s.user_id):
+    seat_count = len(ui.seat_names) if ui.seat_names else len(seats)
+    for number in range(seat_count):
+        s = by_seat.get(number)
+        place = ui.seat_names[number] if ui.seat_names else str(number + 1)
+        if s is None:
+            lines.append(f"{place}. —")
+            continue
+        needs_dm = not s.is_computer and not ui.group_controls
+        mark = ("✅ " if dm_open.get(s.user_id) else "✉️ ") if needs_dm else ""
+        lines.append(f"{place}. {mark}{esc(s.name)}")
+        if needs_dm and not dm_open.get(s.user_id):
             missing_dm.append(esc(s.name))
     if not seats:
         lines.append(t(lang, "lobby.empty"))
-    lines.append(t(lang, "lobby.timer", timer=timer_label(st.get("timer", 0), lang),
-                   consequence=t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}")))
+    if not ui.group_controls:
+        lines.append(t(lang, "lobby.timer", timer=timer_label(st.get("timer", 0), lang),
+                       consequence=t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}")))
     if missing_dm:
         lines.append(t(lang, "lobby.open_dm", names=", ".join(missing_dm)))
     p = f"l:{table.id}:{table.version}:"
-    onoff = lambda flag: "✓" if flag else "✗"  # noqa: E731
-    rows = [
-        [(t(lang, "lobby.btn.join"), p + "join"), (t(lang, "lobby.btn.leave"), p + "leave")],
-        [(t(lang, "lobby.btn.cpu_add"), p + "cpu+"), (t(lang, "lobby.btn.cpu_remove"), p + "cpu-")],
-        [(t(lang, f"durak.variant.{opts['base_game']}"), p + "o:base_game"),
-         (t(lang, "durak.deck", n=opts["deck_size"]), p + "o:deck_size")],
-        [(f"{onoff(opts['trumps'])} " + t(lang, "durak.opt.trumps"), p + "o:trumps"),
-         (f"{onoff(opts['two_decks'])} " + t(lang, "durak.opt.two_decks"), p + "o:two_decks")],
-        [(f"{onoff(opts['blind_beating'])} " + t(lang, "durak.opt.blind_beating"), p + "o:blind_beating"),
-         (f"{onoff(opts['first_bout_five'])} " + t(lang, "durak.opt.first_bout_five"), p + "o:first_bout_five")],
-        [("⏱ " + timer_label(st.get("timer", 0), lang), p + "timer"),
-         (t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}"), p + "on_timeout")],
-        [(t(lang, "lobby.btn.start"), p + "start"), (t(lang, "lobby.btn.cancel"), p + "cancel")],
-    ]
+    if ui.seat_names:
+        join_rows = [[(t(lang, "lobby.btn.sit", seat=name), p + f"join:{i}")
+                      for i, name in enumerate(ui.seat_names)]]
+    else:
+        join_rows = [[(t(lang, "lobby.btn.join"), p + "join")]]
+    join_rows[-1].append((t(lang, "lobby.btn.leave"), p + "leave"))
+    rows = join_rows
     if missing_dm and bot_username:
-        rows.insert(1, [(t(lang, "lobby.btn.open_dm"), f"url:https://t.me/{bot_username}?start=t{table.id}")])
+        rows.append([(t(lang, "lobby.btn.open_dm"), f"url:https://t.me/{bot_username}?start=t{table.id}")])
+    if not ui.group_controls:
+        rows.append([(t(lang, "lobby.btn.cpu_add"), p + "cpu+"), (t(lang, "lobby.btn.cpu_remove"), p + "cpu-")])
+    rows += [[(label, p + f"o:{key}") for label, key in row] for row in ui.option_rows(table.options, lang)]
+    if not ui.group_controls:
+        rows.append([("⏱ " + timer_label(st.get("timer", 0), lang), p + "timer"),
+                     (t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}"), p + "on_timeout")])
+    rows.append([(t(lang, "lobby.btn.start"), p + "start"), (t(lang, "lobby.btn.cancel"), p + "cancel")])
     return Screen("\n".join(lines), keyboard(rows))
+
+
+def _action_keyboard(table: TableRow, legal: list[str], view: dict, mode: str) -> InlineKeyboardMarkup | None:
+    action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode)
+    rows = [[(label, f"a:{table.id}:{table.version}:{i}") for label, i in row] for row in action_rows]
+    if switches:
+        rows.append([(label, f"u:{table.id}:{table.version}:{m}") for label, m in switches])
+    return keyboard(rows)
 
 
 def group_table(table: TableRow, seats: list[SeatRow], state) -> Screen:
     if table.status == CLOSED:
         return Screen(f"<b>{esc(header(table))}</b>\n" + t(table.lang, "table.closed"))
-    game = get_game(table.game)
+    ui, game = ui_for(table.game), get_game(table.game)
     view = game.view(state, None)
-    return Screen(durak_render.group_text(view, seat_names(seats), table.lang, header(table)))
+    text = ui.group_text(view, seat_names(seats), table.lang, header(table))
+    markup = None
+    if ui.group_controls and table.status not in (LOBBY, BETWEEN):
+        # score-only: every seat may enter, so the public legal actions are seat 0's
+        markup = _action_keyboard(table, game.legal_actions(state, 0), view, "normal")
+    return Screen(text, markup)
 
 
-def hand(table: TableRow, seats: list[SeatRow], state, seat: int, blind_mode: bool = False) -> Screen:
-    """A player's DM. ``blind_mode`` shows the face-down cover keyboard instead (``u:`` toggle)."""
-    game = get_game(table.game)
+def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "normal") -> Screen:
+    """A player's DM: their view of the table, and buttons for their legal actions."""
+    ui, game = ui_for(table.game), get_game(table.game)
     view = game.view(state, seat)
     legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
     title = table.settings.get("title") or ""
     head = header(table) + (f" — {title}" if title else "")
-    text = durak_render.hand_text(view, seat_names(seats), table.lang, head, legal)
-    action_rows, has_blind = durak_render.action_rows(legal, view, table.lang, blind_mode)
-    rows = [[(text_, f"a:{table.id}:{table.version}:{i}") for text_, i in row] for row in action_rows]
-    if blind_mode and has_blind:
-        rows.append([(t(table.lang, "durak.btn.blind_back"), f"u:{table.id}:{table.version}:normal")])
-    elif has_blind:
-        rows.append([(t(table.lang, "durak.btn.blind_menu"), f"u:{table.id}:{table.version}:blind")])
-    return Screen(text, keyboard(rows))
-
-
-def game_over_post(table: TableRow, seats: list[SeatRow], game_no: int, result: dict,
-                   tally: dict) -> Screen:
-    lang = table.lang
-    names = seat_names(seats)
-    text = "\n".join([
-        f"<b>{esc(header(table))}</b>",
-        t(lang, "sheet.game_no", n=game_no),
-        durak_render.result_text(result, names, lang),
-        durak_render.tally_sheet(tally, names, lang),
-    ])
-    return Screen(text)
+    text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
+    return Screen(text, _action_keyboard(table, legal, view, mode))
 
 
 def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:

@@ -168,8 +168,7 @@ class Sender:
     async def _refresh_hand(self, table, seats, seat_no: int) -> bool:
         seat = seats[seat_no]
         state = await self.service.state_of(table)
-        screen = screens.hand(table, seats, state, seat_no,
-                              blind_mode=self.service.keyboard_mode(table.id, seat_no) == "blind")
+        screen = screens.hand(table, seats, state, seat_no, mode=self.service.keyboard_mode(table.id, seat_no))
         try:
             message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
         except Forbidden:
@@ -202,15 +201,12 @@ class Sender:
         return True
 
     async def _post(self, table, seats, item: OutboxItem) -> bool:
+        """A new message in the group (a score sheet). After a game's last post, the
+        Rematch / Close buttons, while the table still waits after that game."""
         payload = item.payload
-        if "game_over" in payload:
-            screen = screens.game_over_post(table, seats, payload["game_over"], payload["result"],
-                                            payload["tally"])
-            still_open = table.status == BETWEEN and payload["game_over"] == table.game_no
-            markup = screens.rematch_keyboard(table.id, table.version, table.lang) if still_open else None
-        else:
-            screen, markup = screens.Screen(payload["text"]), None
-        await self.bot.send_message(table.chat_id, screen.text, parse_mode=ParseMode.HTML,
+        waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
+        markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
+        await self.bot.send_message(table.chat_id, payload["text"], parse_mode=ParseMode.HTML,
                                     reply_markup=markup, message_thread_id=table.thread_id or None)
         return True
 

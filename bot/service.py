@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from engine.base import get_game
-from engine.durak.tally import tally as durak_tally
 from engine.errors import EngineError
 from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow,
                             TableRow, TimerRow)
 from storage.repository import Repository, TableExists, VersionConflict
+from bot.games import ui_for
 from bot.screens import TIMER_CHOICES
 
 log = logging.getLogger(__name__)
@@ -174,14 +174,16 @@ class TableService:
 
             fields: dict[str, Any] = {}
             toast = "ok.done"
-            if command == "join":
-                if mine:
+            ui = ui_for(table.game)
+            _, hi = game.seat_range(game.Options(**table.options))
+            if command == "join" or command.startswith("join:"):
+                if mine and not (ui.seat_names and command.startswith("join:")):
                     raise UserError("err.already_seated")
-                _, hi = game.seat_range(game.Options(**table.options))
-                if len(seats) >= hi:
-                    raise UserError("err.table_full", n=hi)
+                place = self._free_place(seats, hi, ui.seat_names, command)
                 await self.remember_user(person)
-                seats.append(SeatRow(table.id, len(seats), person.id, person.name))
+                if mine:  # moving to another seat at a fixed-seat table
+                    seats.remove(mine)
+                seats.append(SeatRow(table.id, place, person.id, person.name))
                 toast = "ok.joined"
             elif command == "leave":
                 if not mine:
@@ -191,18 +193,14 @@ class TableService:
             elif command == "cpu+":
                 if not mine:
                     await require_host()
-                _, hi = game.seat_range(game.Options(**table.options))
-                if len(seats) >= hi:
-                    raise UserError("err.table_full", n=hi)
-                number = 1 + sum(s.is_computer for s in seats)
+                place = self._free_place(seats, hi, ui.seat_names, "join")
                 used = {s.user_id for s in seats}
-                cpu_id = -next(k for k in range(1, 100) if -k not in used)
-                seats.append(SeatRow(table.id, len(seats), cpu_id,
-                                     f"🤖 {number}", is_computer=True))
+                number = next(k for k in range(1, 100) if -k not in used)
+                seats.append(SeatRow(table.id, place, -number, f"🤖 {number}", is_computer=True))
             elif command == "cpu-":
                 if not mine:
                     await require_host()
-                cpus = [s for s in seats if s.is_computer]
+                cpus = sorted((s for s in seats if s.is_computer), key=lambda s: s.seat)
                 if not cpus:
                     raise UserError("err.no_computers")
                 seats.remove(cpus[-1])
@@ -236,37 +234,48 @@ class TableService:
             # The versioned update first: if it conflicts, the seats stay as they were.
             await self.repo.update_table(table.id, expected_version=version, **fields)
             if seats_changed:
-                for i, s in enumerate(seats):
-                    s.seat = i
+                if not ui.seat_names:  # seats in joining order, without holes
+                    for i, s in enumerate(sorted(seats, key=lambda s: s.seat)):
+                        s.seat = i
                 await self.repo.replace_seats(table.id, seats)
             await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
             return toast
 
+    @staticmethod
+    def _free_place(seats: list[SeatRow], most: int, seat_names, command: str) -> int:
+        """The seat a join takes: the one asked for at a fixed-seat table, else the next."""
+        taken = {s.seat for s in seats}
+        if command.startswith("join:"):
+            try:
+                place = int(command[5:])
+            except ValueError:
+                raise UserError("err.bad_button") from None
+            if not seat_names or not 0 <= place < len(seat_names):
+                raise UserError("err.bad_button")
+            if place in taken:
+                raise UserError("err.seat_taken")
+            return place
+        free = [p for p in range(most) if p not in taken]
+        if not free:
+            raise UserError("err.table_full", n=most)
+        return free[0]
+
     def _next_option(self, table: TableRow, name: str, players: int) -> dict:
-        opts = dict(table.options)
-        cycles = {
-            "base_game": ["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"],
-            "deck_size": [36, 52, 24],
-        }
-        if name in cycles:
-            values = cycles[name]
-            opts[name] = values[(values.index(opts[name]) + 1) % len(values)]
-        elif name in ("trumps", "two_decks", "blind_beating", "first_bout_five"):
-            opts[name] = not opts[name]
-        else:
-            raise UserError("err.bad_button")
-        game = get_game(table.game)
-        game.Options(**opts)  # validates
+        try:
+            opts = ui_for(table.game).next_option(dict(table.options), name)
+        except KeyError:
+            raise UserError("err.bad_button") from None
+        get_game(table.game).Options(**opts)  # validates the combination
         return opts
 
     async def _start_from_lobby(self, table: TableRow, seats: list[SeatRow]) -> str:
         game = get_game(table.game)
         lo, hi = game.seat_range(game.Options(**table.options))
-        if not lo <= len(seats) <= hi:
+        if not lo <= len(seats) <= hi or sorted(s.seat for s in seats) != list(range(len(seats))):
             raise UserError("err.players_range", lo=lo, hi=hi)
         missing = []
         for s in seats:
-            if not s.is_computer:
+            if not s.is_computer and not ui_for(table.game).group_controls:
                 user = await self.repo.get_user(s.user_id)
                 if not (user and user.dm_open):
                     missing.append(s.name)
@@ -282,41 +291,47 @@ class TableService:
         options = game.Options(**table.options)
         history = await self.repo.game_results(table.id)
         deal = game.new_deal(options, len(seats), self.rng, history)
-        state, _ = game.apply(game.initial_state(options, len(seats)), None, deal)
+        state, events = game.apply(game.initial_state(options, len(seats)), None, deal)
         fields: dict[str, Any] = {"status": PLAYING, "game_no": table.game_no + 1}
         if table.game_no:
             # A rematch: the old table message keeps the last game's end; the new game
             # gets a fresh message below the game-over post. Game 1 takes over the lobby message.
             fields["group_message_id"] = None
         table.game_no += 1
-        await self._commit(table, seats, None, state, [(None, deal)], table_fields=fields, snapshot=True)
+        await self._commit(table, seats, None, state, [(None, deal)], events, table_fields=fields,
+                           snapshot=True)
 
     async def _commit(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
-                      actions: list[tuple[int | None, str]], *, table_fields: dict | None = None,
-                      snapshot: bool = False) -> None:
-        """Persist ``actions`` (already applied to get ``after``) with everything they cause."""
-        game = get_game(table.game)
+                      actions: list[tuple[int | None, str]], events: list[dict], *,
+                      table_fields: dict | None = None, snapshot: bool = False) -> None:
+        """Persist ``actions`` (already applied to get ``after``) with everything they cause:
+        the message refreshes, pings, posts (score sheets), the turn timer, the result."""
+        game, ui = get_game(table.game), ui_for(table.game)
         fields = dict(table_fields or {})
-        humans = [s for s in seats if not s.is_computer]
         outbox = [OutboxItem("group", table.chat_id, table.id)]
-        outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
-        was_waiting = set(game.to_act(before)) if before is not None else set()
-        for seat in set(game.to_act(after)) - was_waiting:
-            if not seats[seat].is_computer:
-                outbox.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
+        if not ui.group_controls:
+            humans = [s for s in seats if not s.is_computer]
+            outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
+            was_waiting = set(game.to_act(before)) if before is not None else set()
+            for seat in set(game.to_act(after)) - was_waiting:
+                if not seats[seat].is_computer:
+                    outbox.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
         version = table.version + len(actions)
         result = None
         timer: TimerRow | None = None
+        history = await self.repo.game_results(table.id)
         if game.is_over(after):
             result = game.result(after)
+            history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
-            history = await self.repo.game_results(table.id) + [result]
-            outbox.append(OutboxItem("post", table.chat_id, table.id,
-                                     payload={"game_over": table.game_no, "result": result,
-                                              "tally": durak_tally(history, len(seats))}))
         else:
             timer = self._timer_for(table, version, after, seats)
+        names = [s.name for s in seats]
+        for text in ui.posts(events, game.view(after, None), names, table.lang, history):
+            outbox.append(OutboxItem("post", table.chat_id, table.id,
+                                     payload={"text": text, "game_no": table.game_no,
+                                              "game_over": result is not None}))
         rows = [ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
                 for i, (seat, action) in enumerate(actions)]
         await self.repo.commit_actions(
@@ -339,8 +354,9 @@ class TableService:
         return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
 
     async def act(self, table_id: int, version: int, user_id: int, index: int,
-                  message_id: int | None) -> str:
-        """A player's DM button: the ``index``-th legal action at table ``version``."""
+                  message_id: int | None, from_private: bool = True) -> str:
+        """A player's action button: the ``index``-th legal action at table ``version``,
+        pressed in their DM (or under the group message of a score-only table)."""
         async with self.lock(table_id):
             table = await self._table(table_id)
             seats, mine = await self.seat_of(table_id, user_id)
@@ -348,10 +364,15 @@ class TableService:
                 raise UserError("err.not_seated")
             if table.status != PLAYING:
                 raise UserError("err.not_running")
-            if message_id is not None and mine.dm_message_id not in (None, message_id):
+            ui = ui_for(table.game)
+            if from_private == ui.group_controls:
+                raise UserError("err.bad_button")
+            expected_message = table.group_message_id if ui.group_controls else mine.dm_message_id
+            if message_id is not None and expected_message not in (None, message_id):
                 raise UserError("err.old_message")
             if version != table.version:
-                await self._enqueue([OutboxItem("hand", user_id, table.id, target=mine.seat)])
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id) if ui.group_controls
+                                     else OutboxItem("hand", user_id, table.id, target=mine.seat)])
                 raise StaleButton()
             game = get_game(table.game)
             state = await self.state_of(table)
@@ -361,11 +382,11 @@ class TableService:
             if not 0 <= index < len(legal):
                 raise UserError("err.bad_button")
             try:
-                after, _events = game.apply(state, mine.seat, legal[index])
+                after, events = game.apply(state, mine.seat, legal[index])
             except EngineError as error:  # legal_actions promised otherwise: a bug, but refuse cleanly
                 log.error("engine refused its own legal action %r: %s", legal[index], error)
                 raise EngineRefusal(error) from error
-            await self._commit(table, seats, state, after, [(mine.seat, legal[index])])
+            await self._commit(table, seats, state, after, [(mine.seat, legal[index])], events)
         await self.run_computers(table_id)
         return "ok.move"
 
@@ -376,7 +397,7 @@ class TableService:
         """The DM toggle between ordinary actions and blind covers; changes no game state."""
         table = await self._table(table_id)
         _, mine = await self.seat_of(table_id, user_id)
-        if mine is None or mode not in ("blind", "normal"):
+        if mine is None or not mode.isalnum() or len(mode) > 16:
             raise UserError("err.bad_button")
         if version != table.version:
             raise StaleButton()
@@ -385,7 +406,8 @@ class TableService:
         return "ok.move"
 
     async def run_computers(self, table_id: int) -> None:
-        """Let computer players move while it is their turn, one committed action each."""
+        """Automatic moves while the game waits for them, one committed action each: the
+        system's (the shuffle of the next deal in a match) and the computer players'."""
         for _ in range(MAX_COMPUTER_STEPS):
             async with self.lock(table_id):
                 table = await self.repo.get_table(table_id)
@@ -394,15 +416,22 @@ class TableService:
                 seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
                 game = get_game(table.game)
                 state = await self.state_of(table)
+                system_action = getattr(game, "system_action", None)
+                action = system_action(state, self.rng) if system_action else None
+                if action is not None:
+                    after, events = game.apply(state, None, action)
+                    await self._commit(table, seats, state, after, [(None, action)], events,
+                                       snapshot=action.startswith("deal"))
+                    continue
                 movers = [s for s in game.to_act(state) if seats[s].is_computer]
                 if not movers:
                     return
                 seat = movers[0]
                 legal = game.legal_actions(state, seat)
                 action = game.computer_action(game.view(state, seat), legal, self.rng)
-                after, _ = game.apply(state, seat, action)
-                await self._commit(table, seats, state, after, [(seat, action)])
-        log.error("table %s: computer players did not stop after %s moves", table_id, MAX_COMPUTER_STEPS)
+                after, events = game.apply(state, seat, action)
+                await self._commit(table, seats, state, after, [(seat, action)], events)
+        log.error("table %s: automatic moves did not stop after %s", table_id, MAX_COMPUTER_STEPS)
 
     async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
                                is_admin: AdminCheck) -> str:
@@ -415,7 +444,7 @@ class TableService:
             if mine is None and person.id != table.opener_id and not await is_admin():
                 raise UserError("err.not_seated")
             if command == "rematch":
-                missing = [s.name for s in seats if not s.is_computer
+                missing = [s.name for s in seats if not s.is_computer and not ui_for(table.game).group_controls
                            and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)]
                 if missing:
                     raise UserError("err.dm_needed", names=", ".join(missing))
@@ -469,12 +498,12 @@ class TableService:
                 seat = idle[0]
                 if table.settings.get("on_timeout", "lose") == "auto":
                     action = game.computer_action(game.view(state, seat), game.legal_actions(state, seat), self.rng)
-                    after, _ = game.apply(state, seat, action)
-                    await self._commit(table, seats, state, after, [(seat, action)])
+                    after, events = game.apply(state, seat, action)
+                    await self._commit(table, seats, state, after, [(seat, action)], events)
                 else:
                     action = f"forfeit {seat}"
-                    after, _ = game.apply(state, None, action)
-                    await self._commit(table, seats, state, after, [(None, action)])
+                    after, events = game.apply(state, None, action)
+                    await self._commit(table, seats, state, after, [(None, action)], events)
             await self.run_computers(timer.table_id)
 
     async def resume(self) -> None:

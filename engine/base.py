@@ -58,6 +58,12 @@ class Game(Protocol):
     def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
         """A computer player's choice, from that seat's own view only (no peeking)."""
 
+    # Optional. Games of several deals (preferans, King, bridge) wait for the system
+    # between deals: return the next deal action (shuffled with ``rng``) when the state
+    # waits for one, else None. The bot applies it with ``seat=None`` and logs it, so the
+    # log still replays without an RNG. A game without it is one deal long (durak).
+    # def system_action(self, state: Any, rng: random.Random) -> str | None: ...
+
 
 _GAMES: dict[str, Game] = {}
 

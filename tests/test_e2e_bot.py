@@ -293,15 +293,17 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     users = people(fake_telegram, 2)
     table = await started_game(bot, users)
     game = get_game("durak")
-    from bot.render import durak as durak_render
-    real = durak_render.group_text
+    from bot.games import ui_for
+    from engine.cards import label
+    ui = ui_for("durak")
+    real = type(ui).group_text
 
-    def leaky(view, names, lang, header):
+    def leaky(self, view, names, lang, header):
         _, state = bot.service._states[table.id]
-        return real(view, names, lang, header) + " " + " ".join(
-            __import__("engine.cards", fromlist=["label"]).label(c) for c in game.view(state, 1)["hand"])
+        secret = " ".join(label(c) for c in game.view(state, 1)["hand"])
+        return real(self, view, names, lang, header) + " " + secret
 
-    monkeypatch.setattr(durak_render, "group_text", leaky)
+    monkeypatch.setattr(type(ui), "group_text", leaky)
     mover = await actor(bot, table.id, users)
     hand = await bot.hand_message(table.id, mover)
     with pytest.raises(AssertionError, match="leaked"):

@@ -1,10 +1,13 @@
-"""Durak texts: the group table message, the DM hand message, action buttons and the
-series sheet. Input is always an engine view (``engine.durak`` view dict)."""
+"""Durak in Telegram: the group table message, the DM hand message, action buttons,
+lobby options and the series sheet. Input is always an engine view (``engine.durak``)."""
 from __future__ import annotations
 
+from bot.games import register_ui
+from bot.games.base import GameUI, Rows
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
 from engine.cards import label
+from engine.durak.tally import tally as series_tally
 
 VARIANTS = ("prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating")
 
@@ -152,3 +155,67 @@ def tally_sheet(tally: dict, names: list[str], lang: str) -> str:
     rows.append(["", t(lang, "durak.sheet.games", n=tally["games"]),
                  t(lang, "durak.sheet.draws", n=tally["draws"])])
     return pre_table(rows, align_right={2})
+
+
+OPTION_CYCLES = {
+    "base_game": ["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"],
+    "deck_size": [36, 52, 24],
+}
+OPTION_FLAGS = ("trumps", "two_decks", "blind_beating", "first_bout_five")
+
+
+class DurakUI(GameUI):
+    name = command = "durak"
+    order = 1
+
+    def variant_text(self, options: dict, lang: str) -> str:
+        return variant_name(options, lang)
+
+    def option_rows(self, options: dict, lang: str) -> Rows:
+        def flag(key: str) -> tuple[str, str]:
+            return (("✓ " if options[key] else "✗ ") + t(lang, f"durak.opt.{key}"), key)
+        return [
+            [(t(lang, f"durak.variant.{options['base_game']}"), "base_game"),
+             (t(lang, "durak.deck", n=options["deck_size"]), "deck_size")],
+            [flag("trumps"), flag("two_decks")],
+            [flag("blind_beating"), flag("first_bout_five")],
+        ]
+
+    def next_option(self, options: dict, key: str) -> dict:
+        new = dict(options)
+        if key in OPTION_CYCLES:
+            values = OPTION_CYCLES[key]
+            new[key] = values[(values.index(options[key]) + 1) % len(values)]
+        elif key in OPTION_FLAGS:
+            new[key] = not options[key]
+        else:
+            raise KeyError(key)
+        return new
+
+    def group_text(self, view, names, lang, header):
+        return group_text(view, names, lang, header)
+
+    def hand_text(self, view, names, lang, header, legal):
+        return hand_text(view, names, lang, header, legal)
+
+    def action_rows(self, legal, view, lang, mode):
+        rows, has_blind = action_rows(legal, view, lang, blind_mode=mode == "blind")
+        if not has_blind:
+            return rows, []
+        if mode == "blind":
+            return rows, [(t(lang, "durak.btn.blind_back"), "normal")]
+        return rows, [(t(lang, "durak.btn.blind_menu"), "blind")]
+
+    def posts(self, events, view, names, lang, history):
+        over = next((e for e in events if e["type"] == "game_over"), None)
+        if over is None:
+            return []
+        text = "\n".join([
+            t(lang, "sheet.game_no", n=len(history)),
+            result_text(over["result"], names, lang),
+            tally_sheet(series_tally(history, len(names)), names, lang),
+        ])
+        return [text]
+
+
+register_ui(DurakUI())

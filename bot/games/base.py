@@ -1,0 +1,62 @@
+"""What a game module tells the bot. Subclass ``GameUI`` and register an instance with
+``bot.games.register_ui``. Every method works from engine *views* (never from state),
+so nothing hidden can reach a chat from here unless the engine's ``view`` leaks it."""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+
+Rows = list[list[tuple[str, Any]]]
+
+
+class GameUI:
+    name = ""              # the engine's game name
+    command = ""           # the group command that opens a table, e.g. "durak"
+    order = 100            # position in /newgame
+    # Fixed seat names (bridge: N E S W): players choose a seat in the lobby and seats
+    # keep their place; None = seats are filled in order of joining.
+    seat_names: tuple[str, ...] | None = None
+    # Score-only tables: the action buttons sit under the group message and any seated
+    # person may press them; nobody gets a hand in a DM.
+    group_controls = False
+    # Durak-style series: after a game ends the table offers a rematch (next game of the
+    # series). Match games (preferans, King, bridge) end the match with is_over instead.
+    rematch = True
+
+    # ---------------------------------------------------------------- lobby
+    def variant_text(self, options: dict, lang: str) -> str:
+        """Short description of the options for headers, e.g. "podkidnoy, 36 cards"."""
+        return ""
+
+    def option_rows(self, options: dict, lang: str) -> Rows:
+        """Lobby option buttons as rows of (label, option key); pressing sends ``o:<key>``."""
+        return []
+
+    def next_option(self, options: dict, key: str) -> dict:
+        """The options after pressing option ``key`` (cycle a value, toggle a flag).
+        Raise KeyError for an unknown key."""
+        raise KeyError(key)
+
+    # ---------------------------------------------------------------- during a game
+    def group_text(self, view: dict, names: list[str], lang: str, header: str) -> str:
+        raise NotImplementedError
+
+    def hand_text(self, view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
+        raise NotImplementedError
+
+    def action_rows(self, legal: list[str], view: dict, lang: str, mode: str) -> tuple[Rows, list[tuple[str, str]]]:
+        """Buttons for the seat's legal actions as rows of (label, index into ``legal``),
+        and keyboard switches [(label, mode)] (e.g. durak's blind covers). ``mode`` is the
+        keyboard the player switched to ("normal" by default). Keep it under 100 buttons."""
+        raise NotImplementedError
+
+    def posts(self, events: list[dict], view: dict, names: list[str], lang: str,
+              history: list[dict]) -> list[str]:
+        """Texts (HTML) to post in the group as new messages after an action, e.g. the
+        score sheet after a deal. ``view`` is the public view after the action;
+        ``history`` the results of the finished games of this table (this one included)."""
+        return []
+
+    def rules_text(self, lang: str) -> str:
+        return t(lang, f"rules.{self.name}")
