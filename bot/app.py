@@ -17,6 +17,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from telegram.request import BaseRequest
 
 from bot import handlers
+from bot.games import all_uis
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t
 from bot.sender import Sender
@@ -25,7 +26,7 @@ from storage.sqlite import SqliteRepository
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("durak", "newgame", "language", "help", "rules", "cancel")
+BASE_COMMANDS = ("newgame", "language", "help", "rules", "cancel")
 TIMER_POLL_SECONDS = 1.0
 
 
@@ -52,7 +53,10 @@ class Runtime:
     async def _set_commands(self) -> None:
         try:
             for lang in LANGUAGES:
-                commands = [BotCommand(c, t(lang, f"command.{c}")) for c in COMMANDS]
+                names = [ui.command for ui in all_uis() if ui.command] + list(BASE_COMMANDS)
+                if any(ui.score_for for ui in all_uis()):
+                    names.append("score")
+                commands = [BotCommand(c, t(lang, f"command.{c}")) for c in names]
                 await self.app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except Exception:  # cosmetic; never block start-up on it
             log.warning("could not set the command list", exc_info=True)

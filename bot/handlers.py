@@ -8,6 +8,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import (Application, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
 
+from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot.render.common import keyboard
 from bot.service import Person, TableService, UserError
@@ -15,7 +16,16 @@ from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
 
-GAMES = ("durak",)
+
+
+def playable_games() -> list[str]:
+    """Games with a table of their own (``/durak``, ``/king``…), in /newgame order."""
+    return [ui.name for ui in all_uis() if not ui.score_for]
+
+
+def score_games() -> dict[str, str]:
+    """``/score <game>`` → the score-only table's game name."""
+    return {ui.score_for: ui.name for ui in all_uis() if ui.score_for}
 
 
 def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
@@ -76,12 +86,28 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "err.group_only"))
         return
     command = update.effective_message.text.split()[0].lstrip("/").split("@")[0].lower()
-    game = command if command in GAMES else (context.args[0].lower() if context.args else None)
-    if game not in GAMES:
-        rows = [[(t(lang, f"game.{g}"), f"g:{g}") for g in GAMES]]
+    games = playable_games()
+    game = command if command in games else (context.args[0].lower() if context.args else None)
+    if game not in games:
+        rows = [[(t(lang, f"game.{g}"), f"g:{g}") for g in games]]
         await reply(update, t(lang, "newgame.choose"), keyboard(rows))
         return
     await _open(update, context, game, lang)
+
+
+async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/score preferans``: a score sheet for people playing with real cards."""
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await reply(update, t(lang, "err.group_only"))
+        return
+    sheets = score_games()
+    wanted = context.args[0].lower() if context.args else None
+    if wanted not in sheets:
+        rows = [[(t(lang, f"game.{g}"), f"g:{sheets[g]}") for g in sheets]]
+        await reply(update, t(lang, "score.choose" if rows[0] else "score.none"), keyboard(rows) if rows[0] else None)
+        return
+    await _open(update, context, sheets[wanted], lang)
 
 
 async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str) -> bool:
@@ -122,8 +148,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     game = context.args[0].lower() if context.args else "durak"
-    key = f"rules.{game}"
-    await reply(update, t(lang, key if game in GAMES else "rules.unknown"))
+    games = playable_games()
+    text = ui_for(game).rules_text(lang) if game in games else t(lang, "rules.unknown", games=", ".join(games))
+    await reply(update, text)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -148,7 +175,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     data = query.data or ""
     try:
         kind, _, rest = data.partition(":")
-        if kind == "g" and rest in GAMES and is_group(update):
+        if kind == "g" and rest in [ui.name for ui in all_uis()] and is_group(update):
             toast = "ok.opened" if await _open(update, context, rest, lang) else "err.table_exists"
         elif kind == "lang" and rest in LANGUAGES:
             await _set_language(update, context, rest)
@@ -204,7 +231,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def install(app: Application) -> None:
     app.add_handler(CommandHandler("start", start))
-    app.add_handler(CommandHandler(["durak", "newgame"], new_table))
+    app.add_handler(CommandHandler([ui.command for ui in all_uis() if ui.command] + ["newgame"], new_table))
+    app.add_handler(CommandHandler("score", score))
     app.add_handler(CommandHandler("language", language))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))

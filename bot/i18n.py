@@ -1,4 +1,5 @@
-"""Message catalogs (``bot/locales/<lang>.json``). ``t(lang, key, **params)`` formats a
+"""Message catalogs: every ``bot/locales/<lang>/*.json`` file merged (``core.json`` plus
+one file per game, so each game keeps its own words). ``t(lang, key, **params)`` formats a
 message with ``str.format``; a key missing in one language falls back to English, and a
 key missing everywhere shows the key itself (a visible bug, never a crash)."""
 from __future__ import annotations
@@ -14,7 +15,10 @@ _DIR = Path(__file__).parent / "locales"
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
-    return json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in sorted((_DIR / lang).glob("*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 
 
 def pick_lang(code: str | None) -> str:

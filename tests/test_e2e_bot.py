@@ -308,3 +308,21 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     hand = await bot.hand_message(table.id, mover)
     with pytest.raises(AssertionError, match="leaked"):
         await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
+
+
+async def test_help_rules_and_newgame_menu(bot, fake_telegram):
+    (anya,) = people(fake_telegram, 1)
+    await bot.send(anya, GROUP, "/help")
+    assert "/durak" in fake_telegram.last_message(GROUP).text
+    await bot.send(anya, GROUP, "/rules durak")
+    assert "Дурак" in fake_telegram.last_message(GROUP).text
+    await bot.send(anya, GROUP, "/rules nosuchgame")
+    assert "durak" in fake_telegram.last_message(GROUP).text
+    await bot.send(anya, anya, "/durak")
+    assert "в группе" in fake_telegram.last_message(anya.id).text
+    await bot.send(anya, GROUP, "/newgame")
+    menu = fake_telegram.last_message(GROUP)
+    await bot.press(anya, menu, "Дурак")
+    assert (await bot.table(GROUP)).game == "durak"
+    commands = fake_telegram.calls("setMyCommands")
+    assert commands and any(c["command"] == "durak" for c in commands[0].params["commands"])

@@ -20,9 +20,8 @@ class GameUI:
     # Score-only tables: the action buttons sit under the group message and any seated
     # person may press them; nobody gets a hand in a DM.
     group_controls = False
-    # Durak-style series: after a game ends the table offers a rematch (next game of the
-    # series). Match games (preferans, King, bridge) end the match with is_over instead.
-    rematch = True
+    # For a score-only table: the game whose paper sheet it keeps (``/score <score_for>``).
+    score_for: str | None = None
 
     # ---------------------------------------------------------------- lobby
     def variant_text(self, options: dict, lang: str) -> str:
