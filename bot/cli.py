@@ -47,6 +47,22 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score(args: argparse.Namespace) -> int:
+    from engine.score import ScoreError, score, text
+
+    try:
+        record = _read_json(args.file)
+        output = text(record, args.lang) if args.text else json.dumps(score(record), ensure_ascii=False, indent=2)
+    except (OSError, json.JSONDecodeError) as error:
+        print(f"cardbot score: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    except ScoreError as error:
+        print(f"cardbot score: {error}", file=sys.stderr)
+        return 2
+    print(output)
+    return 0
+
+
 def _selfplay(args: argparse.Namespace) -> int:
     from engine.selfplay import selfplay
 
@@ -64,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
     replay.add_argument("file", help="record file, or - for standard input")
     replay.set_defaults(func=_replay)
+    scoring = sub.add_parser("score", help="score sheet of a game played with real cards (JSON record)")
+    scoring.add_argument("file", help="record file, or - for standard input")
+    scoring.add_argument("--text", action="store_true", help="print the sheet as the bot posts it")
+    scoring.add_argument("--lang", choices=["ru", "en"], default="ru", help="language of --text")
+    scoring.set_defaults(func=_score)
     play = sub.add_parser("selfplay", help="computer players play each other; prints games/s")
     play.add_argument("game", choices=["durak"])
     play.add_argument("--games", type=int, default=1000)

@@ -12,7 +12,7 @@ from typing import Callable
 from bot.app import build_application
 from bot.config import Settings
 from engine.base import get_game
-from engine.cards import label
+from engine.cards import is_card, label
 from storage.sqlite import SqliteRepository
 from tests.fakebot import FakeMessage, FakeRequest, FakeTelegram, FakeUser
 
@@ -149,12 +149,15 @@ class BotUnderTest:
 
     # ------------------------------------------------------------ hidden information
     async def check_leaks(self) -> None:
-        """No text the bot showed since the last check may name a card its reader cannot
-        see now: another player's hand or a face-down cover. A message is judged against
-        the table it belongs to (the group table message, a seat's hand message); other
-        messages (pings, sheets) against every table its reader is at. Two-deck twins and
-        the turned trump card, which everyone saw, are allowed by label."""
-        secrets: dict[tuple[int, int | None], set[str]] = {}  # (table, seat) -> labels hidden from it
+        """Hidden information never reaches a chat. For every message version the bot
+        showed since the last check, judged against the table it belongs to (the group
+        table message, a seat's hand message; other messages such as pings and sheets
+        against every table of that chat):
+        1. every card it names (text or button) is in the reader's own view — renderers
+           show views only, so a talon, a stock card or a face-down cover cannot appear;
+        2. the reader's view holds no card of another player's hand that the public view
+           does not show (dummy in bridge is public; two-deck twins share a label)."""
+        allowed: dict[tuple[int, int | None], set[str]] = {}  # (table, seat) -> labels it may see
         owners: dict[tuple[int, int], list[tuple[int, int | None]]] = {}  # (chat, msg) -> readers
         per_chat: dict[int, list[tuple[int, int | None]]] = {}
         for table in await self.repo.tables_with_status("playing", "between"):
@@ -163,11 +166,18 @@ class BotUnderTest:
                 continue
             game = get_game(table.game)
             seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
-            hidden = _all_hidden_cards(game, state, len(seats))
+            views = {seat: game.view(state, seat) for seat in [None, *range(len(seats))]}
+            public = _labels_in(views[None])
+            hands = {seat: {label(c) for c in views[seat].get("hand", [])} for seat in range(len(seats))}
             readers = [(table.chat_id, None, table.group_message_id)]
             readers += [(s.user_id, s.seat, s.dm_message_id) for s in seats if not s.is_computer]
             for chat, seat, message_id in readers:
-                secrets[(table.id, seat)] = {label(c) for c in hidden} - _visible_labels(game.view(state, seat))
+                visible = _labels_in(views[seat])
+                others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()
+                secret = others - hands.get(seat, set()) - public
+                assert not visible & secret, (
+                    f"view of seat {seat} at table {table.id} holds hidden cards {visible & secret}")
+                allowed[(table.id, seat)] = visible
                 owners[(chat, message_id)] = [(table.id, seat)]
                 per_chat.setdefault(chat, []).append((table.id, seat))
         for chat_id, messages in self.fake.msgs.items():
@@ -177,40 +187,34 @@ class BotUnderTest:
                 if not message.from_bot or checked == len(message.history):
                     continue
                 self._leak_seen[key] = len(message.history)
+                readers = owners.get(key) or per_chat.get(chat_id, [])
+                if not readers:
+                    continue
+                may_see = set().union(*(allowed[r] for r in readers))
                 for version in message.history[checked:]:
                     shown = set(CARD_LABEL.findall(version.text))
-                    readers = owners.get(key) or per_chat.get(chat_id, [])
-                    if key not in owners and readers:
-                        # not a table's own message: hidden only if hidden at every table
-                        secret = set.intersection(*(secrets[r] for r in readers))
-                    else:
-                        secret = set().union(*(secrets[r] for r in readers)) if readers else set()
-                    buttons = {b["text"] for row in (version.reply_markup or {}).get("inline_keyboard", [])
-                               for b in row}
-                    shown |= {c for text in buttons for c in CARD_LABEL.findall(text)}
-                    leaked = shown & secret
+                    for row in (version.reply_markup or {}).get("inline_keyboard", []):
+                        for button in row:
+                            shown |= set(CARD_LABEL.findall(button["text"]))
+                    leaked = shown - may_see
                     assert not leaked, f"cards {leaked} leaked to chat {chat_id}: {version.text}"
 
 
-def _all_hidden_cards(game, state, players: int) -> set[str]:
-    """Every card in a hand or face down on the table, from the seats' own views."""
-    cards: set[str] = set()
-    for seat in range(players):
-        view = game.view(state, seat)
-        cards.update(view.get("hand", []))
-        cards.update(p["cover"] for p in view["table"] if p["hidden"] and p["cover"])
-    return cards
-
-
-def _visible_labels(view: dict) -> set[str]:
-    seen = set(view.get("hand", []))
-    for pair in view["table"]:
-        seen.add(pair["attack"])
-        if pair["cover"]:
-            seen.add(pair["cover"])
-    if view.get("trump_card"):
-        seen.add(view["trump_card"])
-    return {label(c) for c in seen}
+def _labels_in(value) -> set[str]:
+    """Labels of every card string anywhere in a view (dicts, lists, strings)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, str):
+            for word in item.split():
+                if is_card(word):
+                    found.add(label(word))
+    return found
 
 
 def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.Random) -> str:
