@@ -11,6 +11,7 @@ by ``apply`` are public: they never carry a card that not everyone at the table 
 """
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Protocol
 
@@ -74,15 +75,13 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
-    if not _GAMES:
-        import engine.durak  # noqa: F401  (registers itself)
+    """The registered game ``name``; ``engine.<name>`` registers itself on import."""
+    if name not in _GAMES:
+        try:
+            importlib.import_module(f"engine.{name.split('_')[0]}")
+        except ModuleNotFoundError:
+            pass
     try:
         return _GAMES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}") from None
-
-
-def game_names() -> list[str]:
-    if not _GAMES:
-        import engine.durak  # noqa: F401
-    return sorted(_GAMES)
