@@ -26,6 +26,8 @@ from storage.models import BETWEEN, LOBBY, OutboxItem
 
 log = logging.getLogger(__name__)
 
+RENDER_MEMORY = 20_000  # messages whose last content the sender remembers
+
 
 class GroupBudget:
     def __init__(self, clock: Callable[[], float], per_minute: int, min_interval: float) -> None:
@@ -58,7 +60,8 @@ class Sender:
         self.service = service
         self.repo = service.repo
         self.budget = GroupBudget(clock, per_minute, min_interval)
-        self._last_render: dict[tuple[int, int], tuple] = {}  # (chat, message) -> what it shows
+        # (chat, message) -> what it shows, to skip identical edits; bounded, oldest out first
+        self._last_render: collections.OrderedDict[tuple[int, int], tuple] = collections.OrderedDict()
         self.wakeup = asyncio.Event()
         service.listeners.append(self.wakeup.set)
 
@@ -210,6 +213,12 @@ class Sender:
                                     reply_markup=markup, message_thread_id=table.thread_id or None)
         return True
 
+    def _remember(self, chat_id: int, message_id: int, shown: tuple) -> None:
+        self._last_render[(chat_id, message_id)] = shown
+        self._last_render.move_to_end((chat_id, message_id))
+        while len(self._last_render) > RENDER_MEMORY:
+            self._last_render.popitem(last=False)
+
     async def _show(self, chat_id: int, message_id: int | None, screen: screens.Screen,
                     thread_id: int = 0) -> int | None:
         """Edit the message in place, or send it when there is none (or it is gone)."""
@@ -220,15 +229,15 @@ class Sender:
             try:
                 await self.bot.edit_message_text(screen.text, chat_id=chat_id, message_id=message_id,
                                                  parse_mode=ParseMode.HTML, reply_markup=screen.markup)
-                self._last_render[(chat_id, message_id)] = shown
+                self._remember(chat_id, message_id, shown)
                 return message_id
             except BadRequest as error:
                 if "not modified" in str(error).lower():
-                    self._last_render[(chat_id, message_id)] = shown
+                    self._remember(chat_id, message_id, shown)
                     return message_id
                 if "not found" not in str(error).lower() and "can't be edited" not in str(error).lower():
                     raise
         message = await self.bot.send_message(chat_id, screen.text, parse_mode=ParseMode.HTML,
                                               reply_markup=screen.markup, message_thread_id=thread_id or None)
-        self._last_render[(chat_id, message.message_id)] = shown
+        self._remember(chat_id, message.message_id, shown)
         return message.message_id

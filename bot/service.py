@@ -328,10 +328,12 @@ class TableService:
         else:
             timer = self._timer_for(table, version, after, seats)
         names = [s.name for s in seats]
-        for text in ui.posts(events, game.view(after, None), names, table.lang, history):
+        texts = ui.posts(events, game.view(after, None), names, table.lang, history)
+        for i, text in enumerate(texts):
+            last = i == len(texts) - 1  # the Rematch buttons go under the game's last post
             outbox.append(OutboxItem("post", table.chat_id, table.id,
                                      payload={"text": text, "game_no": table.game_no,
-                                              "game_over": result is not None}))
+                                              "game_over": result is not None and last}))
         rows = [ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
                 for i, (seat, action) in enumerate(actions)]
         await self.repo.commit_actions(
