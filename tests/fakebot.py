@@ -47,7 +47,7 @@ from telegram.request import BaseRequest, RequestData
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message")
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup"}
+SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument"}
 
 
 class APIError(Exception):
@@ -222,6 +222,7 @@ class FakeMessage:
     deleted: bool = False
     entities: list[dict] | None = None
     extra: dict = field(default_factory=dict)  # extra API fields (service messages, replies)
+    document: dict | None = None  # sendDocument: {"file_name", "content"}
 
     chat_id = property(lambda self: self.chat.id)
     text = property(lambda self: self.history[-1].text)
@@ -436,6 +437,22 @@ class FakeTelegram:
             elif not reply.get("allow_sending_without_reply"):
                 raise _bad("message to be replied not found")
         return self._add_message(chat, self.bot_user, version, thread, extra=extra).to_api()
+
+    def _api_sendDocument(self, p: dict) -> dict:
+        """A file upload: the message keeps ``document`` = {file_name, content (bytes)}."""
+        chat = self._chat(p.get("chat_id"))
+        upload = p.get("_files", {}).get("document")
+        if upload is None:
+            raise _bad("there is no document in the request")
+        file_name, content = upload
+        caption = p.get("caption") or ""
+        version = MessageVersion(caption, caption, p.get("parse_mode"), None)
+        msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
+        msg.document = {"file_name": file_name, "content": content}
+        api = msg.to_api()
+        api["document"] = {"file_id": f"doc{msg.message_id}", "file_unique_id": f"u{msg.message_id}",
+                           "file_name": file_name, "file_size": len(content)}
+        return api
 
     def _edit(self, p: dict, new_text: bool) -> dict:
         if "inline_message_id" in p:
@@ -791,6 +808,8 @@ class FakeRequest(BaseRequest):
         endpoint = url.rsplit("/", 1)[-1]
         # The JSON round trip proves the params are serialisable, as on the real wire.
         params = json.loads(json.dumps(request_data.parameters)) if request_data else {}
+        if request_data is not None and request_data.contains_files:
+            params["_files"] = {name: (value[0], value[1]) for name, value in request_data.multipart_data.items()}
         if endpoint == "getUpdates":
             await asyncio.sleep(0.05)  # avoid a hot loop if someone starts polling
         status, body = self.fake.handle(endpoint, params)

@@ -238,3 +238,18 @@ async def test_privacy_errors_and_validation(env):
     with pytest.raises(RetryAfter):
         await app.bot.send_message(GROUP, "flood")
     await app.bot.send_message(GROUP, "after flood")
+
+
+async def test_send_document_keeps_the_file(fake_telegram):
+    from tests.fakebot import build_app
+
+    fake = fake_telegram
+    fake.group(-42, "Files", admins=[1])
+    app = build_app(fake).build()
+    async with app:
+        message = await app.bot.send_document(-42, document=b"[Event \"x\"]\n", filename="rubber.pbn",
+                                               caption="PBN")
+    assert message.document.file_name == "rubber.pbn"
+    stored = fake.last_message(-42)
+    assert stored.document == {"file_name": "rubber.pbn", "content": b"[Event \"x\"]\n"}
+    assert stored.text == "PBN"
