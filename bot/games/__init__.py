@@ -14,14 +14,13 @@ def register_ui(ui: GameUI) -> GameUI:
 
 
 def ui_for(game: str) -> GameUI:
-    if not _UIS:
+    if game not in _UIS:
         _load_all()
     return _UIS[game]
 
 
 def all_uis() -> list[GameUI]:
-    if not _UIS:
-        _load_all()
+    _load_all()  # cheap after the first time: modules are imported once
     return sorted(_UIS.values(), key=lambda ui: ui.order)
 
 

@@ -1,0 +1,356 @@
+"""King in Telegram: the group table message (the deal, its task, the trick on the table,
+tricks and scoring cards taken, the layout of the domino deal), the DM hand with buttons
+for the legal cards (and the trump choice of deals 9–12), lobby options and the score
+sheet posted after every deal. Input is always an engine view (``engine.king``)."""
+from __future__ import annotations
+
+from bot.games import register_ui
+from bot.games.base import GameUI, Rows
+from bot.i18n import t
+from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
+from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
+from engine.king.options import DEAL7_THRESHOLDS, DEAL7_VALUES, KingOptions
+from engine.king.scoring import CONTRACTS
+
+SEAT_CHOICES = ("random", "N", "E", "S", "W")
+ROW_ORDER = "789TJQKA"
+DEFAULTS = KingOptions().model_dump()
+
+
+def _num(n: int) -> str:
+    """A score with a real minus sign for texts (the sheet keeps ASCII for alignment)."""
+    return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
+
+
+def contract_name(no: int, lang: str) -> str:
+    return t(lang, f"king.contract.{CONTRACTS[no]}")
+
+
+def task_text(no: int, options: dict, lang: str) -> str:
+    """One line: what the deal asks and what it costs (with the table's options)."""
+    o = {**DEFAULTS, **options}
+    key = CONTRACTS[no]
+    if key == "tricks" and no == 1:
+        return t(lang, "king.task.tricks", n=_num(o["deal1_per_trick"]))
+    if key == "hearts":
+        extra = (" " + t(lang, "king.task.no_heart_lead")) if o["deal2_no_heart_lead"] else ""
+        return t(lang, "king.task.hearts", n=_num(o["deal2_per_heart"])) + extra
+    if key == "boys":
+        which = "boys_kj" if o["deal3_cards"] == "KJ" else "boys"
+        return t(lang, f"king.task.{which}", n=_num(o["deal3_per_card"]))
+    if key == "queens":
+        if o["deal4_bachelor_rule"]:
+            return t(lang, "king.task.queens", n=_num(o["deal4_per_queen"]),
+                     b=_num(o["deal4_bachelor_per_queen"]), all=_num(o["deal4_all_four_bonus"]))
+        return t(lang, "king.task.queens_plain", n=_num(o["deal4_per_queen"]),
+                 all=_num(o["deal4_all_four_bonus"]))
+    if key == "last_two":
+        return t(lang, "king.task.last_two", n=_num(o["deal5_per_trick"]))
+    if key == "king":
+        return t(lang, "king.task.king", n=_num(o["deal6_penalty"]))
+    if key == "count":
+        values = o["deal7_values"] or DEAL7_VALUES
+        worth = " ".join(f"{RANK_LABEL.get(r, r)}={v}" for r, v in
+                         sorted(values.items(), key=lambda kv: -kv[1]) if v)
+        steps = " ".join(f"{at}:{_num(p)}" for at, p in (o["deal7_thresholds"] or DEAL7_THRESHOLDS))
+        return t(lang, "king.task.count", values=worth, steps=steps)
+    if key == "domino":
+        return t(lang, "king.task.domino", n=_num(o["deal8_penalty"]))
+    return t(lang, "king.task.trumps", n=_num(o["trump_per_trick"]))
+
+
+def _deal_line(view: dict, lang: str) -> str:
+    no = view["deal_no"]
+    return t(lang, "king.deal_line", no=no, name=esc(contract_name(no, lang)))
+
+
+def _trump_line(view: dict, names: list[str], lang: str) -> str | None:
+    if view["deal_no"] < 9 or not view["trump"]:
+        return None
+    mode = view.get("trump_mode")
+    how = t(lang, f"king.how.{mode}", suit=suit_text(view.get("trump_asked"))) if mode else ""
+    line = t(lang, "king.trump_line", suit=suit_text(view["trump"]), how=how)
+    if view["turned"]:
+        line += " · " + t(lang, "king.turned", cards=cards_text(view["turned"]))
+    return line
+
+
+def _plays_text(plays: list, names: list[str]) -> str:
+    return " · ".join(f"{esc(names[seat])} {label(card)}" for seat, card in plays)
+
+
+def _row_text(suit: str, row: list[str]) -> str:
+    lo, hi = ROW_ORDER.index(row[0]), ROW_ORDER.index(row[1])
+    ranks = " ".join(RANK_LABEL.get(r, r) for r in ROW_ORDER[lo:hi + 1])
+    return f"{SUIT_SYMBOL[suit]} {ranks}"
+
+
+def _status_lines(view: dict, names: list[str], lang: str) -> list[str]:
+    """What is on the table now: the trick (and the last one), the pile, the rows."""
+    lines = []
+    k = view.get("kind")
+    if view["phase"] == "deal" or k is None:
+        return lines
+    if k == "tricks":
+        if view["trick"]:
+            lines.append(t(lang, "king.on_table", cards=_plays_text(view["trick"], names)))
+        last = view.get("last_trick")
+        if last:
+            lines.append(t(lang, "king.last_trick", no=last["no"], cards=_plays_text(last["plays"], names),
+                           name=esc(names[last["winner"]])))
+    elif k == "count":
+        pile = view["pile"]
+        lines.append(t(lang, "king.total", total=view["total"]))
+        if pile:
+            lines.append(t(lang, "king.laid", cards=_plays_text(pile[-4:], names)))
+        marks = []
+        for at, points, seat in view["thresholds"]:
+            who = esc(names[seat]) if seat is not None else "—"
+            marks.append(f"{at}: {who}")
+        lines.append(" · ".join(marks))
+    else:
+        rows = view["rows"]
+        if rows:
+            lines.append(t(lang, "king.rows"))
+            lines += ["  " + _row_text(s, rows[s]) for s in SUITS if s in rows]
+        else:
+            lines.append(t(lang, "king.rows_empty"))
+        if view["passed"]:
+            lines.append(t(lang, "king.passed", names=", ".join(esc(names[s]) for s in view["passed"])))
+    return lines
+
+
+def _player_line(view: dict, seat: int, name: str, lang: str) -> str:
+    turn = "▶️ " if seat in view["to_act"] else "   "
+    parts = [t(lang, "king.cards_count", n=view["hand_counts"][seat])]
+    k = view.get("kind")
+    if view["phase"] != "deal" and k == "tricks" and view["phase"] != "choose":
+        parts.append(t(lang, "king.tricks_count", n=view["tricks_taken"][seat]))
+        taken = view["taken"][seat]
+        if taken:
+            parts.append(cards_text(taken))
+    if k == "domino" and seat in view.get("out", []):
+        parts.append(t(lang, "king.out"))
+    if k == "count":
+        marks = [_num(p) for at, p, s in view["thresholds"] if s == seat]
+        if marks:
+            parts.append(" ".join(marks))
+    parts.append(t(lang, "king.sum", total=_num(view["totals"][seat])))
+    return f"{turn}{seat + 1}. {esc(name)} — " + " · ".join(parts)
+
+
+def _waiting(view: dict, names: list[str], lang: str) -> str | None:
+    if not view["to_act"]:
+        return None
+    who = esc(names[view["to_act"][0]])
+    if view["phase"] == "choose":
+        return t(lang, "king.waiting.choose", who=who)
+    return t(lang, "king.waiting.move", who=who)
+
+
+def group_text(view: dict, names: list[str], lang: str, header: str, options: dict | None = None) -> str:
+    lines = [f"<b>{esc(header)}</b>"]
+    if view["deal_no"]:
+        lines.append(_deal_line(view, lang))
+        lines.append(task_text(view["deal_no"], options or {}, lang))
+        dealer = t(lang, "king.dealer", name=esc(names[view["dealer"]]))
+        trump = _trump_line(view, names, lang)
+        lines.append(dealer + (" · " + trump if trump else ""))
+    for seat, name in enumerate(names):
+        lines.append(_player_line(view, seat, name, lang))
+    lines += _status_lines(view, names, lang)
+    if view["phase"] == "over":
+        lines.append("")
+        lines.append(final_text(view["result"], names, lang))
+    else:
+        waiting = _waiting(view, names, lang)
+        if waiting:
+            lines.append(waiting)
+    return "\n".join(lines)
+
+
+def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str],
+              options: dict | None = None) -> str:
+    lines = [f"<b>{esc(header)}</b>"]
+    if view["deal_no"]:
+        lines.append(_deal_line(view, lang) + " — " + task_text(view["deal_no"], options or {}, lang))
+        trump = _trump_line(view, names, lang)
+        if trump:
+            lines.append(trump)
+    lines += _status_lines(view, names, lang)
+    lines.append(t(lang, "king.your_cards", cards=cards_text(view.get("hand", []))))
+    if view["phase"] == "over":
+        lines.append(final_text(view["result"], names, lang))
+    elif legal:
+        if view["phase"] == "choose":
+            lines.append("👉 " + t(lang, "king.prompt.choose"))
+        elif view["phase"] == "count":
+            lines.append("👉 " + t(lang, "king.prompt.count", total=view["total"]))
+        elif view["phase"] == "domino":
+            lines.append("👉 " + t(lang, "king.prompt.domino"))
+        else:
+            lines.append("👉 " + t(lang, "king.prompt.lead" if not view["trick"] else "king.prompt.follow"))
+    else:
+        waiting = _waiting(view, names, lang)
+        if waiting:
+            lines.append(waiting)
+    return "\n".join(lines)
+
+
+def action_label(action: str, lang: str) -> str:
+    verb, *args = action.split()
+    if verb == "play":
+        return label(args[0])
+    if verb in ("name", "until"):
+        return t(lang, f"king.btn.{verb}", suit=SUIT_SYMBOL[args[0]])
+    return t(lang, f"king.btn.{verb}")
+
+
+def action_rows(legal: list[str], lang: str) -> Rows:
+    """Cards four to a row; in the trump choice: name a suit, open until a suit, open
+    until the highest; the domino pass on its own row."""
+    cards, names, untils, other = [], [], [], []
+    for i, action in enumerate(legal):
+        verb = action.split()[0]
+        target = {"play": cards, "name": names, "until": untils}.get(verb, other)
+        target.append((action_label(action, lang), i))
+    return [row for row in chunk(cards, 4) + [names, untils, other] if row]
+
+
+# ---------------------------------------------------------------------------- the sheet
+
+def _cell(n: int | None) -> str:
+    return "" if n is None else str(n)
+
+
+def sheet_table(view: dict, lang: str) -> str:
+    """The running sheet: 12 deals × 4 players, the dealer, trumps, the row's sum and
+    the running totals, as a monospaced <pre> block."""
+    by_no = {e["no"]: e for e in view["sheet"]}
+    first = view.get("first_dealer")
+    head = [t(lang, "king.sheet.no"), t(lang, "king.sheet.contract"), t(lang, "king.sheet.dealer"),
+            t(lang, "king.sheet.trump"), "1", "2", "3", "4", "Σ"]
+    rows = [head]
+    for no in range(1, 13):
+        e = by_no.get(no)
+        dealer = e["dealer"] if e else (None if first is None else (first + no - 1) % 4)
+        trump = "-" if no < 9 else (SUIT_SYMBOL[e["trump"]] if e and e["trump"] else "")
+        scores = e["scores"] if e else [None] * 4
+        rows.append([str(no), t(lang, f"king.short.{CONTRACTS[no]}"),
+                     "" if dealer is None else str(dealer + 1), trump,
+                     *(_cell(s) for s in scores), _cell(sum(scores) if e else None)])
+    totals = view["totals"]
+    rows.append(["", t(lang, "king.sheet.total"), "", "", *(str(x) for x in totals), str(sum(totals))])
+    return pre_table(rows, align_right={0, 4, 5, 6, 7, 8})
+
+
+def legend(names: list[str]) -> str:
+    return ", ".join(f"{i + 1} — {esc(name)}" for i, name in enumerate(names))
+
+
+def final_text(result: dict | None, names: list[str], lang: str) -> str:
+    if not result:
+        return ""
+    lines = []
+    if "forfeit" in result:
+        lines.append(t(lang, "king.result.forfeit", name=esc(names[result["forfeit"]]),
+                       deals=result["deals"]))
+    lines.append(t(lang, "king.result.title"))
+    order = sorted(range(len(names)), key=lambda s: (result["places"][s], s))
+    for s in order:
+        medal = "🏆 " if result["places"][s] == 1 else ""
+        lines.append(t(lang, "king.result.line", place=result["places"][s], medal=medal,
+                       name=esc(names[s]), total=_num(result["totals"][s])))
+    return "\n".join(lines)
+
+
+def sheet_post(view: dict, names: list[str], lang: str, deal_no: int | None) -> str:
+    parts = []
+    if deal_no is not None:
+        parts.append(t(lang, "king.sheet.title", no=deal_no, name=esc(contract_name(deal_no, lang))))
+    parts.append(sheet_table(view, lang))
+    parts.append(legend(names))
+    if view["phase"] == "over":
+        parts.append(final_text(view["result"], names, lang))
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------------------- lobby
+
+FLAGS = ("deal2_no_heart_lead", "deal4_bachelor_rule", "deal6_no_heart_lead",
+         "deal6_must_discard_kh", "deal8_free_pass", "trump_must_ruff")
+
+
+def variant_name(options: dict, lang: str) -> str:
+    """The options that differ from the defaults, briefly ("" with the defaults)."""
+    o = {**DEFAULTS, **options}
+    parts = []
+    if o["first_dealer"] != "random":
+        parts.append(t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(o["first_dealer"])))
+    if o["deal3_cards"] == "KJ":
+        parts.append(t(lang, "king.opt.deal3_kj"))
+    for key in FLAGS:
+        if o[key] != DEFAULTS[key]:
+            parts.append(("" if o[key] else t(lang, "king.opt.no") + " ") + t(lang, f"king.opt.{key}"))
+    return ", ".join(parts)
+
+
+class KingUI(GameUI):
+    name = command = "king"
+    order = 3
+
+    def variant_text(self, options: dict, lang: str) -> str:
+        return variant_name(options, lang)
+
+    def option_rows(self, options: dict, lang: str) -> Rows:
+        o = {**DEFAULTS, **options}
+
+        def flag(key: str) -> tuple[str, str]:
+            return (("✓ " if o[key] else "✗ ") + t(lang, f"king.opt.{key}"), key)
+
+        fd = o["first_dealer"]
+        dealer = (t(lang, "king.opt.dealer_random") if fd == "random"
+                  else t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(fd)))
+        boys = t(lang, "king.opt.deal3_kj" if o["deal3_cards"] == "KJ" else "king.opt.deal3_j")
+        return [
+            [(dealer, "first_dealer"), (boys, "deal3_cards")],
+            [flag("deal2_no_heart_lead"), flag("deal4_bachelor_rule")],
+            [flag("deal6_no_heart_lead"), flag("deal6_must_discard_kh")],
+            [flag("deal8_free_pass"), flag("trump_must_ruff")],
+        ]
+
+    def next_option(self, options: dict, key: str) -> dict:
+        new = dict(options)
+        if key == "first_dealer":
+            cur = new.get("first_dealer", "random")
+            new[key] = SEAT_CHOICES[(SEAT_CHOICES.index(cur) + 1) % len(SEAT_CHOICES)]
+        elif key == "deal3_cards":
+            kj = new.get("deal3_cards", "J") != "KJ"
+            new["deal3_cards"] = "KJ" if kj else "J"
+            new["deal3_per_card"] = -2 if kj else -4  # rules §9: −2 each with kings and jacks
+        elif key in FLAGS:
+            new[key] = not new.get(key, DEFAULTS[key])
+        else:
+            raise KeyError(key)
+        return new
+
+    def group_text(self, view, names, lang, header):
+        return group_text(view, names, lang, header, view.get("options"))
+
+    def hand_text(self, view, names, lang, header, legal):
+        return hand_text(view, names, lang, header, legal, view.get("options"))
+
+    def action_rows(self, legal, view, lang, mode):
+        return action_rows(legal, lang), []
+
+    def posts(self, events, view, names, lang, history):
+        scored = [e for e in events if e["type"] == "deal_scored"]
+        over = next((e for e in events if e["type"] == "game_over"), None)
+        if scored:
+            return [sheet_post(view, names, lang, scored[-1]["no"])]
+        if over is not None:  # a forfeit: the sheet so far and the final order
+            return [sheet_post(view, names, lang, None)]
+        return []
+
+
+register_ui(KingUI())
