@@ -66,7 +66,16 @@ def _score(args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     from engine.selfplay import selfplay
 
-    stats = selfplay(args.game, games=args.games, seed=args.seed, players=args.players)
+    from engine.base import get_game
+
+    try:
+        game = get_game(args.game)
+    except KeyError as error:
+        print(f"cardbot selfplay: {error.args[0]}", file=sys.stderr)
+        return 2
+    low, high = game.seat_range(game.Options())
+    players = min(max(args.players, low), high)
+    stats = selfplay(args.game, games=args.games, seed=args.seed, players=players)
     summary = {k: v for k, v in stats.items() if k != "results"}
     print(json.dumps(summary, ensure_ascii=False))
     print(f"{stats['games']} games in {stats['seconds']:.2f} s: {stats['games_per_second']:.0f} games/s")
@@ -86,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     scoring.add_argument("--lang", choices=["ru", "en"], default="ru", help="language of --text")
     scoring.set_defaults(func=_score)
     play = sub.add_parser("selfplay", help="computer players play each other; prints games/s")
-    play.add_argument("game", choices=["durak"])
+    play.add_argument("game", help="durak, king, preferans, bridge, whist")
     play.add_argument("--games", type=int, default=1000)
     play.add_argument("--seed", type=int, default=1)
-    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--players", type=int, default=4, help="clamped to what the game allows")
     play.set_defaults(func=_selfplay)
     args = parser.parse_args(argv)
     return args.func(args)

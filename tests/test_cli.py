@@ -35,3 +35,25 @@ def test_bot_api_base_url_is_configurable(tmp_path):
     app = build_application(settings)
     assert app.bot.base_url == "http://localhost:8081/bot1:abc"
     assert app.bot.base_file_url == "http://localhost:8081/file/bot1:abc"
+
+
+def test_replay_prints_the_result_and_names_the_first_bad_action(tmp_path, capsys):
+    from pathlib import Path
+
+    example = Path(__file__).parent.parent / "docs" / "examples" / "durak_game.json"
+    assert main(["replay", str(example)]) == 0
+    out = capsys.readouterr().out
+    assert '"result"' in out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "durak", "players": 2, "actions": ["deal dealer=0 lead=rule 6S"]}')
+    assert main(["replay", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "action 0" in captured.err
+    bad.write_text("{not json")
+    assert main(["replay", str(bad)]) == 2
+
+
+def test_selfplay_prints_games_per_second(capsys):
+    assert main(["selfplay", "durak", "--games", "5", "--seed", "3"]) == 0
+    assert "games/s" in capsys.readouterr().out
+    assert main(["selfplay", "nosuchgame"]) == 2

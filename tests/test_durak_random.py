@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -65,15 +66,13 @@ def all_cards(s):
     return out
 
 
-def strings_in(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            yield from strings_in(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from strings_in(v)
+CARD_STRING = re.compile(r'"([2-9TJQKA][SHDC](?:#\d+)?)"')
+
+
+def cards_in(obj):
+    """Every card id that appears as a JSON string anywhere in ``obj`` (it must be
+    JSON-able, which this checks too)."""
+    return set(CARD_STRING.findall(json.dumps(obj)))
 
 
 def action_cards(action):
@@ -88,6 +87,7 @@ class Checker:
     def __init__(self, state):
         o = state.options
         self.deck = sorted(make_deck(o.deck_size, 2 if o.two_decks else 1))
+        self.deckset = set(self.deck)
         self.bout = None
         self.bout_hand = None
         self.transferred = False
@@ -103,7 +103,8 @@ class Checker:
         verb = action.split()[0]
         # 1. card conservation
         if s.phase != "deal":
-            assert sorted(all_cards(s)) == self.deck
+            cards = all_cards(s)
+            assert len(cards) == len(self.deck) and set(cards) == self.deckset
         # 7. discard changes only at bito, the stock only shrinks
         types = [e["type"] for e in events]
         if s.discard != prev.discard:
@@ -129,7 +130,7 @@ class Checker:
             self.transferred = True
             # 5. after a transfer D is the next active player after M
             assert s.attacker == seat and s.defender == next_active(s, s.attacker)
-        if o.base_game == "prostoy":
+        if o.base_game == "prostoy" and s.phase != "over":
             assert all(p[1] == s.attacker for p in s.table)
         # 3. face-up covers beat; only BLIND places a face-down card
         for p in s.table:
@@ -194,10 +195,16 @@ class Checker:
             assert G.to_act(s) == []
         else:
             assert len(G.to_act(s)) == 1
-        # events never carry a hidden card
-        self.check_events(prev, s, action, events)
         if views:
+            # events never carry a hidden card, views show nothing they should not
+            self.check_events(prev, s, action, events)
             self.check_views(s)
+        else:
+            for e in events:
+                if e["type"] in ("draw_cards", "pickup"):
+                    assert set(e) == {"type", "seat", "count"}
+                elif e["type"] == "blind":
+                    assert set(e) == {"type", "seat", "attack"}
 
     def check_events(self, prev, s, action, events):
         allowed = {p[0] for p in prev.table} | {p[0] for p in s.table}
@@ -213,18 +220,16 @@ class Checker:
         if verb == "challenge":
             allowed.add(prev.table[prev.verdict][2])
         secret = set(self.deck) - allowed
+        assert not (cards_in(events) & secret), (events, action)
         for e in events:
-            assert not (set(strings_in(e)) & secret), (e, action)
             if e["type"] in ("draw_cards", "pickup"):
                 assert set(e) == {"type", "seat", "count"}
-        json.dumps(events)
 
     def check_views(self, s):
         for seat in [None] + list(range(s.n)):
             v = G.view(s, seat)
             keys = VIEW_KEYS | ({"hand"} if seat is not None else set())
             assert set(v) == keys
-            json.dumps(v)
             ok = set()
             for p in s.table:
                 ok.add(p[0])
@@ -234,8 +239,8 @@ class Checker:
             if seat is not None:
                 ok |= set(s.hands[seat])
                 assert sorted(v["hand"]) == sorted(s.hands[seat])
-            shown = set(strings_in({k: x for k, x in v.items()}))
-            assert not (shown & (set(self.deck) - ok)), (seat, shown & (set(self.deck) - ok))
+            shown = cards_in(v)
+            assert shown <= ok, (seat, shown - ok)
             for e, p in zip(v["table"], s.table):
                 assert e["hidden"] == p[3]
                 if p[3] and seat != p[4]:
@@ -286,15 +291,21 @@ def universe(s, seat):
 
 
 def pick(legal, rng):
+    """A random legal action: a random kind of action, then one of that kind. Taking
+    is played less often, which keeps random games short."""
     kinds = {}
     for a in legal:
-        kinds.setdefault(a.split()[0], []).append(a)
+        kinds.setdefault(a.split(" ", 1)[0], []).append(a)
+    if len(kinds) > 1 and "take" in kinds and rng.random() < 0.7:
+        del kinds["take"]
     kind = rng.choice(sorted(kinds))
     return rng.choice(kinds[kind])
 
 
-def play_random_game(options, players, seed, *, deep=True, history=None, max_actions=20000):
-    """Plays one random game checking invariants; returns (state, log)."""
+def play_random_game(options, players, seed, *, deep=True, history=None, max_actions=20000,
+                     computer=False):
+    """Plays one random game checking invariants; returns (state, log). With
+    ``computer`` the seats play ``computer_action`` from their own views."""
     rng = random.Random(seed)
     s = G.initial_state(options, players)
     deal = G.new_deal(options, players, rng, history or [])
@@ -310,10 +321,10 @@ def play_random_game(options, players, seed, *, deep=True, history=None, max_act
         seat = G.to_act(s)[0]
         legal = G.legal_actions(s, seat)
         assert legal and len(set(legal)) == len(legal)
-        for other in range(s.n):
-            if other != seat:
-                assert G.legal_actions(s, other) == []
-        if deep and rng.random() < 0.3:
+        if deep and rng.random() < 0.15:
+            for other in range(s.n):
+                if other != seat:
+                    assert G.legal_actions(s, other) == []
             before = s.dump()
             # exactness: single-card actions are accepted iff offered
             offered = set(legal)
@@ -336,21 +347,23 @@ def play_random_game(options, players, seed, *, deep=True, history=None, max_act
         if rng.random() < 0.2:
             action = random_subset_action(s, seat, rng)
         if action is None:
-            action = pick(legal, rng)
+            if computer:
+                action = G.computer_action(G.view(s, seat), legal, rng)
+                assert action in legal
+            else:
+                action = pick(legal, rng)
         prev = s
         s, ev = G.apply(s, seat, action)
         log.append((seat, action))
         chk.check(prev, s, seat, action, ev, views=deep)
-        if rng.random() < 0.05:
-            # a timer runs out now and then
-            if rng.random() < 0.1:
-                loser = rng.choice([i for i in range(s.n) if not s.finished[i]])
-                prev = s
-                s, ev = G.apply(s, None, f"forfeit {loser}")
-                log.append((None, f"forfeit {loser}"))
-                chk.check(prev, s, None, f"forfeit {loser}", ev, views=deep)
-                assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True,
-                                       "dealer": s.dealer}
+        if not G.is_over(s) and rng.random() < 0.0005:  # a turn timer runs out
+            loser = rng.choice([i for i in range(s.n) if not s.finished[i]])
+            prev = s
+            s, ev = G.apply(s, None, f"forfeit {loser}")
+            log.append((None, f"forfeit {loser}"))
+            chk.check(prev, s, None, f"forfeit {loser}", ev, views=deep)
+            assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True,
+                                   "dealer": s.dealer}
     return s, log
 
 
@@ -382,7 +395,8 @@ def test_random_games_keep_invariants(options, data, seed):
     players = data.draw(st.integers(2, options.max_players), label="players")
     history = data.draw(st.sampled_from([[], [{"durak": 1, "by_52": False, "dealer": 0}],
                                          [{"draw": True, "dealer": 1}]]), label="history")
-    s, log = play_random_game(options, players, seed, history=history)
+    computer = data.draw(st.booleans(), label="computer")
+    s, log = play_random_game(options, players, seed, history=history, computer=computer)
     assert G.is_over(s)
     # the log replays to an identical state, and dump/load round-trips exactly
     again = replay(options, players, log)
@@ -397,9 +411,12 @@ def test_two_thousand_random_games():
     for i in range(2000):
         o = DurakOptions(deck_size=rng.choice([24, 36, 36, 52]), base_game=variants[i % 4],
                          trumps=rng.random() < 0.8, two_decks=rng.random() < 0.2,
-                         blind_beating=rng.random() < 0.3, first_bout_five=rng.random() < 0.3)
+                         blind_beating=rng.random() < 0.3, first_bout_five=rng.random() < 0.3,
+                         two_deck_loss_at=rng.choice([52, 16]))
         players = rng.randint(2, o.max_players)
-        s, log = play_random_game(o, players, rng.getrandbits(32), deep=False)
+        s, log = play_random_game(o, players, rng.getrandbits(32), deep=False,
+                                  computer=i % 2 == 1)
         r = G.result(s)
-        results["draw" if r.get("draw") else "durak"] += 1
-    assert results["durak"] > 0 and results["draw"] > 0
+        results["forfeit" if r.get("forfeit") else "by_52" if r.get("by_52")
+                else "draw" if r.get("draw") else "durak"] += 1
+    assert results["durak"] > 0 and results["draw"] > 0 and results["by_52"] > 0

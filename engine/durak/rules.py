@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled, sort_hand
+from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
 
 from .errors import error
-from .options import DurakOptions, check_players, parse_options
+from .options import check_players, parse_options
 from .state import State
+from .tally import result_of
 
 HAND = 6
 RV = RANK_VALUE
@@ -46,6 +47,18 @@ def card_key(c: str) -> tuple:
     return (RV[c[0]], SUIT_ORDER[c[1]], c)
 
 
+# Every card id of every deck this game uses, and cached sort keys (hot paths).
+_ALL_IDS = make_deck(52) + make_deck(52, 2)
+_VALID = frozenset(_ALL_IDS)
+_CARD_KEY = {c: card_key(c) for c in _ALL_IDS}
+# cost of a cover: non-trumps first, then by rank; one table per trump suit (or None)
+_COST = {t: {c: (c[1] == t, RV[c[0]], SUIT_ORDER[c[1]], c) for c in _ALL_IDS}
+         for t in (None, *SUITS)}
+# display order of a hand: by suit with trumps last, then by rank (engine.cards.sort_hand)
+_HAND_KEY = {t: {c: (4 if c[1] == t else SUIT_ORDER[c[1]], RV[c[0]], c) for c in _ALL_IDS}
+             for t in (None, *SUITS)}
+
+
 # ---------------------------------------------------------------------------------
 # setup
 # ---------------------------------------------------------------------------------
@@ -53,11 +66,6 @@ def card_key(c: str) -> tuple:
 def initial_state(options: Any, players: int) -> State:
     opts = parse_options(options)
     return State(opts, check_players(opts, players))
-
-
-def _prev_dealer(entry: dict) -> int | None:
-    d = entry.get("dealer")
-    return d if isinstance(d, int) else None
 
 
 def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
@@ -74,18 +82,16 @@ def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]
         dealer = rng.randrange(n)
     else:
         last = history[-1]
-        res = last.get("result", last) if isinstance(last.get("result"), dict) else last
+        res = result_of(last)
         if "durak" in res:
-            dealer = int(res["durak"])
+            dealer = res["durak"]
             if opts.next_game_leader == "dealer_left":
                 lead = "left"
-        else:  # a draw: the same dealer again, the table decides who leads
-            dealer = _prev_dealer(last)
-            if dealer is None:
-                dealer = _prev_dealer(res)
+        else:  # a draw: the same dealer again (by lot if unknown); the table decides
+            dealer = last.get("dealer", res.get("dealer"))
             if dealer is None:
                 dealer = rng.randrange(n)
-        if not 0 <= dealer < n:
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise error("bad_deal", detail=f"seat {dealer} is not at this table")
     deck = shuffled(make_deck(opts.deck_size, 2 if opts.two_decks else 1), rng)
     cut = rng.randrange(1, len(deck))  # the cut (§3.2): a rotation, no effect on the rules
@@ -105,7 +111,7 @@ def _parse_deal(s: State, action: str, parts: list[str]) -> tuple[int, str, list
         raise error("bad_syntax", action=action, detail="lead must be 'rule' or 'left'")
     deck = parts[3:]
     for c in deck:
-        if not is_card(c):
+        if c not in _VALID and not is_card(c):
             raise error("bad_syntax", action=action, detail=f"{c!r} is not a card")
     dealer = int(d)
     if dealer >= s.n:
@@ -113,7 +119,7 @@ def _parse_deal(s: State, action: str, parts: list[str]) -> tuple[int, str, list
     if lead == "left" and not s.rules.leader_left:
         raise error("bad_deal", detail="lead=left needs next_game_leader=dealer_left")
     if sorted(deck) != sorted(make_deck(s.rules.deck_size, s.rules.copies)):
-        raise error("bad_deal", detail="the cards are not exactly one shuffled deck of this game")
+        raise error("bad_deal", detail="the cards are not exactly this game's deck")
     return dealer, lead, deck
 
 
@@ -194,17 +200,18 @@ def limit(s: State) -> int:
     return s.rules.first_limit if s.bout == 1 else s.rules.limit
 
 
-def unbeaten(s: State) -> int:
-    return sum(1 for p in s.table if p[2] is None)
-
-
-def capacity(s: State) -> int:
-    """§5 cap: how many attack cards may still be added against the defender."""
+def room(s: State, defender: int) -> int:
+    """§5 cap: how many attack cards may still be added against ``defender`` (the
+    current D, or N for a transfer): (a) L on the table, (b) unbeaten ≤ his hand."""
     un = 0
     for p in s.table:
         if p[2] is None:
             un += 1
-    return min(limit(s) - len(s.table), len(s.hands[s.defender]) - un)
+    return min(limit(s) - len(s.table), len(s.hands[defender]) - un)
+
+
+def capacity(s: State) -> int:
+    return room(s, s.defender)
 
 
 def visible_ranks(s: State) -> set[str]:
@@ -216,20 +223,8 @@ def visible_ranks(s: State) -> set[str]:
     return v
 
 
-def to_act(s: State) -> list[int]:
-    ph = s.phase
-    if ph == "open":
-        return [s.attacker]
-    if ph == "defend":
-        return [s.defender]
-    if ph == "verdict":
-        return [s.decider]
-    if ph == "throw" or ph == "final":
-        return [s.cands[s.ci]]
-    return []
-
-
 def _actor(s: State) -> int | None:
+    """The one seat to act now, or None (before the deal, after the end)."""
     ph = s.phase
     if ph == "open":
         return s.attacker
@@ -240,6 +235,11 @@ def _actor(s: State) -> int | None:
     if ph == "throw" or ph == "final":
         return s.cands[s.ci]
     return None
+
+
+def to_act(s: State) -> list[int]:
+    a = _actor(s)
+    return [] if a is None else [a]
 
 
 def _remove(hand: list[str], cards: list[str]) -> None:
@@ -274,9 +274,9 @@ def parse(action: Any) -> tuple[str, list[str]]:
             want = "one or more cards"
         raise error("bad_syntax", action=action, detail=f"{verb} takes {want}")
     for c in args:
-        if not is_card(c):
+        if c not in _VALID and not is_card(c):
             raise error("bad_syntax", action=action, detail=f"{c!r} is not a card")
-    if len(set(args)) != len(args):
+    if len(args) > 1 and len(set(args)) != len(args):
         raise error("bad_syntax", action=action, detail="a card is named twice")
     return verb, args
 
@@ -431,10 +431,9 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
     nxt = _next_active(s, seat)
     if nxt is None or nxt == seat:
         raise error("wrong_phase", verb="transfer")
-    un = sum(1 for p in s.table if p[2] is None)
-    room = min(limit(s) - len(s.table), len(s.hands[nxt]) - un)
-    if room < 1:
-        raise error("too_many_cards", limit=max(room, 0))
+    free = room(s, nxt)
+    if free < 1:
+        raise error("too_many_cards", limit=max(free, 0))
     t = s.clone()
     t.hands[seat].remove(c)
     t.table.append((c, seat, None, False, None))
@@ -600,7 +599,7 @@ def _groups(verb: str, cards: list[str], cap: int) -> list[str]:
     """Singles sorted by rank and suit, then per rank the largest group the cap admits."""
     if cap < 1 or not cards:
         return []
-    cards = sorted(cards, key=card_key)
+    cards = sorted(cards, key=_CARD_KEY.__getitem__)
     out = [f"{verb} {c}" for c in cards]
     if cap > 1:
         by_rank: dict[str, list[str]] = {}
@@ -614,7 +613,8 @@ def _groups(verb: str, cards: list[str], cap: int) -> list[str]:
 
 def legal_actions(s: State, seat: int) -> list[str]:
     ph = s.phase
-    if seat != _actor(s):
+    actor = _actor(s)
+    if actor is None or seat != actor:
         return []
     hand = s.hands[seat]
     if ph == "open":
@@ -628,8 +628,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     trump = s.trump
     open_pairs = [p[0] for p in s.table if p[2] is None]
     out = []
-    cover_key = (lambda c: (c[1] == trump, RV[c[0]], SUIT_ORDER[c[1]], c))
-    by_cost = sorted(hand, key=cover_key)
+    by_cost = sorted(hand, key=_COST[trump].__getitem__)
     for a in open_pairs:
         out.extend(f"beat {a} {c}" for c in by_cost if beats(c, a, trump))
     mode = s.rules.transfer
@@ -640,8 +639,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
             mine = [c for c in by_cost if c[0] == r]
             if mine:
                 nxt = _next_active(s, seat)
-                if nxt is not None and nxt != seat and \
-                        min(limit(s) - len(s.table), len(s.hands[nxt]) - len(open_pairs)) >= 1:
+                if nxt is not None and nxt != seat and room(s, nxt) >= 1:
                     out.extend(f"transfer {c}" for c in mine)
     if s.rules.blind:
         for a in open_pairs:
@@ -678,5 +676,5 @@ def view(s: State, seat: int | None) -> dict:
         "bout": s.bout,
     }
     if seat is not None:
-        v["hand"] = sort_hand(s.hands[seat], trump)
+        v["hand"] = sorted(s.hands[seat], key=_HAND_KEY[trump].__getitem__)
     return v

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-def _result_of(entry: dict) -> dict:
+def result_of(entry: dict) -> dict:
     """Accepts a ``result()`` dict or a tally entry ``{"game_no", "dealer", "result"}``."""
     inner = entry.get("result")
     return inner if isinstance(inner, dict) else entry
@@ -17,7 +17,7 @@ def tally(history: list[dict], players: int) -> dict:
     fools = [0] * players
     draws = 0
     for i, entry in enumerate(history):
-        res = _result_of(entry)
+        res = result_of(entry)
         if res.get("draw"):
             draws += 1
         elif isinstance(res.get("durak"), int) and 0 <= res["durak"] < players:
