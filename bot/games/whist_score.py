@@ -1,0 +1,112 @@
+"""``/score whist``: the score sheet of a whist match played with real cards. Buttons under
+the group message (any seated person may press): the tricks of each side, then the
+honours, then confirm; undo strikes out the last deal. The sheet is posted after every
+entry, exactly as ``cardbot score --text`` prints it."""
+from __future__ import annotations
+
+from bot.games import register_ui
+from bot.games.base import GameUI, Rows
+from bot.games.whist import (PRESETS, RUBBER_CHOICES, final_post, result_text, rubbers_label,
+                             score_lines, sheet_block, variant_name)
+from bot.i18n import t
+from bot.render.common import chunk, esc
+from engine.whist.options import WhistOptions
+
+
+def _pending_text(view: dict, lang: str) -> list[str]:
+    p = view["pending"]
+    n = len(view["entries"]) + 1
+    if p is None:
+        return [t(lang, "whist_score.prompt.tricks", n=n)]
+    lines = [t(lang, "whist_score.entry_tricks", n=n, ns=p["tricks"]["NS"], ew=p["tricks"]["EW"])]
+    if "honours" not in p:
+        lines.append(t(lang, "whist_score.prompt.honours_" + view["options"]["honours_mode"], k=view["honour_count"]))
+        return lines
+    lines.append(t(lang, "whist_score.entry_honours", ns=p["honours"]["NS"], ew=p["honours"]["EW"]))
+    lines.append(t(lang, "whist_score.prompt.confirm"))
+    return lines
+
+
+def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
+    lines = [f"<b>{esc(header)}</b>", t(lang, "whist_score.keepers", names=", ".join(esc(n) for n in names))]
+    score = view["score"]
+    if view["phase"] != "over":
+        lines.append(t(lang, "whist_score.position", rubber=score["rubber_no"], game=score["game_no"]))
+    lines += score_lines(score, lang)
+    if view["phase"] == "over":
+        lines += [t(lang, "whist.match_over"), result_text(view["result"], None, lang)]
+    else:
+        lines += _pending_text(view, lang)
+    return "\n".join(lines)
+
+
+def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+    numbers: list[tuple[str, int]] = []
+    verbs: list[tuple[str, int]] = []
+    k = view["honour_count"]
+    for i, action in enumerate(legal):
+        verb, *args = action.split()
+        if verb == "tricks":
+            n = int(args[0])
+            numbers.append((f"{n}:{13 - n}", i))
+        elif verb == "honours":
+            h = int(args[0])
+            numbers.append((f"{h}:{k - h}", i))
+        else:
+            verbs.append((t(lang, f"whist_score.btn.{verb}"), i))
+    return chunk(numbers, 5) + ([verbs] if verbs else [])
+
+
+class WhistScoreUI(GameUI):
+    name = "whist_score"
+    command = ""
+    order = 105
+    group_controls = True
+    score_for = "whist"
+
+    def variant_text(self, options: dict, lang: str) -> str:
+        return variant_name(options, lang)
+
+    def option_rows(self, options: dict, lang: str) -> Rows:
+        full = WhistOptions.model_validate(options)
+        return [[(t(lang, f"whist.preset.{full.preset}"), "preset"),
+                 (rubbers_label(full.match_rubbers_to_win, lang), "rubbers")]]
+
+    def next_option(self, options: dict, key: str) -> dict:
+        full = WhistOptions.model_validate(options)
+        if key == "preset":
+            preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
+            new = {"preset": preset, "match_rubbers_to_win": full.match_rubbers_to_win}
+        elif key == "rubbers":
+            now = full.match_rubbers_to_win
+            i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
+            new = {**full.dump(), "match_rubbers_to_win": RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]}
+        else:
+            raise KeyError(key)
+        return WhistOptions.model_validate(new).dump()
+
+    def group_text(self, view, names, lang, header):
+        return group_text(view, names, lang, header)
+
+    def hand_text(self, view, names, lang, header, legal):
+        return group_text(view, names, lang, header)
+
+    def action_rows(self, legal, view, lang, mode):
+        return action_rows(legal, view, lang), []
+
+    def posts(self, events, view, names, lang, history):
+        out = []
+        for event in events:
+            if event["type"] == "deal_scored":
+                entry = event["entry"]
+                head = t(lang, "whist_score.written", n=event["deal"], ns=entry["tricks"]["NS"],
+                         ew=entry["tricks"]["EW"], hns=entry["honours"]["NS"], hew=entry["honours"]["EW"])
+                out.append(head + "\n" + sheet_block(view, lang))
+            elif event["type"] == "undone":
+                out.append(t(lang, "whist_score.undone", n=event["deal"]) + "\n" + sheet_block(view, lang))
+            elif event["type"] == "game_over":
+                out.append(final_post(event["result"], view, None, lang))
+        return out
+
+
+register_ui(WhistScoreUI())

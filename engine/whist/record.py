@@ -1,0 +1,47 @@
+"""``cardbot score`` for whist (shared/rules/records.md): a paper game's deals in, the
+sheet out. The same :class:`~engine.whist.scoring.Sheet` scores played deals.
+
+Input::
+
+    {"game": "whist", "options": {...},
+     "deals": [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}, ...]}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import EngineError
+from engine.score import ScoreError
+
+from .options import parse_options
+from .scoring import EntryError, Sheet
+from .sheet import sheet_text
+
+
+def build(record: Any) -> Sheet:
+    if not isinstance(record, dict):
+        raise ScoreError(0, "the record must be a JSON object")
+    if record.get("game") != "whist":
+        raise ScoreError(0, f"this is not a whist record (game {record.get('game')!r})")
+    try:
+        options = parse_options(record.get("options") or {})
+    except EngineError as exc:
+        raise ScoreError(0, exc.reason) from None
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise ScoreError(0, "deals must be a list")
+    sheet = Sheet(options)
+    for n, deal in enumerate(deals, 1):
+        try:
+            sheet.add(deal)
+        except EntryError as exc:
+            raise ScoreError(n, str(exc)) from None
+    return sheet
+
+
+def score(record: Any) -> dict:
+    return build(record).score()
+
+
+def text(record: Any, lang: str = "en") -> str:
+    return sheet_text(build(record), lang)
