@@ -1,0 +1,335 @@
+"""Balkan preferans in Telegram: the group table message (auction, contract, defence,
+kontra level, trick counts), the DM hand with buttons for the legal actions only, the
+lobby options, and the pulka sheet posted after every hand. Input is always an
+engine view (``engine.preferans``); the sheet text comes from ``engine.preferans.sheet``
+so ``cardbot score --text`` prints exactly what the bot posts."""
+from __future__ import annotations
+
+from bot.games import register_ui
+from bot.games.base import GameUI, Rows
+from bot.i18n import t
+from bot.render.common import cards_text, chunk, esc
+from engine.cards import label
+from engine.preferans.options import default_max_refe
+from engine.preferans.sheet import row_summary, sheet_parts
+
+NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
+
+
+# ------------------------------------------------------------------------------ words
+def contract_label(number: int | None, igra: bool, lang: str) -> str:
+    if number is None:
+        return "—"
+    name = t(lang, f"preferans.c.{number}")
+    return t(lang, "preferans.igra_contract", contract=name) if igra else name
+
+
+def level_name(level: int, lang: str) -> str:
+    if 1 <= level <= 4:
+        return t(lang, f"preferans.kontra.{level}")
+    return t(lang, "preferans.kontra.n", m=2 ** level)
+
+
+def call_text(call: str, lang: str) -> str:
+    verb, *args = call.split()
+    if verb == "bid":
+        return t(lang, f"preferans.c.{args[0]}")
+    if verb == "name":
+        return contract_label(NAMES[args[0]], True, lang)
+    return t(lang, f"preferans.call.{verb}")
+
+
+def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_no: int | None) -> str:
+    rounding = view["options"].get("display_rounding", "none") if view.get("options") else "none"
+    title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no,
+                                      rounding, last)
+    return "\n".join([f"<b>{esc(title)}</b>", *(esc(line) for line in lines),
+                      f"<pre>{esc(table)}</pre>"])
+
+
+def result_lines(result: dict, names: list[str], lang: str) -> list[str]:
+    lines = []
+    if result.get("forfeit") is not None:
+        lines.append(t(lang, "preferans.result.forfeit", name=esc(names[result["forfeit"]])))
+    settle = result["settlement"]
+    order = sorted(range(3), key=lambda i: -_value(settle[i]))
+    lines.append(t(lang, "preferans.result.title"))
+    for i in order:
+        lines.append(f"{esc(names[i])}: <b>{_signed(settle[i])}</b>")
+    return lines
+
+
+def _value(v) -> float:
+    if isinstance(v, str) and "/" in v:
+        a, b = v.split("/")
+        return int(a) / int(b)
+    return float(v)
+
+
+def _signed(v) -> str:
+    s = str(v).replace("-", "−")
+    return s if _value(v) < 0 else "+" + s
+
+
+# ------------------------------------------------------------------------------ status lines
+def status_lines(view: dict, names: list[str], lang: str, seat: int | None = None) -> list[str]:
+    lines = []
+    if view["dealer"] is None:
+        return lines
+    lines.append(t(lang, "preferans.hand_line", n=view["hand_no"], dealer=esc(names[view["dealer"]]),
+                   fh=esc(names[view["first_hand"]])))
+    phase = view["phase"]
+    if phase in ("deal", "over"):
+        return lines
+    calls = view["calls"]
+    if calls:
+        shown = calls[-9:]
+        text = " · ".join(f"{esc(names[s])}: {call_text(c, lang)}" for s, c in shown)
+        lines.append(t(lang, "preferans.auction", calls=("… " if len(calls) > 9 else "") + text))
+    if phase == "naming":
+        callers = ", ".join(esc(names[c]) for c in view["callers"] if c not in view["conceded"])
+        lines.append(t(lang, "preferans.naming_line", callers=callers))
+    d = view["declarer"]
+    if d is not None and view["number"] is None and phase in ("discard", "contract"):
+        bid = t(lang, f"preferans.c.{view['bid']}") if view["bid"] else t(lang, "preferans.call.igra")
+        lines.append(t(lang, "preferans.won_line", name=esc(names[d]), bid=bid))
+    if d is not None and view["number"] is not None:
+        refe = t(lang, "preferans.refe_x2") if view["sheet"]["refe"][d] > 0 else ""
+        talon = t(lang, "preferans.with_talon") if not view["igra"] else t(lang, "preferans.without_talon")
+        lines.append(t(lang, "preferans.contract_line", name=esc(names[d]),
+                       contract=contract_label(view["number"], view["igra"], lang),
+                       talon=talon) + (f" · {refe}" if refe else ""))
+    if view.get("talon") and seat is None:
+        lines.append(t(lang, "preferans.talon_line", cards=cards_text(view["talon"])))
+    elif d is not None and not view["igra"] and seat is None and phase in ("discard", "contract"):
+        lines.append(t(lang, "preferans.talon_hidden"))
+    if view["defence"]:
+        parts = [f"{esc(names[int(s)])} — {t(lang, 'preferans.def.' + x)}" for s, x in view["defence"].items()]
+        lines.append(t(lang, "preferans.defence_line", parts=", ".join(parts)))
+    if view["level"]:
+        by = ", ".join(esc(names[k]) for k in view["kontra"])
+        lines.append(t(lang, "preferans.kontra_line", name=level_name(view["level"], lang),
+                       m=2 ** view["level"], by=by))
+    if phase == "play":
+        won = " · ".join(f"{esc(names[s])}: {view['won'][s]}" for s in view["participants"])
+        lines.append(t(lang, "preferans.tricks_line", won=won))
+        if view["trick"]:
+            lines.append(t(lang, "preferans.trick_line",
+                           cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["trick"])))
+        elif view["last_trick"]:
+            lines.append(t(lang, "preferans.last_trick_line",
+                           cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["last_trick"])))
+    return lines
+
+
+def waiting_line(view: dict, names: list[str], lang: str) -> str:
+    if not view["to_act"]:
+        return ""
+    who = esc(names[view["to_act"][0]])
+    key = view["phase"]
+    if key == "kontra" and view.get("kstage") != "round":
+        key = "kontra_raise"
+    return "▶️ " + t(lang, f"preferans.waiting.{key}", who=who)
+
+
+def last_hand_line(view: dict, names: list[str], lang: str) -> str:
+    row = view.get("last_row")
+    if not row:
+        return ""
+    rounding = view["options"].get("display_rounding", "none")
+    return t(lang, "preferans.last_hand", n=row.get("hand_no", ""),
+             text=esc(row_summary(row, names, lang, rounding, view["bula"])))
+
+
+def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
+    lines = [f"<b>{esc(header)}</b>"]
+    lines += status_lines(view, names, lang)
+    if view["phase"] == "over":
+        lines.append(t(lang, "preferans.over"))
+        lines += result_lines(view["result"], names, lang)
+    else:
+        wait = waiting_line(view, names, lang)
+        if wait:
+            lines.append(wait)
+    last = last_hand_line(view, names, lang)
+    if last and view["phase"] != "over":
+        lines.append(last)
+    return "\n".join(lines)
+
+
+def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
+    lines = [f"<b>{esc(header)}</b>"]
+    lines += status_lines(view, names, lang, seat=view["seat"])
+    if view.get("talon") and view["phase"] not in ("deal", "over"):
+        lines.append(t(lang, "preferans.talon_line", cards=cards_text(view["talon"])))
+    if view.get("my_discards"):
+        lines.append(t(lang, "preferans.discards_line", cards=cards_text(view["my_discards"])))
+    lines.append(t(lang, "preferans.your_cards", cards=cards_text(view.get("hand", []))))
+    if view["phase"] == "over":
+        lines += result_lines(view["result"], names, lang)
+    elif legal:
+        key = view["phase"]
+        if key == "kontra":
+            key = "kontra_round" if view["kstage"] == "round" else "kontra_raise"
+        elif key == "discard":
+            key = "discard1" if view["discarded"] == 0 else "discard2"
+        lines.append("👉 " + t(lang, f"preferans.prompt.{key}", level=level_name(view["level"] + 1, lang)))
+    else:
+        wait = waiting_line(view, names, lang)
+        if wait:
+            lines.append(wait)
+    last = last_hand_line(view, names, lang)
+    if last and view["phase"] != "over":
+        lines.append(last)
+    return "\n".join(lines)
+
+
+def action_label(action: str, view: dict, lang: str) -> str:
+    verb, *args = action.split()
+    if verb == "play" and args:
+        return label(args[0])
+    if verb == "discard":
+        return label(args[0])
+    if verb == "bid":
+        return t(lang, f"preferans.c.{args[0]}")
+    if verb in ("contract", "name"):
+        return contract_label(NAMES[args[0]], view["igra"] or verb == "name", lang)
+    if verb == "raise":
+        return level_name(view["level"] + 1, lang)
+    return t(lang, f"preferans.btn.{verb}")
+
+
+def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+    cards, numbers, verbs = [], [], []
+    for i, action in enumerate(legal):
+        verb, *args = action.split()
+        item = (action_label(action, view, lang), i)
+        if (verb == "play" and args) or verb == "discard":
+            cards.append(item)
+        elif verb in ("bid", "contract", "name"):
+            numbers.append(item)
+        else:
+            verbs.append(item)
+    return chunk(cards, 5) + chunk(numbers, 3) + ([verbs] if verbs else [])
+
+
+# ------------------------------------------------------------------------------ lobby
+BULAS = [30, 50, 100, 10, 20]
+REFE_CHOICES = ["auto", 0, 1, 2, 3, None]
+KONTRA_CHAINS = [(True, None), (False, None), (True, 1), (True, 3), (True, 4)]
+QUOTAS = [2, 1, 3]
+FLAGS = ("show_talon", "single_step_bids", "two_requires_kontra", "slovenian_two_refe",
+         "slovenian_sans_lead")
+
+
+def _chain_index(options: dict) -> int:
+    pair = (options.get("allow_subkontra", True), options.get("max_kontra_level"))
+    return KONTRA_CHAINS.index(pair) if pair in KONTRA_CHAINS else 0
+
+
+def chain_label(options: dict, lang: str) -> str:
+    allow, cap = KONTRA_CHAINS[_chain_index(options)]
+    if allow and cap is None:
+        return t(lang, "preferans.opt.chain_unlimited")
+    top = 2 if not allow else cap
+    return t(lang, "preferans.opt.chain_upto", name=level_name(top, lang))
+
+
+def refe_label(options: dict, lang: str) -> str:
+    value = options.get("max_refe")
+    if value is None:
+        return t(lang, "preferans.opt.refe_unlimited")
+    return t(lang, "preferans.opt.refe_max", n=value)
+
+
+def variant_text(options: dict, lang: str) -> str:
+    parts = [t(lang, "preferans.opt.bula", n=options.get("bula", 30))]
+    if options.get("slovenian_two_refe") or options.get("slovenian_sans_lead"):
+        parts.append(t(lang, "preferans.opt.slovenian"))
+    if not options.get("show_talon", True):
+        parts.append(t(lang, "preferans.opt.hidden_talon"))
+    return ", ".join(parts)
+
+
+def option_rows(options: dict, lang: str) -> Rows:
+    def flag(key: str) -> tuple[str, str]:
+        return (("✓ " if options.get(key) else "✗ ") + t(lang, f"preferans.opt.{key}"), key)
+    return [
+        [(t(lang, "preferans.opt.bula", n=options.get("bula", 30)), "bula"), (refe_label(options, lang), "max_refe")],
+        [(t(lang, f"preferans.opt.scope.{options.get('kontra_scope', 'pair_only')}"), "kontra_scope"),
+         (chain_label(options, lang), "kontra_chain")],
+        [flag("show_talon"), flag("single_step_bids")],
+        [flag("two_requires_kontra"), flag("slovenian_two_refe")],
+        [flag("slovenian_sans_lead"),
+         (t(lang, "preferans.opt.quota", n=options.get("lone_defender_quota", 2)), "lone_defender_quota")],
+        [(t(lang, f"preferans.opt.rounding.{options.get('display_rounding', 'none')}"), "display_rounding")],
+    ]
+
+
+def next_option(options: dict, key: str) -> dict:
+    new = dict(options)
+    if key == "bula":
+        cur = options.get("bula", 30)
+        new["bula"] = BULAS[(BULAS.index(cur) + 1) % len(BULAS)] if cur in BULAS else BULAS[0]
+        new["max_refe"] = default_max_refe(new["bula"])
+    elif key == "max_refe":
+        cur = options.get("max_refe")
+        auto = default_max_refe(options.get("bula", 30))
+        seq = [v for v in (auto, 0, 1, 2, 3, None)]
+        seq = list(dict.fromkeys(seq))
+        new["max_refe"] = seq[(seq.index(cur) + 1) % len(seq)] if cur in seq else seq[0]
+    elif key == "kontra_scope":
+        new["kontra_scope"] = "all" if options.get("kontra_scope") == "pair_only" else "pair_only"
+    elif key == "kontra_chain":
+        allow, cap = KONTRA_CHAINS[(_chain_index(options) + 1) % len(KONTRA_CHAINS)]
+        new["allow_subkontra"], new["max_kontra_level"] = allow, cap
+    elif key == "lone_defender_quota":
+        cur = options.get("lone_defender_quota", 2)
+        new[key] = QUOTAS[(QUOTAS.index(cur) + 1) % len(QUOTAS)] if cur in QUOTAS else QUOTAS[0]
+    elif key == "display_rounding":
+        new[key] = "int" if options.get(key, "none") == "none" else "none"
+    elif key in FLAGS:
+        new[key] = not options.get(key)
+    else:
+        raise KeyError(key)
+    return new
+
+
+class PreferansUI(GameUI):
+    name = command = "preferans"
+    order = 2
+
+    def variant_text(self, options, lang):
+        return variant_text(options, lang)
+
+    def option_rows(self, options, lang):
+        return option_rows(options, lang)
+
+    def next_option(self, options, key):
+        return next_option(options, key)
+
+    def group_text(self, view, names, lang, header):
+        return group_text(view, names, lang, header)
+
+    def hand_text(self, view, names, lang, header, legal):
+        return hand_text(view, names, lang, header, legal)
+
+    def action_rows(self, legal, view, lang, mode):
+        return action_rows(legal, view, lang), []
+
+    def posts(self, events, view, names, lang, history):
+        out = []
+        over = next((e for e in events if e["type"] == "game_over"), None)
+        for e in events:
+            if e["type"] == "deal_scored":
+                text = sheet_post(view, names, lang, e["row"], e["hand_no"])
+                if over is not None:
+                    text += "\n" + "\n".join(result_lines(over["result"], names, lang))
+                out.append(text)
+        if over is not None and not any(e["type"] == "deal_scored" for e in events):
+            text = sheet_post(view, names, lang, view.get("last_row"), view.get("hand_no"))
+            out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
+        return out
+
+
+register_ui(PreferansUI())

@@ -1,0 +1,161 @@
+"""``/score preferans``: the pulka sheet for people who play preferans with real cards.
+
+The table's three seats are the three players of the paper game (people join the
+lobby; the order of joining is the seating order, clockwise). Every seated person may
+press the entry buttons under the group message: declarer (or all pass), contract,
+igra, the defence, the kontra and the tricks, then confirm. "Undo" drops the last
+confirmed hand. The sheet is posted after every confirmed hand and after an undo."""
+from __future__ import annotations
+
+from bot.games import register_ui
+from bot.games.base import GameUI, Rows
+from bot.games.preferans import (contract_label, level_name, option_rows, next_option,
+                                 result_lines, sheet_post, variant_text)
+from bot.i18n import t
+from bot.render.common import chunk, esc
+from engine.preferans.scoring import defenders
+
+LETTERS = "ABC"
+NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
+
+
+def _who(view: dict, letter: str) -> str:
+    names = view.get("names")
+    seat = LETTERS.index(letter)
+    return names[seat] if names else str(seat + 1)
+
+
+def pending_text(view: dict, names: list[str], lang: str) -> list[str]:
+    p = view["pending"]
+    if p is None:
+        return []
+    if p.get("all_pass"):
+        return [t(lang, "preferans.score.entry", text=t(lang, "preferans.score.all_pass"))]
+    parts = [esc(names[p["declarer"]])]
+    if "number" in p:
+        parts.append(contract_label(p["number"], p.get("igra", False), lang)
+                     + ("" if "igra" in p else " …"))
+    for seat, decision in p.get("defence", {}).items():
+        parts.append(f"{esc(names[int(seat)])} — {t(lang, 'preferans.def.' + decision)}")
+    if p.get("kontra"):
+        parts.append(level_name(p.get("level", 1), lang) + " ("
+                     + ", ".join(esc(names[k]) for k in p["kontra"]) + ")")
+    if p.get("tricks"):
+        parts.append(t(lang, "preferans.score.tricks_done",
+                       tricks=", ".join(f"{esc(names[int(s)])} {n}" for s, n in p["tricks"].items())))
+    return [t(lang, "preferans.score.entry", text=" · ".join(parts))]
+
+
+def prompt(view: dict, names: list[str], lang: str) -> str:
+    p = view["pending"]
+    if p is None:
+        return t(lang, "preferans.score.prompt.new")
+    step = p["step"]
+    if step == "tricks":
+        return t(lang, "preferans.score.prompt.tricks", name=esc(names[p["tseat"]]))
+    if step in ("d1", "d2"):
+        d1, d2 = defenders(p["declarer"])
+        return t(lang, "preferans.score.prompt.defence", name=esc(names[d1 if step == "d1" else d2]))
+    return t(lang, f"preferans.score.prompt.{step}")
+
+
+def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
+    view["names"] = names  # read by action_rows for the seat buttons (same view object)
+    lines = [f"<b>{esc(header)}</b>"]
+    lines.append(t(lang, "preferans.score.players",
+                   players=", ".join(f"{i + 1}. {esc(n)}" for i, n in enumerate(names))))
+    sheet = view["sheet"]
+    lines.append(t(lang, "preferans.score.columns",
+                   cols=" · ".join(f"{esc(names[i])} {str(sheet['contract'][i]).replace('-', '−')}"
+                                   for i in range(3)),
+                   n=view["entries"]))
+    if view.get("last_row"):
+        from engine.preferans.sheet import row_summary
+        lines.append(t(lang, "preferans.last_hand", n=view["entries"],
+                       text=esc(row_summary(view["last_row"], names, lang,
+                                            view["options"]["display_rounding"], view["bula"]))))
+    if view["result"]:
+        lines.append(t(lang, "preferans.over"))
+        lines += result_lines(view["result"], names, lang)
+    elif view["started"]:
+        lines += pending_text(view, names, lang)
+        lines.append("👉 " + prompt(view, names, lang))
+    return "\n".join(lines)
+
+
+def action_label(action: str, view: dict, lang: str) -> str:
+    verb, *args = action.split()
+    arg = args[0] if args else None
+    if verb == "declarer":
+        return _who(view, arg)
+    if verb == "contract":
+        return contract_label(NAMES[arg], False, lang)
+    if verb in ("igra", "d1", "d2"):
+        return t(lang, f"preferans.score.btn.{verb}.{arg}")
+    if verb == "kontra":
+        if arg in ("none", "both"):
+            return t(lang, f"preferans.score.btn.kontra.{arg}")
+        return t(lang, "preferans.score.btn.kontra_by", name=_who(view, arg))
+    if verb == "level":
+        return level_name(int(arg), lang)
+    if verb == "tricks":
+        return arg
+    return t(lang, f"preferans.score.btn.{verb}")
+
+
+def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+    main, tail = [], []
+    for i, action in enumerate(legal):
+        item = (action_label(action, view, lang), i)
+        (tail if action.split()[0] in ("cancel", "undo", "allpass") else main).append(item)
+    size = 6 if legal and legal[0].startswith("tricks") else 3
+    return chunk(main, size) + ([tail] if tail else [])
+
+
+class PreferansScoreUI(GameUI):
+    name = "preferans_score"
+    command = ""
+    order = 90
+    group_controls = True
+    score_for = "preferans"
+
+    def variant_text(self, options, lang):
+        return variant_text(options, lang)
+
+    def option_rows(self, options, lang):
+        return option_rows(options, lang)
+
+    def next_option(self, options, key):
+        return next_option(options, key)
+
+    def group_text(self, view, names, lang, header):
+        return group_text(view, names, lang, header)
+
+    def hand_text(self, view, names, lang, header, legal):
+        return group_text(dict(view), names, lang, header)
+
+    def action_rows(self, legal, view, lang, mode):
+        return action_rows(legal, view, lang), []
+
+    def posts(self, events, view, names, lang, history):
+        out = []
+        over = next((e for e in events if e["type"] == "game_over"), None)
+        for e in events:
+            if e["type"] == "deal_scored" or e["type"] == "entry_undone":
+                last = e.get("row") if e["type"] == "deal_scored" else None
+                text = sheet_post(view, names, lang, last, view["entries"] or None)
+                if e["type"] == "entry_undone":
+                    text = t(lang, "preferans.score.undone") + "\n" + text
+                if over is not None:
+                    text += "\n" + "\n".join(result_lines(over["result"], names, lang))
+                out.append(text)
+        if over is not None and not any(e["type"] == "deal_scored" for e in events):
+            text = sheet_post(view, names, lang, view.get("last_row"), view["entries"] or None)
+            out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
+        return out
+
+    def rules_text(self, lang):
+        return t(lang, "rules.preferans")
+
+
+register_ui(PreferansScoreUI())

@@ -1,0 +1,726 @@
+"""Balkan preferans: parsing, checking and applying actions (notation in docs/preferans.md).
+
+Spec: /work/shared/rules/preferans.md; § numbers below refer to it. Every handler
+checks completely before it clones the state, so a rejected action changes nothing.
+One engine match is one whole pulka: after each hand the state waits in phase
+``deal`` and ``system_action`` deals the next hand (the deal passes clockwise).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
+from engine.tricks import Trick, playable
+
+from .errors import error
+from .options import PreferansOptions, parse_options
+from .scoring import (BETTEL, CONTRACTS, NAME_OF, SANS, TRUMP_OF, apply_entry, apply_forfeit,
+                      defenders, fnum, normalise, settlement, two_check)
+from .state import State
+
+DECK = make_deck(32)
+_DECK_SET = frozenset(DECK)
+SEAT_OF_LETTER = {"A": 0, "B": 1, "C": 2}
+SUIT_ORDER = {"S": 0, "D": 1, "H": 2, "C": 3}
+
+
+# ---------------------------------------------------------------------------------- setup
+def initial_state(options: Any, players: int = 3) -> State:
+    opts = parse_options(options)
+    if players != 3:
+        raise error("bad_options", detail=f"preferans is for exactly 3 players, not {players}")
+    return State(opts)
+
+
+def _deal_action(dealer: int, rng: random.Random) -> str:
+    return f"deal dealer={dealer} " + " ".join(shuffled(DECK, rng))
+
+
+def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+    """The first deal of a new pulka: the first dealer by lot, or ``first_dealer``."""
+    opts = parse_options(options)
+    if players != 3:
+        raise error("bad_options", detail=f"preferans is for exactly 3 players, not {players}")
+    fixed = SEAT_OF_LETTER.get(opts.first_dealer)
+    dealer = fixed if fixed is not None else rng.randrange(3)
+    return _deal_action(dealer, rng)
+
+
+def system_action(s: State, rng: random.Random) -> str | None:
+    """The next hand's deal whenever the pulka waits for one (§3.1: the deal passes on)."""
+    if s.phase != "deal":
+        return None
+    if s.dealer is None:
+        fixed = SEAT_OF_LETTER.get(s.options.first_dealer)
+        return _deal_action(fixed if fixed is not None else rng.randrange(3), rng)
+    return _deal_action((s.dealer + 1) % 3, rng)
+
+
+def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None:
+    """§3: 5 each from first hand, 2 to the talon, 5 each."""
+    t.dealer = dealer
+    t.hand_no += 1
+    order = [(dealer + 1 + i) % 3 for i in range(3)]
+    hands: list[list[str]] = [[], [], []]
+    pos = 0
+    for seat in order:
+        hands[seat] += deck[pos:pos + 5]
+        pos += 5
+    t.talon = deck[pos:pos + 2]
+    pos += 2
+    for seat in order:
+        hands[seat] += deck[pos:pos + 5]
+        pos += 5
+    t.hands = hands
+    t.discards = []
+    t.talon_public = False
+    t.calls, t.high, t.holder = [], None, None
+    t.passed, t.called, t.igra_said = [False] * 3, [False] * 3, [False] * 3
+    t.callers, t.conceded, t.named, t.named_by = [], [], None, None
+    t.declarer = t.bid = t.number = None
+    t.igra = False
+    t.defence, t.kontra, t.level = {}, [], 0
+    t.kstage, t.kqueue, t.kindex = None, [], 0
+    t.trick_leader, t.trick, t.last_trick = None, [], []
+    t.won, t.tricks_played = [0, 0, 0], 0
+    t.phase = "auction"
+    t.turn = t.fh
+    events.append({"type": "deal", "hand_no": t.hand_no, "dealer": dealer, "first_hand": t.fh})
+
+
+# ---------------------------------------------------------------------------------- parsing
+ZERO_ARG = ("pass", "moje", "igra", "hold", "concede", "play", "invite", "kontra", "no",
+            "raise", "stop")
+
+
+def parse(action: Any) -> tuple[str, list[str]]:
+    if not isinstance(action, str):
+        raise error("bad_syntax", action=action, detail="an action is a text")
+    parts = action.split()
+    if not parts:
+        raise error("bad_syntax", action=action, detail="the action is empty")
+    verb, args = parts[0], parts[1:]
+    if verb in ("deal", "forfeit"):
+        return verb, args
+    if verb == "play" and args:  # "play 7S": a card; bare "play": the defence decision
+        verb = "card"
+    if verb in ZERO_ARG:
+        if args:
+            raise error("bad_syntax", action=action, detail=f"{verb} takes nothing after it")
+        return verb, args
+    if verb == "bid":
+        if len(args) != 1 or not args[0].isdigit() or not 2 <= int(args[0]) <= 7:
+            raise error("bad_syntax", action=action, detail="a bid is a number 2 to 7")
+        return verb, args
+    if verb in ("name", "contract"):
+        if len(args) != 1 or args[0].upper() not in CONTRACTS:
+            raise error("bad_syntax", action=action,
+                        detail="a contract is S, D, H, C, BETTEL or SANS")
+        return verb, [args[0].upper()]
+    if verb in ("discard", "card"):
+        if len(args) != 1 or args[0] not in _DECK_SET:
+            raise error("bad_syntax", action=action, detail="expected one card, e.g. 7S")
+        return verb, args
+    raise error("bad_syntax", action=action, detail=f"unknown action {verb!r}")
+
+
+# ---------------------------------------------------------------------------------- whose turn
+def to_act(s: State) -> list[int]:
+    if s.phase in ("deal", "over") or s.turn is None:
+        return []
+    return [s.turn]
+
+
+PHASE_VERBS = {
+    "auction": ("pass", "bid", "moje", "igra"),
+    "naming": ("name", "hold", "concede"),
+    "discard": ("discard",),
+    "contract": ("contract",),
+    "defence": ("play", "pass", "invite"),
+    "kontra": ("kontra", "no", "raise", "stop"),
+    "play": ("card",),
+}
+
+
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+    verb, args = parse(action)
+    s = state
+    events: list[dict] = []
+    if s.phase == "over":
+        raise error("game_over")
+    if verb == "deal":
+        if seat is not None:
+            raise error("system_only", verb="deal")
+        if s.phase != "deal":
+            raise error("wrong_phase", verb="deal")
+        dealer, deck = _parse_deal(s, action, args)
+        t = s.clone()
+        _do_deal(t, dealer, deck, events)
+        return t, events
+    if verb == "forfeit":
+        if seat is not None:
+            raise error("system_only", verb="forfeit")
+        if len(args) != 1 or args[0] not in ("0", "1", "2"):
+            raise error("bad_syntax", action=action, detail="expected 'forfeit <seat 0-2>'")
+        loser = int(args[0])
+        t = s.clone()
+        t.pull, row = apply_forfeit(t.pull, loser)
+        t.last_row = row
+        events.append({"type": "forfeit", "seat": loser, "row": row})
+        _game_over(t, events, forfeit=loser)
+        return t, events
+    if seat is None or seat not in to_act(s):
+        waiting = "the deal" if s.phase == "deal" else f"seat {s.turn}"
+        raise error("not_your_turn", waiting=waiting)
+    if verb not in PHASE_VERBS.get(s.phase, ()):
+        raise error("wrong_phase", verb=verb)
+    return _HANDLERS[(s.phase, verb)](s, seat, args, events)
+
+
+def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, list[str]]:
+    if not args or not args[0].startswith("dealer=") or args[0][7:] not in ("0", "1", "2"):
+        raise error("bad_syntax", action=action, detail="expected 'deal dealer=<0-2> <32 cards>'")
+    dealer = int(args[0][7:])
+    deck = args[1:]
+    if any(not is_card(c) for c in deck) or sorted(deck) != sorted(DECK):
+        raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
+    if s.dealer is not None and dealer != (s.dealer + 1) % 3:
+        raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % 3} deals now")
+    fixed = SEAT_OF_LETTER.get(s.options.first_dealer)
+    if s.dealer is None and fixed is not None and dealer != fixed:
+        raise error("bad_deal", detail=f"the first dealer is seat {fixed} (option first_dealer)")
+    return dealer, deck
+
+
+# ---------------------------------------------------------------------------------- auction §5.1
+def _auction_checks(s: State, seat: int, verb: str, args: list[str]) -> None:
+    any_igra = any(s.igra_said)
+    if verb == "bid":
+        n = int(args[0])
+        if any_igra:
+            raise error("after_igra")
+        if s.options.single_step_bids:
+            nxt = 2 if s.high is None else s.high + 1
+            if n != nxt:
+                raise error("single_step", next=nxt)
+        elif s.high is not None and n <= s.high:
+            raise error("bid_too_low", high=s.high)
+    elif verb == "moje":
+        if any_igra:
+            raise error("after_igra")
+        if s.high is None or s.priority(seat) >= s.priority(s.holder):
+            raise error("no_moje")
+    elif verb == "igra":
+        if s.called[seat]:
+            raise error("igra_first_call")
+
+
+def auction_legal(s: State, seat: int) -> list[str]:
+    out = []
+    any_igra = any(s.igra_said)
+    if not any_igra:
+        if s.options.single_step_bids:
+            nxt = 2 if s.high is None else s.high + 1
+            if nxt <= 7:
+                out.append(f"bid {nxt}")
+        else:
+            lo = 2 if s.high is None else s.high + 1
+            out += [f"bid {n}" for n in range(lo, 8)]
+        if s.high is not None and s.priority(seat) < s.priority(s.holder):
+            out.append("moje")
+    if not s.called[seat]:
+        out.append("igra")
+    out.append("pass")
+    return out
+
+
+def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    _auction_checks(s, seat, verb, args)
+    t = s.clone()
+    if verb == "pass":
+        t.passed[seat] = True
+        call = "pass"
+    elif verb == "bid":
+        t.high, t.holder = int(args[0]), seat
+        t.called[seat] = True
+        call = f"bid {args[0]}"
+    elif verb == "moje":
+        t.holder = seat
+        t.called[seat] = True
+        call = "moje"
+    else:
+        t.igra_said[seat] = True
+        t.called[seat] = True
+        call = "igra"
+    t.calls.append([seat, call])
+    events.append({"type": "call", "seat": seat, "call": call, "high": t.high})
+    _auction_next(t, seat, events)
+    return t, events
+
+
+def _auction_next(t: State, last: int, events: list[dict]) -> None:
+    """After a call: the end of the auction (§5.1 End), or the next player's turn
+    (skipping passed players and igra callers; a numeric caller is passed automatically
+    once somebody said igra)."""
+    cur = last
+    for _ in range(6):
+        if all(t.passed):
+            _all_pass(t, events)
+            return
+        any_igra = any(t.igra_said)
+        if any_igra:
+            if all(t.passed[p] or t.igra_said[p] for p in range(3)):
+                callers = sorted((p for p in range(3) if t.igra_said[p]), key=t.priority)
+                if len(callers) == 1:
+                    _auction_won(t, callers[0], igra=True, events=events)
+                else:
+                    t.phase = "naming"
+                    t.callers, t.conceded, t.named, t.named_by = callers, [], None, None
+                    t.turn = callers[0]
+                    events.append({"type": "naming", "callers": callers})
+                return
+        elif sum(t.passed) == 2:
+            third = next(p for p in range(3) if not t.passed[p])
+            if t.holder == third:
+                _auction_won(t, third, igra=False, events=events)
+                return
+        nxt = (cur + 1) % 3
+        while t.passed[nxt] or t.igra_said[nxt]:
+            nxt = (nxt + 1) % 3
+        if any_igra and t.called[nxt]:
+            t.passed[nxt] = True  # a numeric caller cannot go on after igra
+            t.calls.append([nxt, "pass"])
+            events.append({"type": "call", "seat": nxt, "call": "pass", "auto": True, "high": t.high})
+            cur = nxt
+            continue
+        t.turn = nxt
+        return
+    raise AssertionError("auction did not settle")  # pragma: no cover
+
+
+def _all_pass(t: State, events: list[dict]) -> None:
+    """§5.2: nobody plays; maybe a refe round; the deal passes on."""
+    events.append({"type": "all_pass"})
+    _write(t, {"all_pass": True}, events)
+
+
+def _auction_won(t: State, seat: int, igra: bool, events: list[dict]) -> None:
+    t.declarer = seat
+    t.igra = igra
+    t.bid = None if igra else t.high
+    events.append({"type": "auction_won", "declarer": seat, "bid": t.bid, "igra": igra})
+    t.turn = seat
+    if igra:
+        t.phase = "contract"
+        return
+    # §5.3: the talon joins his hand, shown to everyone or not
+    t.talon_public = t.options.show_talon
+    t.hands[seat] = t.hands[seat] + t.talon
+    events.append({"type": "talon", "declarer": seat,
+                   "cards": list(t.talon) if t.talon_public else None})
+    t.phase = "discard"
+
+
+# ---------------------------------------------------------------------------------- igra naming
+def naming_legal(s: State, seat: int) -> list[str]:
+    if s.named is None:
+        return [f"name {NAME_OF[n]}" for n in range(2, 8)]
+    out = [f"name {NAME_OF[n]}" for n in range(s.named + 1, 8)]
+    if s.priority(seat) < s.priority(s.named_by):
+        out.append("hold")
+    out.append("concede")
+    return out
+
+
+def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    if s.named is None and verb != "name":
+        raise error("must_name")
+    if verb == "name" and s.named is not None and CONTRACTS[args[0]] <= s.named:
+        raise error("naming_low", current=NAME_OF[s.named])
+    if verb == "hold" and s.priority(seat) >= s.priority(s.named_by):
+        raise error("no_hold")
+    t = s.clone()
+    if verb == "name":
+        t.named, t.named_by = CONTRACTS[args[0]], seat
+        call = f"name {args[0]}"
+    elif verb == "hold":
+        t.named_by = seat
+        call = "hold"
+    else:
+        t.conceded.append(seat)
+        call = "concede"
+    t.calls.append([seat, call])
+    events.append({"type": "call", "seat": seat, "call": call})
+    left = [c for c in t.callers if c not in t.conceded]
+    if len(left) == 1:
+        # the last caller left plays the contract last named or held
+        t.declarer, t.igra, t.bid, t.number = left[0], True, None, t.named
+        events.append({"type": "auction_won", "declarer": left[0], "bid": None, "igra": True})
+        _contract_set(t, events)
+        return t, events
+    i = t.callers.index(seat)
+    for step in range(1, len(t.callers) + 1):
+        nxt = t.callers[(i + step) % len(t.callers)]
+        if nxt not in t.conceded:
+            t.turn = nxt
+            break
+    return t, events
+
+
+# ---------------------------------------------------------------------------------- talon, contract
+def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    card = args[0]
+    if card not in s.hands[seat]:
+        raise error("not_in_hand", card=card)
+    t = s.clone()
+    t.hands[seat] = [c for c in t.hands[seat] if c != card]
+    t.discards.append(card)
+    events.append({"type": "discard", "seat": seat, "count": len(t.discards)})
+    if len(t.discards) == 2:
+        t.phase = "contract"
+    return t, events
+
+
+def contract_legal(s: State) -> list[str]:
+    lo = 2 if s.igra else s.bid
+    return [f"contract {NAME_OF[n]}" for n in range(lo, 8)]
+
+
+def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    n = CONTRACTS[args[0]]
+    if not s.igra and n < s.bid:
+        raise error("contract_low", bid=s.bid)
+    t = s.clone()
+    t.number = n
+    _contract_set(t, events)
+    return t, events
+
+
+def _contract_set(t: State, events: list[dict]) -> None:
+    d = t.declarer
+    events.append({"type": "contract", "declarer": d, "number": t.number, "igra": t.igra,
+                   "contract": NAME_OF[t.number]})
+    d1, d2 = defenders(d)
+    if t.number == BETTEL:  # both defenders always play (§5.4)
+        t.defence = {d1: "play", d2: "play"}
+        _start_kontra(t, events)
+    else:
+        t.defence = {}
+        t.phase = "defence"
+        t.turn = d1
+
+
+# ---------------------------------------------------------------------------------- defence §5.4
+def defence_legal(s: State, seat: int) -> list[str]:
+    d1, _ = defenders(s.declarer)
+    if seat == d1:
+        return ["play", "pass"]
+    if s.defence.get(d1) == "pass":
+        return ["play", "invite", "pass"]
+    return ["play", "pass"]
+
+
+def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    d1, d2 = defenders(s.declarer)
+    if verb == "invite" and not (seat == d2 and s.defence.get(d1) == "pass"):
+        raise error("no_invite")
+    t = s.clone()
+    if verb == "invite":
+        t.defence[d2], t.defence[d1] = "invite", "invited"
+    else:
+        t.defence[seat] = verb
+    events.append({"type": "defence", "seat": seat, "decision": verb})
+    if seat == d1:
+        t.turn = d2
+    else:
+        _start_kontra(t, events)
+    return t, events
+
+
+# ---------------------------------------------------------------------------------- kontra §5.5
+def _eligible(t: State) -> list[int]:
+    return [x for x in defenders(t.declarer) if t.defence.get(x) in ("play", "invite")]
+
+
+def _start_kontra(t: State, events: list[dict]) -> None:
+    queue = _eligible(t)
+    t.kontra, t.level = [], 0
+    if not queue:
+        _after_kontra(t, events)
+        return
+    t.phase, t.kstage, t.kqueue, t.kindex = "kontra", "round", queue, 0
+    t.turn = queue[0]
+
+
+def kontra_legal(s: State, seat: int) -> list[str]:
+    return ["kontra", "no"] if s.kstage == "round" else ["raise", "stop"]
+
+
+def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    if (s.kstage == "round") != (verb in ("kontra", "no")):
+        raise error("wrong_phase", verb=verb)
+    t = s.clone()
+    cap = t.options.kontra_cap
+    d1, d2 = defenders(t.declarer)
+    if t.kstage == "round":
+        if verb == "kontra":
+            t.kontra.append(seat)
+            other = d2 if seat == d1 else d1
+            if t.defence.get(seat) == "play" and t.defence.get(other) == "pass":
+                t.defence[seat], t.defence[other] = "invite", "invited"
+                events.append({"type": "auto_invite", "seat": seat, "invited": other})
+        events.append({"type": "kontra", "seat": seat, "said": verb == "kontra"})
+        t.kindex += 1
+        if t.kindex < len(t.kqueue):
+            t.turn = t.kqueue[t.kindex]
+            return t, events
+        if not t.kontra:
+            return _end_chain(t, events)
+        t.level = 1
+        events.append({"type": "level", "level": 1, "by": list(t.kontra)})
+        if cap is not None and t.level >= cap:
+            return _end_chain(t, events)
+        t.kstage, t.turn = "decl", t.declarer
+        return t, events
+    if t.kstage == "decl":
+        if verb == "stop":
+            events.append({"type": "stop", "seat": seat})
+            return _end_chain(t, events)
+        t.level += 1
+        events.append({"type": "level", "level": t.level, "by": [seat]})
+        if cap is not None and t.level >= cap:
+            return _end_chain(t, events)
+        t.kstage, t.kqueue, t.kindex = "def", list(t.kontra), 0
+        t.turn = t.kqueue[0]
+        return t, events
+    # a kontra-ing defender answers the declarer's raise
+    if verb == "stop":
+        events.append({"type": "stop", "seat": seat})
+        t.kindex += 1
+        if t.kindex < len(t.kqueue):
+            t.turn = t.kqueue[t.kindex]
+            return t, events
+        return _end_chain(t, events)
+    t.level += 1
+    events.append({"type": "level", "level": t.level, "by": [seat]})
+    if cap is not None and t.level >= cap:
+        return _end_chain(t, events)
+    t.kstage, t.turn = "decl", t.declarer
+    return t, events
+
+
+def _end_chain(t: State, events: list[dict]):
+    _after_kontra(t, events)
+    return t, events
+
+
+def _after_kontra(t: State, events: list[dict]) -> None:
+    """§5.6 and §5.4: no play (both passed, or an unkontra'd two), else trick play."""
+    t.kstage, t.kqueue, t.kindex = None, [], 0
+    entry = _entry(t, tricks=None)
+    both_pass = all(t.defence.get(x) == "pass" for x in defenders(t.declarer))
+    if both_pass or two_check(t.pull, entry, t.options):
+        events.append({"type": "no_play", "both_passed": both_pass,
+                       "two": two_check(t.pull, entry, t.options)})
+        _write(t, entry, events)
+        return
+    _start_play(t, events)
+
+
+# ---------------------------------------------------------------------------------- play §6.1
+def participants(t: State) -> list[int]:
+    return [x for x in range(3) if x == t.declarer or t.defence.get(x, "pass") != "pass"]
+
+
+def _next_participant(t: State, seat: int) -> int:
+    parts = participants(t)
+    for step in range(1, 4):
+        x = (seat + step) % 3
+        if x in parts:
+            return x
+    raise AssertionError("no participant")  # pragma: no cover
+
+
+def _start_play(t: State, events: list[dict]) -> None:
+    parts = participants(t)
+    leader = t.fh if t.fh in parts else _next_participant(t, t.fh)
+    if t.number == SANS:
+        if t.options.slovenian_sans_lead:
+            d1, d2 = defenders(t.declarer)
+            leader = d2 if d2 in parts else d1
+        elif leader == t.declarer:
+            leader = _next_participant(t, t.declarer)
+    t.phase = "play"
+    t.trick_leader, t.trick, t.turn = leader, [], leader
+    events.append({"type": "play_starts", "leader": leader, "participants": parts})
+
+
+def trump(t: State) -> str | None:
+    return TRUMP_OF.get(t.number) if t.number is not None else None
+
+
+def play_legal(s: State, seat: int) -> list[str]:
+    led = s.trick[0][1][1] if s.trick else None
+    cards = playable(s.hands[seat], led, trump(s), True)
+    return [f"play {c}" for c in sort_cards(cards, trump(s))]
+
+
+def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+    card = args[0]
+    if card not in s.hands[seat]:
+        raise error("not_in_hand", card=card)
+    led = s.trick[0][1][1] if s.trick else None
+    if card not in playable(s.hands[seat], led, trump(s), True):
+        raise error("must_follow", card=card)
+    t = s.clone()
+    t.hands[seat] = [c for c in t.hands[seat] if c != card]
+    t.trick.append([seat, card])
+    events.append({"type": "card", "seat": seat, "card": card})
+    if len(t.trick) < len(participants(t)):
+        t.turn = _next_participant(t, seat)
+        return t, events
+    trick = Trick(t.trick_leader, [(x, c) for x, c in t.trick])
+    winner = trick.winner(trump(t))
+    t.won[winner] += 1
+    t.tricks_played += 1
+    t.last_trick, t.trick = t.trick, []
+    events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick],
+                   "won": list(t.won)})
+    d = t.declarer
+    defence_tricks = sum(t.won) - t.won[d]
+    stop = (t.number == BETTEL and t.won[d] > 0) or (t.number != BETTEL and defence_tricks >= 5)
+    if stop or t.tricks_played == 10:
+        events.append({"type": "play_over", "early": t.tricks_played < 10, "won": list(t.won)})
+        _write(t, _entry(t, tricks={x: t.won[x] for x in range(3)}), events)
+        return t, events
+    t.trick_leader = t.turn = winner
+    return t, events
+
+
+# ---------------------------------------------------------------------------------- scoring
+def _entry(t: State, tricks: dict | None) -> dict:
+    return {"declarer": t.declarer, "number": t.number, "igra": t.igra,
+            "defence": dict(t.defence), "kontra": list(t.kontra), "level": t.level,
+            "tricks": tricks}
+
+
+def _write(t: State, entry: dict, events: list[dict]) -> None:
+    entry = normalise(t.pull, entry, t.options)
+    t.pull, row = apply_entry(t.pull, entry, t.options)
+    row = dict(row, hand_no=t.hand_no, dealer=t.dealer)
+    t.last_row = row
+    t.turn = None
+    t.phase = "deal"
+    events.append({"type": "deal_scored", "hand_no": t.hand_no, "row": row,
+                   "sheet": sheet_json(t)})
+    if t.pull.finished:
+        _game_over(t, events)
+
+
+def sheet_json(t) -> dict:
+    """The public sheet (a fresh copy of the cached summary)."""
+    d = t.pull.summary
+    return {**d, "contract": list(d["contract"]), "soups": [list(r) for r in d["soups"]],
+            "refe": list(d["refe"]), "refe_used": list(d["refe_used"]), "hats": list(d["hats"]),
+            "settlement": list(d["settlement"])}
+
+
+def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+    t.phase = "over"
+    t.turn = None
+    p = t.pull
+    t.result = {"finished": p.finished, "forfeit": forfeit, "hands": t.hand_no,
+                "dealer": t.dealer, "contract": [fnum(c) for c in p.contract],
+                "soups": [[fnum(x) for x in r] for r in p.soups],
+                "settlement": [fnum(x) for x in settlement(p)]}
+    events.append({"type": "game_over", "result": dict(t.result)})
+
+
+# ---------------------------------------------------------------------------------- legal, view
+def legal_actions(s: State, seat: int) -> list[str]:
+    if seat not in to_act(s):
+        return []
+    ph = s.phase
+    if ph == "auction":
+        return auction_legal(s, seat)
+    if ph == "naming":
+        return naming_legal(s, seat)
+    if ph == "discard":
+        return [f"discard {c}" for c in sort_cards(s.hands[seat], None)]
+    if ph == "contract":
+        return contract_legal(s)
+    if ph == "defence":
+        return defence_legal(s, seat)
+    if ph == "kontra":
+        return kontra_legal(s, seat)
+    if ph == "play":
+        return play_legal(s, seat)
+    return []
+
+
+def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
+    """By suit (S D H C, trumps last), then rank, high first."""
+    def key(c: str) -> tuple:
+        return (4 if c[1] == trump_suit else SUIT_ORDER[c[1]], -RANK_VALUE[c[0]])
+    return sorted(cards, key=key)
+
+
+def view(s: State, seat: int | None) -> dict:
+    p = s.pull
+    v: dict[str, Any] = {
+        "game": "preferans", "seat": seat, "phase": s.phase, "hand_no": s.hand_no,
+        "dealer": s.dealer, "first_hand": s.fh if s.dealer is not None else None,
+        "to_act": to_act(s), "turn": s.turn,
+        "calls": [list(c) for c in s.calls], "high": s.high, "holder": s.holder,
+        "passed": list(s.passed), "igra_said": list(s.igra_said),
+        "callers": list(s.callers), "conceded": list(s.conceded),
+        "named": s.named, "named_by": s.named_by,
+        "declarer": s.declarer, "bid": s.bid, "igra": s.igra, "number": s.number,
+        "contract": NAME_OF[s.number] if s.number is not None else None,
+        "trump": trump(s),
+        "talon": list(s.talon) if (s.talon_public and s.phase not in ("deal", "over")) else None,
+        "talon_count": 2,
+        "discarded": len(s.discards),
+        "defence": {str(k): x for k, x in s.defence.items()},
+        "kontra": list(s.kontra), "level": s.level, "kstage": s.kstage,
+        "participants": participants(s) if s.phase == "play" else [],
+        "trick": [list(x) for x in s.trick], "trick_leader": s.trick_leader,
+        "last_trick": [list(x) for x in s.last_trick],
+        "won": list(s.won), "tricks_played": s.tricks_played,
+        "hand_counts": [len(h) for h in s.hands],
+        "bula": p.bula, "options": {
+            "show_talon": s.options.show_talon, "max_refe": s.options.max_refe,
+            "kontra_scope": s.options.kontra_scope, "display_rounding": s.options.display_rounding,
+            "kontra_cap": s.options.kontra_cap},
+        "sheet": sheet_json(s),
+        "last_row": dict(s.last_row) if s.last_row else None,
+        "result": dict(s.result) if s.result else None,
+    }
+    if seat is not None:
+        v["hand"] = sort_cards(s.hands[seat], trump(s))
+        if seat == s.declarer and s.phase not in ("deal", "over"):
+            # the declarer knows the talon he picked up and what he discarded
+            if not s.igra:
+                v["talon"] = list(s.talon)
+            v["my_discards"] = list(s.discards)
+    return v
+
+
+# ---------------------------------------------------------------------------------- handlers
+def _bind(fn, verb):
+    return lambda s, seat, args, events: fn(s, seat, verb, args, events)
+
+
+_HANDLERS = {}
+for _verb in PHASE_VERBS["auction"]:
+    _HANDLERS[("auction", _verb)] = _bind(_h_auction, _verb)
+for _verb in PHASE_VERBS["naming"]:
+    _HANDLERS[("naming", _verb)] = _bind(_h_naming, _verb)
+_HANDLERS[("discard", "discard")] = _bind(_h_discard, "discard")
+_HANDLERS[("contract", "contract")] = _bind(_h_contract, "contract")
+for _verb in PHASE_VERBS["defence"]:
+    _HANDLERS[("defence", _verb)] = _bind(_h_defence, _verb)
+for _verb in PHASE_VERBS["kontra"]:
+    _HANDLERS[("kontra", _verb)] = _bind(_h_kontra, _verb)
+_HANDLERS[("play", "card")] = _bind(_h_card, "card")
