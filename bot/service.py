@@ -228,7 +228,7 @@ class TableService:
             else:
                 raise UserError("err.bad_button")
 
-            seats_changed = command in ("join", "leave", "cpu+", "cpu-")
+            seats_changed = command in ("join", "leave", "cpu+", "cpu-") or command.startswith("join:")
             if seats_changed and not any(not s.is_computer for s in seats):
                 fields["status"] = CLOSED  # the last person left: the table closes
             # The versioned update first: if it conflicts, the seats stay as they were.

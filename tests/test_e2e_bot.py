@@ -326,3 +326,27 @@ async def test_help_rules_and_newgame_menu(bot, fake_telegram):
     assert (await bot.table(GROUP)).game == "durak"
     commands = fake_telegram.calls("setMyCommands")
     assert commands and any(c["command"] == "durak" for c in commands[0].params["commands"])
+
+
+async def test_fixed_seat_lobby_choose_move_and_taken(bot, fake_telegram):
+    """Bridge-style lobbies: people pick a seat, may move, cannot take a held seat."""
+    anya, boris = people(fake_telegram, 2)
+    for user in (anya, boris):
+        await bot.send(user, user, "/start")
+    await bot.send(anya, GROUP, "/bridge")
+    table = await bot.table(GROUP)
+
+    async def seat_of(user):
+        return next((s.seat for s in await bot.repo.get_seats(table.id) if s.user_id == user.id), None)
+
+    assert await seat_of(anya) == 0
+    await bot.press(boris, await bot.table_message(GROUP), "Сесть: S")
+    assert await seat_of(boris) == 2
+    answer = await bot.press(anya, await bot.table_message(GROUP), "Сесть: S")
+    assert "занято" in answer.text and await seat_of(anya) == 0
+    await bot.press(anya, await bot.table_message(GROUP), "Сесть: E")
+    assert await seat_of(anya) == 1
+    lobby = await bot.table_message(GROUP)
+    assert "E. ✅ Аня" in lobby.text and "S. ✅ Борис" in lobby.text and "N. —" in lobby.text
+    answer = await bot.press(anya, lobby, "Начать")
+    assert "игроков" in answer.text  # two empty seats

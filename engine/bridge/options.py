@@ -1,0 +1,102 @@
+"""Bridge's options (rules §8) and the two scoring presets as data (§5.4).
+
+Every key of a preset may be overridden by an option of the same name; ``None`` (the
+default) means "the preset's value". A dict override is merged into the preset's dict,
+so ``{"insult": {"XX": 100}}`` changes one value and keeps the rest.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import error
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": {"game_threshold": 100, "per_game_bonus": 100,
+             "insult": {"X": 50, "XX": 50},
+             "small_slam": {"nv": 500, "v": 700}, "grand_slam": {"nv": 750, "v": 1500},
+             "undertrick_undoubled": {"nv": 50, "v": 100},
+             "undertrick_doubled": {"nv": [100, 200, 200, 200], "v": [200, 300, 300, 300]},
+             "overtrick_doubled": {"nv": 100, "v": 200}, "redouble_factor": 2,
+             "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
+             "rubber_bonus": {"2-0": 700, "2-1": 500}},
+    "acbl": {"game_threshold": 100, "per_game_bonus": 0,
+             "insult": {"X": 50, "XX": 100},
+             "small_slam": {"nv": 500, "v": 750}, "grand_slam": {"nv": 1000, "v": 1500},
+             "undertrick_undoubled": {"nv": 50, "v": 100},
+             "undertrick_doubled": {"nv": [100, 200, 200, 300], "v": [200, 300, 300, 300]},
+             "overtrick_doubled": {"nv": 100, "v": 200}, "redouble_factor": 2,
+             "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
+             "rubber_bonus": {"2-0": 700, "2-1": 500}},
+}
+TABLE_KEYS = tuple(PRESETS["seed"])
+
+Points = Annotated[int, Field(ge=0)]
+Vul = Literal["nv", "v"]
+
+
+class BridgeOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    preset: Literal["seed", "acbl"] = "seed"
+    rounding: Literal["half_up", "down", "none"] = "half_up"
+    score_honours: bool = True
+    unfinished_rubber_bonus: bool = False
+    first_dealer: Literal["N", "E", "S", "W"] = "N"
+    # overrides of single values of the preset's table (None: the preset's value)
+    game_threshold: Annotated[int, Field(ge=1)] | None = None
+    per_game_bonus: Points | None = None
+    insult: dict[Literal["X", "XX"], Points] | None = None
+    small_slam: dict[Vul, Points] | None = None
+    grand_slam: dict[Vul, Points] | None = None
+    undertrick_undoubled: dict[Vul, Points] | None = None
+    undertrick_doubled: dict[Vul, list[Points]] | None = None
+    overtrick_doubled: dict[Vul, Points] | None = None
+    redouble_factor: Annotated[int, Field(ge=1)] | None = None
+    honours: dict[Literal["four_trump", "five_trump", "four_aces_nt"], Points] | None = None
+    rubber_bonus: dict[Literal["2-0", "2-1"], Points] | None = None
+
+    @field_validator("undertrick_doubled")
+    @classmethod
+    def _non_empty(cls, value):
+        if value is not None and any(len(v) == 0 for v in value.values()):
+            raise ValueError("each list needs at least one value")
+        return value
+
+
+def parse_options(options: Any) -> BridgeOptions:
+    """``BridgeOptions`` from a model, a plain dict or None; ``BadOptions`` on bad input."""
+    if isinstance(options, BridgeOptions):
+        return options
+    if options is None:
+        return BridgeOptions()
+    try:
+        return BridgeOptions.model_validate(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
+        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+
+
+_TABLES: dict[str, dict] = {}
+
+
+def scoring_table(options: Any) -> dict[str, Any]:
+    """The preset's table with the options' overrides merged in (do not mutate it)."""
+    opts = parse_options(options)
+    key = opts.model_dump_json()
+    cached = _TABLES.get(key)
+    if cached is not None:
+        return cached
+    table = copy.deepcopy(PRESETS[opts.preset])
+    for name in TABLE_KEYS:
+        value = getattr(opts, name)
+        if value is None:
+            continue
+        table[name] = {**table[name], **copy.deepcopy(value)} if isinstance(value, dict) else value
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[key] = table
+    return table

@@ -1,0 +1,100 @@
+"""PBN export (Portable Bridge Notation 2.1, export format) of a rubber's finished deals.
+
+``export(state, names, event)`` writes one game section per finished deal (passed-out
+ones included): the 15 tags of the mandatory tag set in their export order, then the
+Auction and Play sections. A deal ended by a claim or a concession has its Play section
+closed by ``*``; a trick left incomplete by a concession shows ``-`` for the missing cards.
+"""
+from __future__ import annotations
+
+from .scoring import SEATS
+
+RANKS_DOWN = "AKQJT98765432"
+PBN_CALL = {"P": "Pass", "X": "X", "XX": "XX"}
+
+
+def _tag(name: str, value: str) -> str:
+    value = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{value}"]'
+
+
+def _hand(cards: list[str]) -> str:
+    suits = []
+    for suit in "SHDC":
+        ranks = sorted((c[0] for c in cards if c[1] == suit), key=RANKS_DOWN.index)
+        suits.append("".join(ranks))
+    return ".".join(suits)
+
+
+def deal_tag(dealer: int, hands: list[list[str]]) -> str:
+    """``"N:AKQ.xxx... E S W"``: the dealer's hand first, then clockwise."""
+    return SEATS[dealer] + ":" + " ".join(_hand(hands[(dealer + i) % 4]) for i in range(4))
+
+
+def _vulnerable(vul: dict) -> str:
+    ns, ew = vul.get("NS"), vul.get("EW")
+    return "All" if ns and ew else "NS" if ns else "EW" if ew else "None"
+
+
+def _contract(c: dict) -> str:
+    return f"{c['level']}{c['strain']}{'X' * c['doubling']}"
+
+
+def board_text(rec: dict, names: list[str], event: str) -> str:
+    dealer = rec["dealer"]
+    lines = [
+        _tag("Event", event),
+        _tag("Site", "Telegram"),
+        _tag("Date", "????.??.??"),
+        _tag("Board", rec["board"]),
+        _tag("West", names[3] if len(names) > 3 else "?"),
+        _tag("North", names[0] if names else "?"),
+        _tag("East", names[1] if len(names) > 1 else "?"),
+        _tag("South", names[2] if len(names) > 2 else "?"),
+        _tag("Dealer", SEATS[dealer]),
+        _tag("Vulnerable", _vulnerable(rec["vulnerable"])),
+        _tag("Deal", deal_tag(dealer, rec["hands"])),
+        _tag("Scoring", "Rubber"),
+    ]
+    if rec["passed_out"]:
+        lines += [_tag("Declarer", ""), _tag("Contract", "Pass"), _tag("Result", "")]
+    else:
+        lines += [_tag("Declarer", SEATS[rec["declarer"]]), _tag("Contract", _contract(rec["contract"])),
+                  _tag("Result", rec["tricks"])]
+    lines.append(_tag("Auction", SEATS[dealer]))
+    calls = [PBN_CALL.get(c, c) for c in rec["calls"]]
+    lines += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
+    if not rec["passed_out"]:
+        leader = (rec["declarer"] + 1) % 4
+        lines.append(_tag("Play", SEATS[leader]))
+        tricks = rec.get("play") or []
+        for trick in tricks:
+            by_seat = {seat: card for seat, card in trick["plays"]}
+            row = [by_seat.get((leader + i) % 4) for i in range(4)]
+            lines.append(" ".join(c[1] + c[0] if c else "-" for c in row))
+        complete = len(tricks) == 13 and all(len(t["plays"]) == 4 for t in tricks)
+        if not complete:
+            lines.append("*")
+    return "\n".join(lines)
+
+
+def export(state, names: list[str], event: str = "cardbot rubber") -> str:
+    """Valid PBN for every finished deal of ``state`` (an ``engine.bridge.State``);
+    ``names`` are the players of seats N, E, S, W."""
+    boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
+    out = ["% PBN 2.1", "% EXPORT", ""]
+    for rec in boards:
+        out.append(board_text(rec, names, event))
+        out.append("")
+    return "\n".join(out)
+
+
+def export_all(states: list, names: list[str], event: str = "cardbot rubber") -> str:
+    """One PBN file for several rubbers of a session (board numbers run on across them)."""
+    out = ["% PBN 2.1", "% EXPORT", ""]
+    for state in states:
+        boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
+        for rec in boards:
+            out.append(board_text(rec, names, event))
+            out.append("")
+    return "\n".join(out)

@@ -1,0 +1,303 @@
+"""Whole rubbers of bridge through the real Application and the fake Bot API, pressing
+buttons as users do. Every settle() also runs the generic leak check of tests/e2e.py;
+``watch_public`` adds the bridge rule after every move: dummy's cards are public only from
+the opening lead on (and the declarer's only while shown for a claim); nothing else is."""
+from __future__ import annotations
+
+import pytest
+
+from engine.base import get_game
+from engine.bridge import pbn
+from engine.bridge.rules import sort_cards
+from engine.cards import label
+from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
+
+GROUP = -1001
+GAME = get_game("bridge")
+
+
+@pytest.fixture
+async def bot(fake_telegram, tmp_path):
+    clock = FakeClock()
+    fake_telegram.clock = clock
+    fake_telegram.group(GROUP, "Клуб", admins=[1], supergroup=True)
+    running = await BotUnderTest(fake_telegram, tmp_path / "bot.sqlite3", clock).start()
+    yield running
+    await running.stop()
+
+
+def is_card_button(text: str) -> bool:
+    return bool(CARD_LABEL.fullmatch(text))
+
+
+def passive(user, buttons, rng):
+    """Pass in the auction, play the first card offered, accept claims."""
+    texts = {text: data for text, data in buttons}
+    for wanted in ("Пас", "Pass", "✅ Согласиться", "✅ Accept the claim"):
+        if wanted in texts:
+            return texts[wanted]
+    cards = [d for text, d in buttons if is_card_button(text)]
+    return cards[0] if cards else buttons[0][1]
+
+
+def aggressive(bidder):
+    """``bidder`` jumps to 3 NT (or the cheapest NT from the three level up) the first time
+    the bidding box shows it and no bid of his is on the board yet; everyone else passes.
+    In the play: the first card offered; as declarer, once a deal, he opens the claim
+    keyboard at his first lead and claims all the rest (the defenders usually refuse)."""
+    def choose(user, buttons, rng):
+        texts = {text: data for text, data in buttons}
+        if "Пас" in texts:
+            choose.claim_tried = False
+        if user.id == bidder.id and "Пас" in texts:
+            nt = [d for text, d in buttons if text.endswith("БК") and text[0] in "34567"]
+            if nt and not choose.bid_made:
+                choose.bid_made = True
+                return nt[0]
+        if "Пас" in texts:
+            return texts["Пас"]
+        choose.bid_made = False
+        if "✅ Согласиться" in texts:
+            return texts["✅ Согласиться"]
+        claim_all = [d for text, d in buttons if text.startswith("Заявить все")]
+        if claim_all:
+            choose.claims += 1
+            choose.claim_tried = True
+            return claim_all[0]
+        cards = [d for text, d in buttons if is_card_button(text)]
+        if "🏳 Заявить остаток…" in texts and not choose.claim_tried:
+            return texts["🏳 Заявить остаток…"]  # the claim keyboard, then "Claim all"
+        return cards[0] if cards else buttons[0][1]
+    choose.bid_made = choose.claim_tried = False
+    choose.claims = 0
+    return choose
+
+
+async def sit(bot, user, seat_name: str) -> None:
+    """``user`` presses "Sit <seat>" in the lobby and holds that seat afterwards."""
+    await bot.press(user, await bot.table_message(GROUP), f"Сесть: {seat_name}")
+    table = await bot.table(GROUP)
+    seats = await bot.repo.get_seats(table.id)
+    assert any(s.user_id == user.id and s.seat == "NESW".index(seat_name) for s in seats)
+
+
+async def watch_public(bot, table_id):
+    """The bridge leak rule on the current state: the public view shows no hand before the
+    opening lead; afterwards exactly dummy's remaining cards (+ the declarer's while a
+    claim shows them); seat views show only their own hand besides that."""
+    row, state = await bot.state(table_id)
+    if state is None:
+        return
+    public = GAME.view(state, None)
+    assert "hand" not in public
+    if public["phase"] in ("play", "claim"):
+        opened = bool(public["played"] or public["trick"])
+        if opened:
+            assert public["dummy_hand"] == sort_cards(state.hands[state.dummy])
+        else:
+            assert public["dummy_hand"] is None
+        if public["declarer_hand"] is not None:
+            assert state.claim_shown
+    else:
+        assert public.get("dummy_hand") is None
+    for seat in range(4):
+        v = GAME.view(state, seat)
+        assert v["hand"] == sort_cards(state.hands[seat])
+
+
+async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
+    fake = fake_telegram
+    anya = fake.user(1, "Аня")
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
+    lobby = await bot.table_message(GROUP)
+    assert "N. ✅ Аня" in lobby.text and "🤖" in lobby.text
+    await bot.press(anya, lobby, "Начать")
+    hand = await bot.hand_message(table.id, anya)
+    assert "Ваши карты" in hand.text
+
+    leads = []
+
+    async def check():
+        await watch_public(bot, table.id)
+        row, state = await bot.state(table.id)
+        view = GAME.view(state, None)
+        if view["phase"] == "play" and not view["played"] and not view["trick"]:
+            # Аня makes the opening lead: nobody has seen dummy yet, in any chat
+            leads.append(view["board"])
+            group = await bot.table_message(GROUP)
+            hand = await bot.hand_message(table.id, anya)
+            assert "Болван" not in group.text and "Болван" not in hand.text
+            dummy = {label(c) for c in state.hands[state.dummy]}
+            assert not dummy & set(CARD_LABEL.findall(group.text + hand.text)) - \
+                {label(c) for c in state.hands[0]}
+        return False
+
+    await bot.play(table.id, [anya], choose=passive, until=check, max_moves=4000)
+    row, state = await bot.state(table.id)
+    assert row.status == "between"
+    result = GAME.result(state)
+    assert result["complete"] and max(result["games"].values()) == 2
+    assert sum(result["amounts"]) == 0
+    deals = len(state.boards)
+    sheets = [m for m in fake.messages(GROUP) if "Над чертой" in m.text]
+    assert len(sheets) == deals  # the sheet after every deal, passed-out ones included
+    final = fake.last_message(GROUP)
+    assert "Роббер окончен" in final.text and "Расчёт" in final.text
+
+    # the PBN export of the rubber has one board per deal
+    text = pbn.export(state, ["Аня", "🤖 1", "🤖 2", "🤖 3"])
+    assert text.count("[Board ") == deals
+
+    # a rematch is the next rubber: fresh sheet, nobody vulnerable, the deal rotates on
+    await bot.press(anya, final, "🔁 Ещё партию")
+    row, state = await bot.state(table.id)
+    assert row.status == "playing" and row.game_no == 2
+    assert state.dealer == result["next_dealer"] and state.board == result["next_board"]
+    assert state.sheet.entries == [] and state.vul == {"NS": False, "EW": False}
+
+
+async def test_human_declarer_plays_dummy_from_the_dm(bot, fake_telegram):
+    """Аня (N) bids 3 NT at once and Борис (S, her partner) passes: Аня declares, Борис is
+    dummy. On dummy's turn Аня's DM offers exactly dummy's playable cards and Борис's DM no
+    button at all; before the opening lead nobody sees dummy."""
+    fake = fake_telegram
+    anya, boris = fake.user(1, "Аня"), fake.user(2, "Борис")
+    for user in (anya, boris):
+        await bot.send(user, user, "/start")
+    await bot.send(anya, GROUP, "/bridge")
+    await sit(bot, boris, "S")
+    for _ in range(2):
+        await bot.press(anya, await bot.table_message(GROUP), "+ Компьютер")
+    lobby = await bot.table_message(GROUP)
+    assert "N. ✅ Аня" in lobby.text and "S. ✅ Борис" in lobby.text
+    await bot.press(anya, lobby, "Начать")
+    table = await bot.table(GROUP)
+    seen = {"dummy_turns": 0}
+
+    async def watch():
+        await watch_public(bot, table.id)
+        row, state = await bot.state(table.id)
+        view = GAME.view(state, None)
+        if view["phase"] == "play" and view["declarer"] == 0:
+            group = await bot.table_message(GROUP)
+            if view["turn"] == 2 and view["to_act"] == [0]:
+                seen["dummy_turns"] += 1
+                assert "Болван S" in group.text
+                hand = await bot.hand_message(table.id, anya)
+                assert "Ход с болвана (S)" in hand.text
+                buttons = [text for text, _ in fake.buttons(hand)]
+                shown = [text for text in buttons if is_card_button(text)]
+                legal = [a.split()[1] for a in GAME.legal_actions(state, 0) if a.startswith("play ")]
+                if "↩ Назад" in buttons:  # the claim keyboard is open: claims only
+                    assert not shown and buttons[0].startswith("Заявить все")
+                else:
+                    assert shown == [label(c) for c in legal]
+                assert set(legal) <= set(view["dummy_hand"])
+                dummy_dm = await bot.hand_message(table.id, boris)
+                assert not fake.buttons(dummy_dm)
+                assert "Вы — болван" in dummy_dm.text
+        return any(b.get("declarer") == 0 for b in state.boards)
+
+    chooser = aggressive(anya)
+    await bot.play(table.id, [anya, boris], choose=chooser, until=watch, max_moves=3000)
+    row, state = await bot.state(table.id)
+    assert seen["dummy_turns"] >= 3
+    board = next(b for b in state.boards if b.get("declarer") == 0)
+    dummy_cards = set(board["hands"][2])
+    played_from_dummy = [c for t in board["play"] for s, c in t["plays"] if s == 2]
+    assert played_from_dummy and set(played_from_dummy) <= dummy_cards
+    actions = await bot.repo.load_actions(table.id)
+    # dummy's cards were played by the declarer's seat (0), never by dummy's (2)
+    assert all(row.seat == 0 for row in actions if row.action.split()[-1] in played_from_dummy
+               and row.action.startswith("play"))
+    assert any(r.action == "bid 3NT" and r.seat == 0 for r in actions)
+    # the claim pressed on the claim keyboard reached the engine as "claim <all the rest>",
+    # showed the declarer's hand (the leak check allowed it) and the defenders answered
+    claims = [r for r in actions if r.action.startswith("claim")]
+    assert chooser.claims == len(claims) >= 1 and all(r.seat == 0 for r in claims)
+    answers = [r.action for r in actions if r.action in ("accept", "reject")]
+    assert answers and all(r.seat in (1, 3) for r in actions if r.action in ("accept", "reject"))
+    sheet = [m for m in fake.messages(GROUP) if "Над чертой" in m.text]
+    assert sheet and "3 БК" in sheet[-1].text.replace("\u202f", " ")
+
+
+EXAMPLE = [  # shared/rules/records.md, then a fifth deal that wins the rubber
+    ("N", "2", "♥", "без контры", "10 (+2)", "онеров нет"),
+    ("E", "4", "♠", "контра X", "8 (−2)", "онеров нет"),
+    "passed_out",
+    ("S", "6", "БК", "реконтра XX", "12 (=)", "Они: 4 туза"),
+    ("N", "4", "♠", "без контры", "10 (=)", "онеров нет"),
+]
+EXAMPLE_RECORD = {"game": "bridge", "options": {"preset": "seed"}, "deals": [
+    {"declarer": "N", "contract": "2H", "tricks": 10},
+    {"declarer": "E", "contract": "4SX", "tricks": 8},
+    {"passed_out": True},
+    {"declarer": "S", "contract": "6NTXX", "tricks": 12, "honours": {"side": "EW", "held": 4}},
+    {"declarer": "N", "contract": "4S", "tricks": 10}]}
+
+
+async def test_score_only_sheet_with_undo(bot, fake_telegram):
+    """/score bridge: two people keep the sheet of a paper rubber with the buttons under
+    the group message; a wrong deal is undone; the sheets match ``cardbot score``."""
+    from engine.bridge import record as bridge_record
+    from tests.fakebot import render
+
+    fake = fake_telegram
+    anya, boris, stranger = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Гоша")
+    await bot.send(anya, GROUP, "/score bridge")
+    lobby = await bot.table_message(GROUP)
+    assert "запись" in lobby.text
+    await bot.press(boris, lobby, "Сесть за стол")
+    await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
+    table = await bot.table(GROUP)
+    assert (await bot.table_message(GROUP)).text.count("Кто разыгрывал") == 1
+
+    async def press(user, text):
+        answer = await bot.press(user, await bot.table_message(GROUP), text)
+        assert answer is None or not answer.show_alert, answer
+
+    # a stranger cannot write on the sheet
+    answer = await bot.press(stranger, await bot.table_message(GROUP), "N")
+    assert "не сидите" in answer.text
+
+    async def enter(steps, users=(anya, boris)):
+        if steps == "passed_out":
+            await press(users[0], "Все пас")
+        else:
+            for i, text in enumerate(steps):
+                await press(users[i % 2], text)
+        await press(anya, "✅ Записать")
+
+    for steps in EXAMPLE[:2]:
+        await enter(steps)
+    # a wrong deal (3 NT by W): entered, then undone
+    await enter(("W", "3", "БК", "без контры", "9 (=)", "онеров нет"))
+    assert "Сдача 3: 3\u202fБК, разыгрывал W" in fake.last_message(GROUP).text
+    await press(boris, "↩ Отменить последнюю")
+    assert "Сдача 3 удалена" in fake.last_message(GROUP).text
+    await enter(EXAMPLE[2])
+    # NT honours: only the four aces are offered
+    for text in EXAMPLE[3][:5]:
+        await press(anya, text)
+    labels = [t for t, _ in fake.buttons(await bot.table_message(GROUP))]
+    assert "Они: 4 туза" in labels and not any(t.endswith(": 5") for t in labels)
+    await press(anya, "✖ Отмена")  # changed our mind: the whole entry again
+    await enter(EXAMPLE[3])
+    four = fake.last_message(GROUP)
+    assert "Онеры: Они +150" in four.text and "выиграли партию" in four.text
+    # the posted sheet is exactly cardbot score --text's sheet for the same deals
+    rec = {**EXAMPLE_RECORD, "deals": EXAMPLE_RECORD["deals"][:4]}
+    expected = bridge_record.text(rec, "ru").split("\n", 1)[1]
+    shown = render(four.history[-1].text, "HTML")
+    assert expected.split("\nРоббер не закончен")[0] in shown
+
+    await enter(EXAMPLE[4])
+    row, state = await bot.state(table.id)
+    assert row.status == "between"
+    final = fake.last_message(GROUP)
+    summary = bridge_record.score(EXAMPLE_RECORD)["rubbers"][0]
+    assert summary["complete"] and summary["games"] == {"NS": 2, "EW": 0}
+    totals = summary["totals"]
+    assert f"Итого: Мы {totals['NS']} — Они {totals['EW']}" in final.text
+    assert f"{summary['settlement']['NS']} вист" in final.text
+    assert "Мы +" in final.text  # per player: We +k, They −k
