@@ -91,8 +91,9 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     return Screen("\n".join(lines), keyboard(rows))
 
 
-def _action_keyboard(table: TableRow, legal: list[str], view: dict, mode: str) -> InlineKeyboardMarkup | None:
-    action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode)
+def _action_keyboard(table: TableRow, seats: list[SeatRow], legal: list[str], view: dict,
+                     mode: str) -> InlineKeyboardMarkup | None:
+    action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode, seat_names(seats))
     rows = [[(label, f"a:{table.id}:{table.version}:{i}") for label, i in row] for row in action_rows]
     if switches:
         rows.append([(label, f"u:{table.id}:{table.version}:{m}") for label, m in switches])
@@ -108,7 +109,7 @@ def group_table(table: TableRow, seats: list[SeatRow], state) -> Screen:
     markup = None
     if ui.group_controls and table.status not in (LOBBY, BETWEEN):
         # score-only: every seat may enter, so the public legal actions are seat 0's
-        markup = _action_keyboard(table, game.legal_actions(state, 0), view, "normal")
+        markup = _action_keyboard(table, seats, game.legal_actions(state, 0), view, "normal")
     return Screen(text, markup)
 
 
@@ -120,7 +121,7 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     title = table.settings.get("title") or ""
     head = header(table) + (f" — {title}" if title else "")
     text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
-    return Screen(text, _action_keyboard(table, legal, view, mode))
+    return Screen(text, _action_keyboard(table, seats, legal, view, mode))
 
 
 def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:

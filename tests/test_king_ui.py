@@ -52,7 +52,7 @@ def test_every_phase_renders(lang):
             legal = G.legal_actions(s, seat)
             hand = UI.hand_text(v, NAMES, lang, "King", legal)
             assert "{" not in hand and set(CARD.findall(hand)) <= _labels_in(v)
-            rows, switches = UI.action_rows(legal, v, lang, "normal")
+            rows, switches = UI.action_rows(legal, v, lang, "normal", ["A", "B", "C", "D"])
             assert switches == [] and sum(len(r) for r in rows) == len(legal) < 100
             assert sorted(i for r in rows for _, i in r) == list(range(len(legal)))
         assert shown <= _labels_in(pub)  # the group text names only public cards

@@ -44,7 +44,8 @@ class GameUI:
     def hand_text(self, view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
         raise NotImplementedError
 
-    def action_rows(self, legal: list[str], view: dict, lang: str, mode: str) -> tuple[Rows, list[tuple[str, str]]]:
+    def action_rows(self, legal: list[str], view: dict, lang: str, mode: str,
+                    names: list[str]) -> tuple[Rows, list[tuple[str, str]]]:
         """Buttons for the seat's legal actions as rows of (label, index into ``legal``),
         and keyboard switches [(label, mode)] (e.g. durak's blind covers). ``mode`` is the
         keyboard the player switched to ("normal" by default). Keep it under 100 buttons."""

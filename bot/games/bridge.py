@@ -341,7 +341,7 @@ class BridgeUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return hand_text(view, names, lang, header, legal)
 
-    def action_rows(self, legal, view, lang, mode):
+    def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang, mode)
 
     def posts(self, events, view, names, lang, history):

@@ -198,7 +198,7 @@ class DurakUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return hand_text(view, names, lang, header, legal)
 
-    def action_rows(self, legal, view, lang, mode):
+    def action_rows(self, legal, view, lang, mode, names):
         rows, has_blind = action_rows(legal, view, lang, blind_mode=mode == "blind")
         if not has_blind:
             return rows, []

@@ -340,7 +340,7 @@ class KingUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return hand_text(view, names, lang, header, legal, view.get("options"))
 
-    def action_rows(self, legal, view, lang, mode):
+    def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, lang), []
 
     def posts(self, events, view, names, lang, history):

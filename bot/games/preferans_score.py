@@ -60,7 +60,6 @@ def prompt(view: dict, names: list[str], lang: str) -> str:
 
 
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
-    view["names"] = names  # read by action_rows for the seat buttons (same view object)
     lines = [f"<b>{esc(header)}</b>"]
     lines.append(t(lang, "preferans.score.players",
                    players=", ".join(f"{i + 1}. {esc(n)}" for i, n in enumerate(names))))
@@ -134,8 +133,8 @@ class PreferansScoreUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return group_text(dict(view), names, lang, header)
 
-    def action_rows(self, legal, view, lang, mode):
-        return action_rows(legal, view, lang), []
+    def action_rows(self, legal, view, lang, mode, names):
+        return action_rows(legal, {**view, "names": names}, lang), []  # seat buttons show names
 
     def posts(self, events, view, names, lang, history):
         out = []

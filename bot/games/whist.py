@@ -292,7 +292,7 @@ class WhistUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return hand_text(view, names, lang, header, legal)
 
-    def action_rows(self, legal, view, lang, mode):
+    def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang), []
 
     def posts(self, events, view, names, lang, history):

@@ -91,7 +91,7 @@ class WhistScoreUI(GameUI):
     def hand_text(self, view, names, lang, header, legal):
         return group_text(view, names, lang, header)
 
-    def action_rows(self, legal, view, lang, mode):
+    def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang), []
 
     def posts(self, events, view, names, lang, history):
