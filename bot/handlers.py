@@ -166,6 +166,23 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, t(lang, key))
 
 
+async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/export``: the bridge deals of this chat's table as a PBN file."""
+    from engine.bridge.pbn import export_all
+
+    lang = await chat_lang(update, context)
+    service = service_of(context)
+    table = await service.repo.find_open_table(update.effective_chat.id, thread_of(update)) \
+        if is_group(update) else None
+    if table is None or table.game != "bridge":
+        await reply(update, t(lang, "export.none"))
+        return
+    names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
+    pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
+    await update.effective_message.reply_document(
+        document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption"))
+
+
 # ---------------------------------------------------------------------- buttons
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
@@ -233,6 +250,7 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler([ui.command for ui in all_uis() if ui.command] + ["newgame"], new_table))
     app.add_handler(CommandHandler("score", score))
+    app.add_handler(CommandHandler("export", export))
     app.add_handler(CommandHandler("language", language))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))

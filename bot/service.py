@@ -513,6 +513,18 @@ class TableService:
         for table in await self.repo.tables_with_status(PLAYING):
             await self.run_computers(table.id)
 
+    async def match_states(self, table: TableRow) -> list[Any]:
+        """The state of every game of the table's series, in order, rebuilt from the log
+        (the last one may be in progress): what ``/export`` writes out."""
+        game = get_game(table.game)
+        options = game.Options(**table.options)
+        players = len(await self.repo.get_seats(table.id))
+        states: dict[int, Any] = {}
+        for row in await self.repo.load_actions(table.id):
+            state = states.get(row.game_no) or game.initial_state(options, players)
+            states[row.game_no], _ = game.apply(state, row.seat, row.action)
+        return [states[number] for number in sorted(states)]
+
     # ------------------------------------------------------------------ chat settings
     async def set_language(self, chat_id: int, thread_id: int, lang: str) -> None:
         await self.repo.set_chat_lang(chat_id, lang)

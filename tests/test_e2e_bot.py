@@ -324,6 +324,8 @@ async def test_help_rules_and_newgame_menu(bot, fake_telegram):
     menu = fake_telegram.last_message(GROUP)
     await bot.press(anya, menu, "Дурак")
     assert (await bot.table(GROUP)).game == "durak"
+    await bot.send(anya, GROUP, "/export")  # a durak table: nothing to export
+    assert "нет стола бриджа" in fake_telegram.last_message(GROUP).text
     commands = fake_telegram.calls("setMyCommands")
     assert commands and any(c["command"] == "durak" for c in commands[0].params["commands"])
 

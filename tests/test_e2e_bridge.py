@@ -147,6 +147,13 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
     # the PBN export of the rubber has one board per deal
     text = pbn.export(state, ["Аня", "🤖 1", "🤖 2", "🤖 3"])
     assert text.count("[Board ") == deals
+    # ... and /export in the group sends it as a file
+    await bot.send(anya, GROUP, "/export")
+    sent = fake.last_message(GROUP)
+    assert sent.document["file_name"].endswith(".pbn")
+    exported = sent.document["content"].decode("utf-8")
+    assert exported.count("[Board ") == deals and '[North "Аня"]' in exported
+    final = [m for m in fake.messages(GROUP) if "Роббер окончен" in m.text][-1]
 
     # a rematch is the next rubber: fresh sheet, nobody vulnerable, the deal rotates on
     await bot.press(anya, final, "🔁 Ещё партию")
