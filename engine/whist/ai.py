@@ -44,7 +44,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
             return "play " + aces[0]
         plain = [c for c in cards if c[1] != trump] or cards
         length = {s: sum(1 for c in hand if c[1] == s) for s in "SHDC"}
-        best_suit = max({c[1] for c in plain}, key=lambda s: (length[s], -min(RV[c[0]] for c in plain if c[1] == s)))
+        best_suit = max(sorted({c[1] for c in plain}), key=lambda s: (length[s], -min(RV[c[0]] for c in plain if c[1] == s)))
         return "play " + min((c for c in plain if c[1] == best_suit), key=lambda c: RV[c[0]])
     seat = view["seat"]
     plays = view["trick"]
