@@ -4,7 +4,7 @@ command line. An engine raises these *before* changing anything, so a rejected
 action never leaves a half-applied state."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 
 class EngineError(Exception):
@@ -48,3 +48,57 @@ class BadOptions(EngineError):
     """Options that contradict each other (e.g. 6 players with a 24-card deck)."""
 
     kind = "bad_options"
+
+
+# ---- the per-game code tables ------------------------------------------------------
+# Each game keeps a table code -> (error class, English template); templates use
+# str.format with the params. These codes read the same in every game, so they live
+# here once; a game adds its own codes and may reword or drop a common one.
+Table = dict[str, tuple[type[EngineError], str]]
+
+COMMON: Table = {
+    "bad_syntax": (BadSyntax, "Cannot read the action {action!r}: {detail}."),
+    "bad_options": (BadOptions, "Bad options: {detail}."),
+    "game_over": (GameOver, "The game is over."),
+    "not_your_turn": (NotYourTurn, "It is not your turn (waiting for {waiting})."),
+    "system_only": (IllegalAction, "Only the system can {verb}."),
+    "bad_deal": (IllegalAction, "Bad deal: {detail}."),
+    "bad_seat": (IllegalAction, "Seat {seat} cannot {verb}."),
+    "wrong_phase": (IllegalAction, "You cannot {verb} now."),
+    "not_in_hand": (IllegalAction, "You do not hold {card}."),
+}
+
+
+Builder = Callable[..., EngineError]
+
+
+def _builder(table: Table) -> Builder:
+    def error(code: str, **params: Any) -> EngineError:
+        """Build the error for ``code``; ``raise error("not_in_hand", card="7S")``."""
+        cls, template = table[code]
+        return cls(code, template.format(**params), **params)
+    return error
+
+
+def game_errors(own: Table, drop: tuple[str, ...] = ()) -> tuple[dict[str, str], Builder]:
+    """A game's ``ERROR_CODES`` (code -> English template, for the bot's catalogs and the
+    docs) and its ``error()`` builder: COMMON without ``drop``, then the game's ``own``
+    codes (an own code of a common name rewords it)."""
+    table = {code: entry for code, entry in COMMON.items() if code not in drop}
+    table.update(own)
+    return {code: template for code, (_, template) in table.items()}, _builder(table)
+
+
+#: ``error()`` over COMMON alone, for helpers that every game calls. Use it only for codes
+#: no game rewords (bad_syntax, bad_options), so the error is the one the game's own gives.
+common_error = _builder(COMMON)
+
+
+def split_action(action: Any) -> list[str]:
+    """The words of an action text; ``bad_syntax`` for a non-text or an empty one."""
+    if not isinstance(action, str):
+        raise common_error("bad_syntax", action=action, detail="an action is a text")
+    parts = action.split()
+    if not parts:
+        raise common_error("bad_syntax", action=action, detail="the action is empty")
+    return parts

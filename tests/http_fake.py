@@ -99,7 +99,7 @@ class HttpBotApi:
 
         return Handler
 
-    def wait_for(self, predicate, timeout: float = 20.0, what: str = "condition"):
+    def wait_for(self, predicate, timeout: float = 60.0, what: str = "condition"):
         """Poll ``predicate()`` (under the fake's lock) until it returns something truthy."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .errors import error
+from engine.options import parse_model
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": {"game_threshold": 100, "per_game_bonus": 100,
@@ -68,16 +68,7 @@ class BridgeOptions(BaseModel):
 
 def parse_options(options: Any) -> BridgeOptions:
     """``BridgeOptions`` from a model, a plain dict or None; ``BadOptions`` on bad input."""
-    if isinstance(options, BridgeOptions):
-        return options
-    if options is None:
-        return BridgeOptions()
-    try:
-        return BridgeOptions.model_validate(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+    return parse_model(BridgeOptions, options)
 
 
 _TABLES: dict[str, dict] = {}

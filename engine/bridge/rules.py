@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
+from engine.errors import split_action
 from engine.tricks import Trick, playable
 
 from . import auction as A
@@ -173,11 +174,7 @@ def _can_claim(s: State, seat: int) -> bool:
 # ---------------------------------------------------------------------------------
 
 def parse(action: Any) -> tuple[str, list[str]]:
-    if not isinstance(action, str):
-        raise error("bad_syntax", action=action, detail="an action is a text")
-    parts = action.split()
-    if not parts:
-        raise error("bad_syntax", action=action, detail="the action is empty")
+    parts = split_action(action)
     verb, args = parts[0], parts[1:]
     if verb in ("deal",):
         return verb, args

@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.facade import RulesFacade
+
 from .errors import error
 from .options import BridgeOptions, parse_options, scoring_table
 from .record import check_honours, write_entry
@@ -308,10 +310,11 @@ def view(s: ScoreState, seat: int | None) -> dict:
     return v
 
 
-class BridgeScoreGame:
+class BridgeScoreGame(RulesFacade):
     name = "bridge_score"
     rules_version = 1
     Options = BridgeOptions
+    State = ScoreState
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         return 1, 4
@@ -330,18 +333,6 @@ class BridgeScoreGame:
         if "cancel" in legal_actions:
             return "cancel"
         return legal_actions[-1] if legal_actions else ""
-
-    def is_over(self, state: ScoreState) -> bool:
-        return state.phase == "over"
-
-    def result(self, state: ScoreState) -> dict | None:
-        return dict(state.result) if state.result is not None else None
-
-    def dump(self, state: ScoreState) -> dict:
-        return state.dump()
-
-    def load(self, data: dict) -> ScoreState:
-        return ScoreState.load(data)
 
 
 SCORE_GAME = BridgeScoreGame()

@@ -1,7 +1,9 @@
-"""The durak ``engine.base.Game``: a thin facade over ``rules``."""
+"""The durak ``engine.base.Game``: a thin facade over ``rules`` (one deal, no ``system_action``)."""
 from __future__ import annotations
 
 from typing import Any
+
+from engine.facade import RulesFacade
 
 from . import rules
 from .ai import computer_action as _computer_action
@@ -9,34 +11,15 @@ from .options import DurakOptions, parse_options
 from .state import State
 
 
-class DurakGame:
+class DurakGame(RulesFacade, rules=rules):
     name = "durak"
     rules_version = 1
     Options = DurakOptions
+    State = State
+    computer_action = staticmethod(_computer_action)
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         return 2, parse_options(options).max_players
-
-    # the hot paths are bound straight to the rules module (no extra call layer)
-    new_deal = staticmethod(rules.new_deal)
-    initial_state = staticmethod(rules.initial_state)
-    apply = staticmethod(rules.apply)
-    legal_actions = staticmethod(rules.legal_actions)
-    to_act = staticmethod(rules.to_act)
-    view = staticmethod(rules.view)
-    computer_action = staticmethod(_computer_action)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def result(self, state: State) -> dict | None:
-        return dict(state.result) if state.result is not None else None
-
-    def dump(self, state: State) -> dict:
-        return state.dump()
-
-    def load(self, data: dict) -> State:
-        return State.load(data)
 
 
 GAME = DurakGame()

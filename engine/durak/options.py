@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.options import parse_model
 
 from .errors import error
 
@@ -38,16 +40,7 @@ class DurakOptions(BaseModel):
 
 def parse_options(options: Any) -> DurakOptions:
     """``DurakOptions`` from a model or a plain dict; ``BadOptions`` on bad input."""
-    if isinstance(options, DurakOptions):
-        return options
-    if options is None:
-        return DurakOptions()
-    try:
-        return DurakOptions.model_validate(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+    return parse_model(DurakOptions, options)
 
 
 def check_players(options: DurakOptions, players: Any) -> int:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
+from engine.errors import split_action
 
 from .errors import error
 from .options import check_players, parse_options
@@ -252,11 +253,7 @@ def _remove(hand: list[str], cards: list[str]) -> None:
 # ---------------------------------------------------------------------------------
 
 def parse(action: Any) -> tuple[str, list[str]]:
-    if not isinstance(action, str):
-        raise error("bad_syntax", action=action, detail="an action is a text")
-    parts = action.split()
-    if not parts:
-        raise error("bad_syntax", action=action, detail="the action is empty")
+    parts = split_action(action)
     verb = parts[0]
     if verb in SYSTEM_VERBS:
         return verb, parts
@@ -328,17 +325,24 @@ def _check_in_hand(hand: list[str], cards: list[str]) -> None:
             raise error("not_in_hand", card=c)
 
 
-def _h_attack(s: State, seat: int, cards: list[str], events: list[dict]):
-    _check_in_hand(s.hands[seat], cards)
-    r = cards[0][0]
-    if any(c[0] != r for c in cards):
-        raise error("mixed_ranks")
+def _lay(s: State, seat: int, cards: list[str]) -> State:
+    """Attacks and throw-ins alike: a clone with ``cards`` moved from ``seat``'s hand to
+    the table, unbeaten; ``too_many_cards`` past the table's capacity."""
     cap = capacity(s)
     if len(cards) > cap:
         raise error("too_many_cards", limit=max(cap, 0))
     t = s.clone()
     _remove(t.hands[seat], cards)
     t.table.extend((c, seat, None, False, None) for c in cards)
+    return t
+
+
+def _h_attack(s: State, seat: int, cards: list[str], events: list[dict]):
+    _check_in_hand(s.hands[seat], cards)
+    r = cards[0][0]
+    if any(c[0] != r for c in cards):
+        raise error("mixed_ranks")
+    t = _lay(s, seat, cards)
     t.phase = "defend"
     events.append({"type": "attack", "seat": seat, "cards": list(cards)})
     return t, events
@@ -456,12 +460,7 @@ def _h_throw(s: State, seat: int, cards: list[str], events: list[dict]):
     for c in cards:
         if c[0] not in vis:
             raise error("rank_not_on_table", card=c)
-    cap = capacity(s)
-    if len(cards) > cap:
-        raise error("too_many_cards", limit=max(cap, 0))
-    t = s.clone()
-    _remove(t.hands[seat], cards)
-    t.table.extend((c, seat, None, False, None) for c in cards)
+    t = _lay(s, seat, cards)
     events.append({"type": "throw", "seat": seat, "cards": list(cards)})
     if t.phase == "throw":
         t.phase = "defend"

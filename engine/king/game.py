@@ -3,41 +3,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.facade import RulesFacade
+
 from . import rules
 from .ai import computer_action as _computer_action
 from .options import PLAYERS, KingOptions, parse_options
 from .state import State
 
 
-class KingGame:
+class KingGame(RulesFacade, rules=rules):
     name = "king"
     rules_version = 1
     Options = KingOptions
+    State = State
+    computer_action = staticmethod(_computer_action)
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         parse_options(options)
         return PLAYERS, PLAYERS
-
-    new_deal = staticmethod(rules.new_deal)
-    initial_state = staticmethod(rules.initial_state)
-    apply = staticmethod(rules.apply)
-    legal_actions = staticmethod(rules.legal_actions)
-    to_act = staticmethod(rules.to_act)
-    view = staticmethod(rules.view)
-    system_action = staticmethod(rules.system_action)
-    computer_action = staticmethod(_computer_action)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def result(self, state: State) -> dict | None:
-        return dict(state.result) if state.result is not None else None
-
-    def dump(self, state: State) -> dict:
-        return state.dump()
-
-    def load(self, data: dict) -> State:
-        return State.load(data)
 
 
 GAME = KingGame()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.options import parse_model
 
 from .errors import error
 
@@ -64,16 +66,7 @@ class KingOptions(BaseModel):
 
 def parse_options(options: Any) -> KingOptions:
     """``KingOptions`` from a model or a plain dict; ``BadOptions`` on bad input."""
-    if isinstance(options, KingOptions):
-        return options
-    if options is None:
-        return KingOptions()
-    try:
-        return KingOptions.model_validate(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+    return parse_model(KingOptions, options)
 
 
 def check_players(players: Any) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import tricks
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled, sort_hand
+from engine.errors import split_action
 
 from .errors import error
 from .options import PLAYERS, SEAT_LETTERS, check_players, parse_options
@@ -225,11 +226,7 @@ def _domino_advance(t: State, events: list[dict]) -> None:
 # ---------------------------------------------------------------------------------
 
 def parse(action: Any) -> tuple[str, list[str]]:
-    if not isinstance(action, str):
-        raise error("bad_syntax", action=action, detail="an action is a text")
-    parts = action.split()
-    if not parts:
-        raise error("bad_syntax", action=action, detail="the action is empty")
+    parts = split_action(action)
     verb, args = parts[0], parts[1:]
     if verb in ("deal", "forfeit"):
         return verb, args

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import copy_json
+
 from .options import KingOptions, parse_options
 
 PHASES = ("deal", "choose", "play", "count", "domino", "over")
@@ -89,7 +91,7 @@ class State:
             "game": "king",
             "rules_version": 1,
             "players": self.n,
-            "options": _copy(options_json(self.options)),
+            "options": copy_json(options_json(self.options)),
             "phase": self.phase,
             "deal_no": self.deal_no,
             "first_dealer": self.first_dealer,
@@ -104,7 +106,7 @@ class State:
             "plays": [list(p) for p in self.plays],
             "winners": list(self.winners),
             "won": [list(w) for w in self.won],
-            "last_trick": _copy(self.last_trick),
+            "last_trick": copy_json(self.last_trick),
             "turn": self.turn,
             "pile": [list(p) for p in self.pile],
             "total": self.total,
@@ -112,8 +114,8 @@ class State:
             "rows": {k: list(v) for k, v in self.rows.items()},
             "passed": list(self.passed),
             "out": list(self.out),
-            "sheet": [_copy(e) for e in self.sheet],
-            "result": _copy(self.result),
+            "sheet": [copy_json(e) for e in self.sheet],
+            "result": copy_json(self.result),
         }
 
     @classmethod
@@ -135,7 +137,7 @@ class State:
         s.plays = [list(p) for p in data["plays"]]
         s.winners = list(data["winners"])
         s.won = [list(w) for w in data["won"]]
-        s.last_trick = _copy(data["last_trick"])
+        s.last_trick = copy_json(data["last_trick"])
         s.turn = data["turn"]
         s.pile = [list(p) for p in data["pile"]]
         s.total = data["total"]
@@ -143,8 +145,8 @@ class State:
         s.rows = {k: list(v) for k, v in data["rows"].items()}
         s.passed = list(data["passed"])
         s.out = list(data["out"])
-        s.sheet = [_copy(e) for e in data["sheet"]]
-        s.result = _copy(data["result"])
+        s.sheet = [copy_json(e) for e in data["sheet"]]
+        s.result = copy_json(data["result"])
         return s
 
 
@@ -160,12 +162,3 @@ def options_json(options: Any) -> dict:
             _OPTIONS_JSON.clear()
         hit = _OPTIONS_JSON[id(options)] = (options, options.model_dump(mode="json"))
     return hit[1]
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of plain JSON data (dicts, lists, scalars)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_copy(v) for v in value]
-    return value

@@ -1,21 +1,12 @@
 """Preferans error codes: every rejected action raises one of the ``engine.errors``
 classes with a stable snake_case ``code`` from :data:`ERROR_CODES`, an English
-``reason`` and the ``params`` (the bot translates the code with its catalog)."""
+``reason`` and the ``params`` (the bot translates the code with its catalog).
+The codes every game shares are ``engine.errors.COMMON``."""
 from __future__ import annotations
 
-from typing import Any
+from engine.errors import IllegalAction, game_errors
 
-from engine.errors import BadOptions, BadSyntax, EngineError, GameOver, IllegalAction, NotYourTurn
-
-_TABLE: dict[str, tuple[type[EngineError], str]] = {
-    "bad_syntax": (BadSyntax, "Cannot read the action {action!r}: {detail}."),
-    "bad_options": (BadOptions, "Bad options: {detail}."),
-    "game_over": (GameOver, "The game is over."),
-    "not_your_turn": (NotYourTurn, "It is not your turn (waiting for {waiting})."),
-    "system_only": (IllegalAction, "Only the system can {verb}."),
-    "bad_deal": (IllegalAction, "Bad deal: {detail}."),
-    "bad_seat": (IllegalAction, "Seat {seat} cannot {verb}."),
-    "wrong_phase": (IllegalAction, "You cannot {verb} now."),
+ERROR_CODES, error = game_errors({
     "bid_too_low": (IllegalAction, "A bid must be higher than {high}."),
     "single_step": (IllegalAction, "Bids go up one step at a time: the next bid is {next}."),
     "no_moje": (IllegalAction, "You can say 'moje' only over a bid of a player who speaks after you."),
@@ -24,18 +15,9 @@ _TABLE: dict[str, tuple[type[EngineError], str]] = {
     "naming_low": (IllegalAction, "Name a higher igra contract than {current}."),
     "no_hold": (IllegalAction, "You can hold only a contract named by a player who speaks after you."),
     "must_name": (IllegalAction, "The first igra caller names a contract."),
-    "not_in_hand": (IllegalAction, "You do not hold {card}."),
     "contract_low": (IllegalAction, "The contract must be at least your bid {bid}."),
     "no_invite": (IllegalAction, "Only the second defender can invite, after the first passed."),
     "not_eligible": (IllegalAction, "You cannot kontra now."),
     "must_follow": (IllegalAction, "{card} is not playable: follow suit, else play a trump."),
     "kontra_cap": (IllegalAction, "The kontra chain cannot go higher."),
-}
-
-#: code -> English template, for the bot's catalogs and documentation.
-ERROR_CODES: dict[str, str] = {code: template for code, (_, template) in _TABLE.items()}
-
-
-def error(code: str, **params: Any) -> EngineError:
-    cls, template = _TABLE[code]
-    return cls(code, template.format(**params), **params)
+})

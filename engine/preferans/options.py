@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .errors import error
+from engine.options import parse_model
 
 
 def default_max_refe(bula: int) -> int | None:
@@ -51,15 +51,4 @@ class PreferansOptions(BaseModel):
 
 def parse_options(options: Any) -> PreferansOptions:
     """``PreferansOptions`` from a model or a plain dict; ``BadOptions`` on bad input."""
-    if isinstance(options, PreferansOptions):
-        return options
-    if options is None:
-        return PreferansOptions()
-    if isinstance(options, BaseModel):
-        options = options.model_dump()
-    try:
-        return PreferansOptions.model_validate(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+    return parse_model(PreferansOptions, options, from_other_models=True)

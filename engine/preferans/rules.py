@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
+from engine.errors import split_action
 from engine.tricks import Trick, playable
 
 from .errors import error
@@ -95,11 +96,7 @@ ZERO_ARG = ("pass", "moje", "igra", "hold", "concede", "play", "invite", "kontra
 
 
 def parse(action: Any) -> tuple[str, list[str]]:
-    if not isinstance(action, str):
-        raise error("bad_syntax", action=action, detail="an action is a text")
-    parts = action.split()
-    if not parts:
-        raise error("bad_syntax", action=action, detail="the action is empty")
+    parts = split_action(action)
     verb, args = parts[0], parts[1:]
     if verb in ("deal", "forfeit"):
         return verb, args

@@ -23,8 +23,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.facade import RulesFacade
+
 from .errors import error
 from .options import PreferansOptions, parse_options
+from .rules import sheet_json  # the same public sheet as the played game's
 from .scoring import (BETTEL, CONTRACTS, NAME_OF, EntryError, Pull, apply_entry, apply_forfeit,
                       defenders, fnum, normalise, settlement, two_check)
 
@@ -288,14 +291,6 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
     return t
 
 
-def sheet_json(t) -> dict:
-    """The public sheet (a fresh copy of the cached summary)."""
-    d = t.pull.summary
-    return {**d, "contract": list(d["contract"]), "soups": [list(r) for r in d["soups"]],
-            "refe": list(d["refe"]), "refe_used": list(d["refe_used"]), "hats": list(d["hats"]),
-            "settlement": list(d["settlement"])}
-
-
 def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
     p = t.pull
     t.pending = None
@@ -306,10 +301,11 @@ def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None
     events.append({"type": "game_over", "result": dict(t.result)})
 
 
-class PreferansScoreGame:
+class PreferansScoreGame(RulesFacade):
     name = "preferans_score"
     rules_version = 1
     Options = PreferansOptions
+    State = ScoreState
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         parse_options(options)
@@ -386,17 +382,8 @@ class PreferansScoreGame:
             v["hand"] = []
         return v
 
-    def is_over(self, s: ScoreState) -> bool:
+    def is_over(self, s: ScoreState) -> bool:  # a sheet has no phase: over once it has a result
         return s.result is not None
-
-    def result(self, s: ScoreState) -> dict | None:
-        return dict(s.result) if s.result is not None else None
-
-    def dump(self, s: ScoreState) -> dict:
-        return s.dump()
-
-    def load(self, data: dict) -> ScoreState:
-        return ScoreState.load(data)
 
     def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
         """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""

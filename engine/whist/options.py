@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from engine.options import parse_model
 
 from .errors import error
 
@@ -116,18 +118,7 @@ class WhistOptions(BaseModel):
 
 def parse_options(options: Any) -> WhistOptions:
     """``WhistOptions`` from a model or a plain dict; ``BadOptions`` on bad input."""
-    if isinstance(options, WhistOptions):
-        return options
-    if options is None:
-        return WhistOptions()
-    if isinstance(options, BaseModel):
-        options = options.model_dump()
-    try:
-        return WhistOptions.model_validate(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise error("bad_options", detail=f"{where}: {first.get('msg', 'invalid')}") from None
+    return parse_model(WhistOptions, options, from_other_models=True)
 
 
 def check_players(players: Any) -> int:

@@ -22,6 +22,7 @@ import random
 from typing import Any
 
 from engine.base import register
+from engine.facade import RulesFacade
 
 from .errors import error
 from .options import WhistOptions, parse_options
@@ -97,10 +98,11 @@ def _result(s: ScoreState, **extra: Any) -> dict:
     return out
 
 
-class WhistScoreGame:
+class WhistScoreGame(RulesFacade):
     name = "whist_score"
     rules_version = 1
     Options = WhistOptions
+    State = ScoreState
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         return 1, 4
@@ -149,17 +151,12 @@ class WhistScoreGame:
             v["hand"] = []
         return v
 
+    # the sheet has no phase, and its result is copied deeply (dump/load: RulesFacade's)
     def is_over(self, state: ScoreState) -> bool:
         return state.over
 
     def result(self, state: ScoreState) -> dict | None:
         return _copy(state.result)
-
-    def dump(self, state: ScoreState) -> dict:
-        return state.dump()
-
-    def load(self, data: dict) -> ScoreState:
-        return ScoreState.load(data)
 
     def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
         # nobody plays a score sheet by computer; a timer's "auto" move keeps the sheet as is

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import copy_json
+
 from .options import WhistOptions, parse_options
 from .scoring import Sheet
 
@@ -85,7 +87,7 @@ class State:
             "held": list(self.held),
             "entries": [_copy_entry(e) for e in self.sheet.entries],
             "votes": list(self.votes),
-            "result": _jsonable(self.result),
+            "result": copy_json(self.result),
         }
 
     @classmethod
@@ -110,7 +112,7 @@ class State:
         s.held = list(data["held"])
         s.sheet = Sheet.replay(s.options, data["entries"])
         s.votes = list(data["votes"])
-        s.result = _jsonable(data["result"])
+        s.result = copy_json(data["result"])
         return s
 
 
@@ -123,14 +125,6 @@ def _copy_trick(trick: dict | None) -> dict | None:
 
 def _copy_entry(entry: dict) -> dict:
     return {"tricks": dict(entry["tricks"]), "honours": dict(entry["honours"])}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 def initial_state(options: Any, players: int) -> State:

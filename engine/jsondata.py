@@ -1,0 +1,13 @@
+"""Plain JSON data (dicts, lists, scalars), as game states hold results and sheets."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data; tuples become lists, as JSON would make them."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy_json(v) for v in value]
+    return value
