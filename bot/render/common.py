@@ -6,6 +6,7 @@ import html
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import SUIT_SYMBOL, label
+from engine.text import grid
 
 esc = html.escape
 
@@ -39,9 +40,4 @@ def chunk(items: list, size: int) -> list[list]:
 
 def pre_table(rows: list[list[str]], align_right: set[int] = frozenset()) -> str:
     """A monospaced table for an HTML <pre> block (cells already plain text)."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for r in rows:
-        cells = [c.rjust(widths[i]) if i in align_right else c.ljust(widths[i]) for i, c in enumerate(r)]
-        lines.append("  ".join(cells).rstrip())
-    return "<pre>" + esc("\n".join(lines)) + "</pre>"
+    return "<pre>" + esc(grid(rows, align_right)) + "</pre>"

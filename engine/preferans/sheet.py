@@ -8,6 +8,8 @@ column, the soup on his right neighbour, refe marks (─ unused, ╱ used), hat 
 """
 from __future__ import annotations
 
+from engine.text import grid
+
 from typing import Any
 
 from .scoring import parse_fnum, shown
@@ -134,12 +136,7 @@ def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none")
 
 
 def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for r in rows:
-        cells = [c.rjust(widths[i]) if i in align_right else c.ljust(widths[i]) for i, c in enumerate(r)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    return grid(rows, align_right)
 
 
 def sheet_parts(sheet: dict, rows: list[dict], names: list[str], lang: str, bula: int,
