@@ -222,7 +222,7 @@ def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.
     take, finish throw-in rounds quickly."""
     names = [text for text, _ in buttons]
     take = [d for t, d in buttons if t in ("Беру", "Take")]
-    done = [d for t, d in buttons if t in ("Бито", "Done (bito)", "Хватит", "Enough")]
+    done = [d for t, d in buttons if t in ("Бито", "Done (bito)", "Хватит", "Enough", "Пас", "Pass")]
     cards = [d for t, d in buttons if CARD_LABEL.search(t)]
     if done and rng.random() < 0.7:
         return done[0]

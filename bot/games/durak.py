@@ -102,7 +102,8 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     if view["phase"] == "over":
         lines.append(result_text(view["result"], names, lang))
     elif legal:
-        lines.append("👉 " + t(lang, f"durak.prompt.{view['phase']}"))
+        helper = view["phase"] == "throw" and seat != view.get("attacker")
+        lines.append("👉 " + t(lang, "durak.prompt.throw_other" if helper else f"durak.prompt.{view['phase']}"))
     elif view["to_act"]:
         who = ", ".join(esc(names[s]) for s in view["to_act"])
         lines.append(t(lang, f"durak.waiting.{view['phase']}", who=who))
@@ -120,7 +121,10 @@ def action_label(action: str, view: dict, lang: str) -> str:
     if verb == "transfer":
         return f"⇄{label(args[0])}"
     if verb == "pass":
-        return t(lang, "durak.btn.pass_final" if view.get("taking") else "durak.btn.pass")
+        if view.get("taking"):
+            return t(lang, "durak.btn.pass_final")
+        # "бито" is the main attacker's word for ending the bout; the others just pass
+        return t(lang, "durak.btn.pass" if view.get("seat") == view.get("attacker") else "durak.btn.pass_other")
     return t(lang, f"durak.btn.{verb}")
 
 

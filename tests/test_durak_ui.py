@@ -1,0 +1,23 @@
+"""Durak's DM labels: the words players use at each moment."""
+from bot.games.durak import action_label, action_rows
+
+
+def test_pass_is_bito_for_the_attacker_pass_for_helpers_and_enough_when_taking():
+    assert action_label("pass", {"seat": 0, "attacker": 0, "taking": False}, "ru") == "Бито"
+    assert action_label("pass", {"seat": 2, "attacker": 0, "taking": False}, "ru") == "Пас"
+    assert action_label("pass", {"seat": 2, "attacker": 0, "taking": True}, "ru") == "Хватит"
+    assert action_label("pass", {"seat": 0, "attacker": 0, "taking": False}, "en") == "Done (bito)"
+
+
+def test_card_labels_and_layout():
+    view = {"seat": 1, "attacker": 0, "taking": False,
+            "table": [{"attack": "7S", "by": 0, "cover": None, "hidden": False},
+                      {"attack": "7H", "by": 0, "cover": None, "hidden": False}]}
+    legal = ["beat 7S 9S", "beat 7H 8H", "blind 7S 6D", "transfer 7D", "take"]
+    assert action_label("beat 7S 9S", view, "ru") == "9♠→7♠"
+    assert action_label("transfer 7D", view, "ru") == "⇄7♦"
+    rows, has_blind = action_rows(legal, view, "ru")
+    # covers for the first unbeaten card only; blind covers on their own keyboard
+    assert rows == [[("9♠→7♠", 0), ("⇄7♦", 3)], [("Беру", 4)]] and has_blind
+    blind_rows, _ = action_rows(legal, view, "ru", blind_mode=True)
+    assert blind_rows == [[("🂠6♦→7♠", 2)]]
