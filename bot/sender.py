@@ -22,6 +22,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from bot import screens
 from bot.i18n import t
 from bot.service import TableService
+from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -144,6 +145,8 @@ class Sender:
             return await self._refresh_hand(table, seats, item.target)
         if item.kind == "ping":
             return await self._ping(table, seats, item.target, item.payload.get("reminder", False))
+        if item.kind == "unping":
+            return await self._unping(table, seats, item.target)
         return False
 
     async def _refresh_group(self, table, seats) -> bool:
@@ -184,7 +187,6 @@ class Sender:
     async def _ping(self, table, seats, seat_no: int, reminder: bool) -> bool:
         seat = seats[seat_no]
         state = await self.service.state_of(table)
-        from engine.base import get_game
         if seat_no not in get_game(table.game).to_act(state):
             return False  # no longer their turn: a stale ping would only confuse
         if seat.ping_message_id:
@@ -202,6 +204,19 @@ class Sender:
             return False
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
         return True
+
+    async def _unping(self, table, seats, seat_no: int) -> bool:
+        """Delete the "your turn" ping once the turn has passed, so a DM keeps only the hand."""
+        seat = seats[seat_no]
+        state = await self.service.state_of(table)
+        if not seat.ping_message_id or seat_no in get_game(table.game).to_act(state):
+            return False
+        try:
+            await self.bot.delete_message(seat.user_id, seat.ping_message_id)
+        except (BadRequest, Forbidden):
+            pass  # already gone
+        await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=None)
+        return False
 
     async def _post(self, table, seats, item: OutboxItem) -> bool:
         """A new message in the group (a score sheet). After a game's last post, the

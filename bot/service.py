@@ -313,9 +313,13 @@ class TableService:
             humans = [s for s in seats if not s.is_computer]
             outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
             was_waiting = set(game.to_act(before)) if before is not None else set()
-            for seat in set(game.to_act(after)) - was_waiting:
+            now_waiting = set(game.to_act(after))
+            for seat in sorted(now_waiting - was_waiting):
                 if not seats[seat].is_computer:
                     outbox.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
+            for seat in sorted(was_waiting - now_waiting):  # their turn is over: the ping goes
+                if not seats[seat].is_computer:
+                    outbox.append(OutboxItem("unping", seats[seat].user_id, table.id, target=seat))
         version = table.version + len(actions)
         result = None
         timer: TimerRow | None = None

@@ -66,6 +66,7 @@ class OutboxItem:
     - ``group``: refresh the table's group message from the current state (coalesced);
     - ``hand``: refresh seat ``target``'s DM hand message (coalesced);
     - ``ping``: tell seat ``target`` it is their turn (delete the previous ping);
+    - ``unping``: seat ``target``'s turn is over: delete its ping;
     - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message.
     """
 

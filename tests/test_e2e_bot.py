@@ -352,3 +352,23 @@ async def test_fixed_seat_lobby_choose_move_and_taken(bot, fake_telegram):
     assert "E. ✅ Аня" in lobby.text and "S. ✅ Борис" in lobby.text and "N. —" in lobby.text
     answer = await bot.press(anya, lobby, "Начать")
     assert "игроков" in answer.text  # two empty seats
+
+
+async def test_ping_only_while_it_is_your_turn(bot, fake_telegram):
+    anya, boris = users = people(fake_telegram, 2)
+    table = await started_game(bot, users)
+
+    def pings(user):
+        return [m for m in fake_telegram.messages(user.id) if "Ваш ход" in m.text and not m.keyboard]
+
+    for _ in range(6):
+        mover = await actor(bot, table.id, users)
+        other = boris if mover is anya else anya
+        assert len(pings(mover)) == 1 and not pings(other)
+        hand = await bot.hand_message(table.id, mover)
+        await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
+        if (await bot.repo.get_table(table.id)).status != "playing":
+            break
+    # each DM holds the hand message, the /start answer and at most the current ping
+    for user in users:
+        assert len(fake_telegram.messages(user.id)) <= 3
