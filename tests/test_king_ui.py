@@ -111,3 +111,21 @@ def test_lobby_options_cycle_and_validate():
     for _ in range(5):
         seats = UI.next_option(seats, "first_dealer")
     assert seats["first_dealer"] == "random"
+
+
+def test_trump_line_explains_an_until_that_missed():
+    """"Open until ♥" with no heart among the turned cards: trumps come from the highest
+    card, and the line says so instead of a bare "opened until ♥" next to ♦ trumps."""
+    for seed in range(50):
+        s = at_deal(9, None, seed=seed)
+        if all(c[1] != "H" for c in s.deck[12:15]):
+            break
+    s, _ = G.apply(s, G.to_act(s)[0], "until H")
+    assert s.trump != "H" and len(s.turned) == 3
+    text = UI.group_text(G.view(s, None), NAMES, "ru", "Кинг")
+    assert "открыли до ♥, ♥ не вышла — по старшей" in text
+    assert "no ♥ came, so the highest decided" in UI.group_text(G.view(s, None), NAMES, "en", "King")
+    hit = at_deal(9, None, seed=0)
+    hit, _ = G.apply(hit, G.to_act(hit)[0], f"until {hit.deck[12][1]}")   # the first card turned
+    assert "(открыли до " + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[hit.trump] + ")" in \
+        UI.group_text(G.view(hit, None), NAMES, "ru", "Кинг")

@@ -68,6 +68,8 @@ def _trump_line(view: dict, names: list[str], lang: str) -> str | None:
     if view["deal_no"] < 9 or not view["trump"]:
         return None
     mode = view.get("trump_mode")
+    if mode == "until" and view.get("trump_asked") != view["trump"]:
+        mode = "until_miss"  # no card of the asked suit turned up: the highest decided
     how = t(lang, f"king.how.{mode}", suit=suit_text(view.get("trump_asked"))) if mode else ""
     line = t(lang, "king.trump_line", suit=suit_text(view["trump"]), how=how)
     if view["turned"]:

@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
-from engine.preferans.sheet import row_summary, sheet_parts
+from engine.preferans.sheet import row_summary, sheet_legend, sheet_parts
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 
@@ -44,7 +44,7 @@ def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_
     title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no,
                                       rounding, last)
     return "\n".join([f"<b>{esc(title)}</b>", *(esc(line) for line in lines),
-                      f"<pre>{esc(table)}</pre>"])
+                      f"<pre>{esc(table)}</pre>", esc(sheet_legend(lang))])
 
 
 def result_lines(result: dict, names: list[str], lang: str) -> list[str]:
@@ -68,7 +68,7 @@ def _value(v) -> float:
 
 def _signed(v) -> str:
     s = str(v).replace("-", "−")
-    return s if _value(v) < 0 else "+" + s
+    return s if _value(v) <= 0 else "+" + s
 
 
 # ------------------------------------------------------------------------------ status lines
@@ -173,7 +173,15 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
             key = "kontra_round" if view["kstage"] == "round" else "kontra_raise"
         elif key == "discard":
             key = "discard1" if view["discarded"] == 0 else "discard2"
-        lines.append("👉 " + t(lang, f"preferans.prompt.{key}", level=level_name(view["level"] + 1, lang)))
+        elif key == "defence" and "invite" in legal:
+            key = "defence_invite"
+        elif key == "naming":
+            key = ("naming_first" if view["named"] is None
+                   else "naming" if "hold" in legal else "naming_nohold")
+        lines.append("👉 " + t(lang, f"preferans.prompt.{key}", level=level_name(view["level"] + 1, lang),
+                              choices=auction_choices(legal, lang) if key == "auction" else ""))
+        if key == "kontra_round":
+            lines += kontra_hints(view, names, lang)
     else:
         wait = waiting_line(view, names, lang)
         if wait:
@@ -182,6 +190,31 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     if last and view["phase"] != "over":
         lines.append(last)
     return "\n".join(lines)
+
+
+def kontra_hints(view: dict, names: list[str], lang: str) -> list[str]:
+    """What a kontra changes besides the stakes: an unkontra'd "two" is not played (§5.6),
+    and a lone defender's kontra brings the passed defender in as his partner (§5.5)."""
+    out = []
+    d, opts = view["declarer"], view["options"]
+    if (view["number"] == 2 and not view["igra"] and opts.get("two_requires_kontra", True)
+            and view["sheet"]["refe"][d] == 0 and not view["kontra"]):
+        key = "two_slo" if opts.get("slovenian_two_refe") else "two"
+        out.append(t(lang, f"preferans.hint.{key}", name=esc(names[d])))
+    me = view["seat"]
+    other = next((int(x) for x, v in view["defence"].items() if int(x) != me), None)
+    if view["defence"].get(str(me)) == "play" and other is not None and view["defence"][str(other)] == "pass":
+        out.append(t(lang, "preferans.hint.lone", name=esc(names[other])))
+    return out
+
+
+def auction_choices(legal: list[str], lang: str) -> str:
+    """The calls the buttons offer, in words: "a number, moje, igra or pass"."""
+    verbs = [v for v in ("bid", "moje", "igra", "pass") if any(a.split()[0] == v for a in legal)]
+    parts = [t(lang, f"preferans.prompt.part.{v}") for v in verbs]
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + f" {t(lang, 'preferans.prompt.or')} " + parts[-1]
 
 
 def action_label(action: str, view: dict, lang: str) -> str:

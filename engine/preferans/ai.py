@@ -6,7 +6,8 @@
   may, igra only with a very strong hand;
 - talon: discards the two cheapest cards of its shortest side suits, then announces
   the contract with the best estimate;
-- defence: plays with two likely tricks, kontras with four (three against a "two");
+- defence: plays only with a safe two tricks (see ``WHIST_MIN``), kontras with four
+  (three against a "two");
   the kontra chain goes on only with a much stronger hand, so it always ends;
 - play: wins a trick cheaply when the other defender is not already winning it,
   otherwise plays low; in bettel the declarer ducks and the defenders play low.
@@ -21,6 +22,13 @@ from engine.tricks import winning_index
 SUIT_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5}
 NUMBER_SUIT = {n: s for s, n in SUIT_NUMBER.items()}
 NAME_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
+BID_BONUS = 1.5   # tricks the talon is hoped to bring when bidding
+# A defender below his quota pays v in his contract column, which the settlement counts
+# ten times, while each trick brings only v of soup: whist only with a safe two tricks
+# (an estimate of 2 falls short half the time). Whisting on weak hands also made a
+# pulka of 30 last about 90 hands; with these thresholds it is about 30.
+WHIST_MIN = 2.5
+INVITE_MIN = 3.5  # the inviter answers for the pair's four tricks
 
 
 def _by_suit(hand: list[str]) -> dict[str, list[int]]:
@@ -122,7 +130,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     phase = view["phase"]
     seat = view["seat"]
     if phase == "auction":
-        target = best_target(hand, 1.5)
+        target = best_target(hand, BID_BONUS)
         if target is None:
             return "pass"
         if "igra" in legal and best_target(hand, 0.0) is not None and estimate(hand, None) >= 8:
@@ -153,9 +161,9 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     trump = view.get("trump")
     if phase == "defence":
         e = defence_estimate(hand, trump)
-        if "invite" in legal and e >= 2:
+        if "invite" in legal and e >= INVITE_MIN:
             return "invite" if rng.random() < 0.5 else "play"
-        return "play" if e >= 2 or rng.random() < 0.15 else "pass"
+        return "play" if e >= WHIST_MIN else "pass"
     if phase == "kontra":
         level = view.get("level", 0)
         if "kontra" in legal:

@@ -689,7 +689,9 @@ def view(s: State, seat: int | None) -> dict:
         "bula": p.bula, "options": {
             "show_talon": s.options.show_talon, "max_refe": s.options.max_refe,
             "kontra_scope": s.options.kontra_scope, "display_rounding": s.options.display_rounding,
-            "kontra_cap": s.options.kontra_cap},
+            "kontra_cap": s.options.kontra_cap,
+            "two_requires_kontra": s.options.two_requires_kontra,
+            "slovenian_two_refe": s.options.slovenian_two_refe},
         "sheet": sheet_json(s),
         "last_row": dict(s.last_row) if s.last_row else None,
         "result": dict(s.result) if s.result else None,

@@ -29,7 +29,8 @@ WORDS = {
         "kontra_n": "контра ×{m}", "forfeit": "{name}: время вышло, −{bula} в контракт",
         "contracts": {2: "2 ♠", 3: "3 ♦", 4: "4 ♥", 5: "5 ♣", 6: "беттель", 7: "санац"},
         "writes": "пишут", "soup_on": "{w}→{t} {x}", "hand": "{n}.",
-        "legend": "Юха→лев: висты на соседа слева (№ в скобках), Юха→прав: на соседа справа.",
+        "legend": "Юха→лев / Юха→прав: висты на соседа слева / справа (в скобках его №). "
+                  "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята.",
     },
     "en": {
         "title": "Bula {bula} · hand {n}", "title0": "Bula {bula}",
@@ -45,7 +46,8 @@ WORDS = {
         "kontra_n": "kontra ×{m}", "forfeit": "{name}: out of time, −{bula} to the contract column",
         "contracts": {2: "2 ♠", 3: "3 ♦", 4: "4 ♥", 5: "5 ♣", 6: "bettel", 7: "sans"},
         "writes": "write", "soup_on": "{w}→{t} {x}", "hand": "{n}.",
-        "legend": "Soup→L: whists on the left neighbour (number in brackets), Soup→R: on the right one.",
+        "legend": "Soup→L / Soup→R: whists on the left / right neighbour (his # in brackets). "
+                  "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off.",
     },
 }
 
@@ -74,7 +76,7 @@ def _num(v: Any, rounding: str) -> str:
 def _signed(v: Any, rounding: str) -> str:
     x = parse_fnum(v)
     s = shown(x, rounding)
-    return s if x < 0 else "+" + s
+    return s if s.startswith("−") or s == "0" else "+" + s
 
 
 def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
@@ -153,8 +155,13 @@ def sheet_parts(sheet: dict, rows: list[dict], names: list[str], lang: str, bula
     return title, lines, table
 
 
+def sheet_legend(lang: str) -> str:
+    """The line under the table that explains the soup columns and the bracketed numbers."""
+    return words(lang)["legend"]
+
+
 def sheet_text(sheet: dict, rows: list[dict], names: list[str], lang: str, bula: int,
                hand_no: int | None, rounding: str = "none", last: dict | None = None) -> str:
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
-    return "\n".join([title, *lines, table])
+    return "\n".join([title, *lines, table, sheet_legend(lang)])
 
