@@ -123,7 +123,7 @@ def test_text_is_the_posted_sheet():
     assert lines[0] == "Rubber 1"
     assert "We │ They" in lines[1]
     assert any(line.startswith("Total") and line.split()[-3:] == ["1830", "│", "150"] for line in lines)
-    assert "The rubber is not finished" in sheet and "ahead by 1680: 17 units" in sheet
+    assert "The rubber is not finished" in sheet and "We are ahead by 1680 points; in units of 100: 17." in sheet
     ru = text(EXAMPLE, "ru")
     assert ru.startswith("Роббер 1") and "Мы │ Они" in ru
 

@@ -60,7 +60,7 @@ def test_claim_and_concede_keyboards():
     assert [m for _, m in switches] == ["claim"]
     assert all(CARD_LABEL.fullmatch(label) for row in rows for label, _ in row)
     rows, switches = action_rows(legal, G.view(state, 0), "en", "claim")
-    assert rows[0] == [("Claim all 12", legal.index("claim 12"))]
+    assert rows[0] == [("Claim all the rest (12)", legal.index("claim 12"))]
     assert switches == [("↩ Back", "normal")]
     assert sum(len(r) for r in rows) == 13
 
@@ -118,3 +118,81 @@ def test_lobby_options_cycle():
         G.Options(**UI.next_option(options, key))
     rows = UI.option_rows(options, "ru")
     assert sum(len(r) for r in rows) == 4
+
+
+def test_deal_post_says_what_each_summed_cell_is_made_of():
+    """A cell above the line adds several premiums up (830 = 30 + 100 + 700); the post
+    names them, per side, in the players' words — honours too, whoever holds them."""
+    state = start(hearts_deal())
+    # N bids 1♠ doubled and redoubled and makes 13 tricks; N holds all five spade honours
+    state, events = run(state, (0, "bid 1S"), (1, "double"), (2, "redouble"), (3, "pass"),
+                        (0, "pass"), (1, "pass"), (1, "concede"))
+    ru = render(UI.posts(events, G.view(state, None), NAMES, "ru", [])[0], "HTML")
+    assert ("Мы: под чертой 120; над чертой 1200 (переборы) + 50 (за реконтру) + 150 (онеры)"
+            " + 100 (за партию).") in ru
+    assert "Они:" not in ru
+    en = render(UI.posts(events, G.view(state, None), NAMES, "en", [])[0], "HTML")
+    assert ("We: below the line 120; above the line 1200 (overtricks) + 50 (for the redouble) + 150 (honours)"
+            " + 100 (game).") in en
+    # a defeated doubled contract: the defenders' undertricks, the declarer's side's honours
+    from bot.games.bridge import written_lines
+    lines = written_lines([{"side": "EW", "line": "above", "kind": "undertricks", "points": 500},
+                           {"side": "NS", "line": "above", "kind": "honours", "points": 150}], "ru", 1)
+    assert lines == ["Мы: над чертой 150 (онеры).", "Они: над чертой 500 (недоборы)."]
+    assert written_lines([{"side": "NS", "line": "above", "kind": "insult", "points": 50}], "ru", 1) == \
+        ["Мы: над чертой 50 (за контру)."]
+
+
+def test_settlement_words_and_a_stopped_paper_rubber():
+    """No "вист(ов)"; a rubber stopped early says so once and shows the §7.6 premiums it
+    wrote (they are in the totals but on no deal's post)."""
+    S = get_game("bridge_score")
+    UIS = BridgeScoreUI()
+    state = S.initial_state(S.Options(unfinished_rubber_bonus=True), 1)
+    state, _ = S.apply(state, None, "deal dealer=N")
+    events = []
+    for action in ("declarer N", "level 4", "strain S", "doubling none", "tricks 10", "honours none",
+                   "confirm", "declarer E", "level 2", "strain C", "doubling none", "tricks 8",
+                   "honours none", "confirm", "stop", "confirm"):
+        state, ev = S.apply(state, 0, action)
+        events += ev
+    final = render(UIS.posts([e for e in events if e["type"] == "game_over"],
+                             S.view(state, None), [], "ru", [])[0], "HTML")
+    assert final.count("🏁") == 1 and "Роббер остановлен до конца" in final and "окончен" not in final
+    assert "Мы: над чертой 300 (партия в незаконченном роббере)." in final
+    assert "Они: над чертой 100 (частичная запись в незаконченном роббере)." in final
+    # 120 + 100 (game) + 300 = 520 against 40 + 100 = 140: 380 points, 4 units
+    assert "Итого: Мы 520 — Они 140" in final
+    assert "«Мы» впереди на 380 очков; в вистах (по 100 очков): 4." in final and "(ов)" not in final
+    en = render(UIS.posts([e for e in events if e["type"] == "game_over"],
+                          S.view(state, None), [], "en", [])[0], "HTML")
+    assert "We are ahead by 380 points; in units of 100: 4." in en
+
+
+def test_claim_texts_read_well_with_one_trick_left():
+    """"из оставшихся 1 взяток" was wrong Russian: the numbers now stand in brackets."""
+    state = start(hearts_deal())
+    state, _ = run(state, (0, "bid 1S"), (1, "pass"), (2, "pass"), (3, "pass"))
+    while G.view(state, None)["tricks_played"] < 12:
+        seat = G.to_act(state)[0]
+        state, _ = G.apply(state, seat, next(a for a in G.legal_actions(state, seat) if a.startswith("play")))
+    assert G.to_act(state) == [0]  # N leads to the last trick: he may claim it
+    rows, _ = action_rows(G.legal_actions(state, 0), G.view(state, 0), "ru", "claim")
+    assert rows[0] == [("Заявить все оставшиеся (1)", 1)]
+    claimed, _ = G.apply(state, 0, "claim 1")
+    text = render(UI.group_text(G.view(claimed, None), NAMES, "ru", "Бридж"), "HTML")
+    assert "N (<Аня & Co>) заявляет взяток: 1 (всего осталось 1) — отвечают защитники." in text
+    state, _ = G.apply(state, 0, "play 2S")
+    legal = G.legal_actions(state, 1)
+    rows, _ = action_rows(legal, G.view(state, 1), "ru", "concede")
+    assert rows == [[("Отдать разыгрывающему все оставшиеся взятки (1)", legal.index("concede"))]]
+    assert UI.variant_text(G.Options().model_dump(), "ru") == "таблица: по книге"
+
+
+def test_a_forfeit_post_shows_the_rubber_bonus_it_wrote():
+    state = start(hearts_deal())
+    state, events = G.apply(state, None, "forfeit 1")  # E's timer ran out: N–S get 700
+    final = render(UI.posts(events, G.view(state, None), NAMES, "ru", [])[-1], "HTML")
+    assert "Борис: вышло время — роббер за парой «Мы»." in final  # no "У Борис"
+    assert "Мы: над чертой 700 (за роббер)." in final and "Итого: Мы 700 — Они 0" in final
+    assert "«Мы» впереди на 700 очков; в вистах (по 100 очков): 7." in final

@@ -291,7 +291,10 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     await press(anya, "✖ Отмена")  # changed our mind: the whole entry again
     await enter(EXAMPLE[3])
     four = fake.last_message(GROUP)
-    assert "Онеры: Они +150" in four.text and "выиграли партию" in four.text
+    assert "выиграли партию" in four.text
+    # the post says what each summed cell of the sheet is made of (1010 = 60 + 300 + 650)
+    assert ("Мы: под чертой 760; над чертой 50 (за реконтру) + 500 (малый шлем) + 100 (за партию).\n"
+            "Они: над чертой 150 (онеры).") in four.text
     # the posted sheet is exactly cardbot score --text's sheet for the same deals
     rec = {**EXAMPLE_RECORD, "deals": EXAMPLE_RECORD["deals"][:4]}
     expected = bridge_record.text(rec, "ru").split("\n", 1)[1]
@@ -306,5 +309,6 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     assert summary["complete"] and summary["games"] == {"NS": 2, "EW": 0}
     totals = summary["totals"]
     assert f"Итого: Мы {totals['NS']} — Они {totals['EW']}" in final.text
-    assert f"{summary['settlement']['NS']} вист" in final.text
+    assert f"в вистах (по 100 очков): {summary['settlement']['NS']}." in final.text
+    assert "вист(ов)" not in final.text
     assert "Мы +" in final.text  # per player: We +k, They −k

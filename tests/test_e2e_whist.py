@@ -182,7 +182,7 @@ async def test_turn_timer_forfeit_and_rematch_rotates_the_deal(bot, fake_telegra
     result = get_game("whist").result(state)
     assert result["forfeit"] == 0 and result["winner"] == "EW"
     final = fake_telegram.last_message(GROUP)
-    assert "У N Аня вышло время" in final.text and "Победили Они (E–W)" in final.text
+    assert "N Аня: вышло время — Мы (N–S) проигрывают матч." in final.text and "Победили Они (E–W)" in final.text
     # a rematch is a new match; the deal goes on rotating (N dealt, E deals now)
     await bot.press(anya, final, "Ещё партию")
     row, state = await bot.state(table.id)

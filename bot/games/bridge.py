@@ -249,14 +249,38 @@ def deal_post(event: dict, names: list[str] | None, lang: str) -> str:
         elif "conceded_by" in how:
             head += " " + t(lang, "bridge.concede_note")
     lines = [head]
-    for entry in event.get("entries", []):
-        if entry["kind"] == "honours":
-            lines.append(t(lang, "bridge.honours_line", side=side_name(entry["side"], lang), points=entry["points"]))
+    doubling = (event.get("contract") or {}).get("doubling", 0)
+    lines += written_lines(event.get("entries", []), lang, doubling)
     won = _games_won(event)
     if won:
         lines.append(t(lang, "bridge.game_won", side=side_name(won, lang)))
     lines.append(sheet_pre(event["sheet"], lang))
     return "\n".join(lines)
+
+
+def _kind_text(kind: str, lang: str, doubling: int) -> str:
+    if kind == "insult":
+        kind = "insult_xx" if doubling == 2 else "insult_x"
+    return t(lang, f"bridge.kind.{kind}")
+
+
+def written_lines(entries: list[dict], lang: str, doubling: int = 0) -> list[str]:
+    """What a deal (or the end of a rubber) wrote, one line per side, so that a summed
+    cell of the sheet can be checked: "They: below the line 90; above the line 30 (overtricks) + 100 (game)"."""
+    lines = []
+    for side in ("NS", "EW"):
+        mine = [e for e in entries if e["side"] == side]
+        if not mine:
+            continue
+        parts = []
+        below = sum(e["points"] for e in mine if e["line"] == "below")
+        if below:
+            parts.append(t(lang, "bridge.written.below", points=below))
+        above = [f"{e['points']} ({_kind_text(e['kind'], lang, doubling)})" for e in mine if e["line"] == "above"]
+        if above:
+            parts.append(t(lang, "bridge.written.above", items=" + ".join(above)))
+        lines.append(t(lang, "bridge.written", side=side_name(side, lang), parts="; ".join(parts)))
+    return lines
 
 
 def _games_won(event: dict) -> str | None:
@@ -272,13 +296,19 @@ def sheet_pre(sheet: dict, lang: str) -> str:
 
 
 def final_post(result: dict, sheet: dict, names: list[str] | None, lang: str) -> str:
-    lines = [t(lang, "bridge.result.title")]
     if "forfeit" in result and names:
         winner = "EW" if result["forfeit"] % 2 == 0 else "NS"
-        lines.append(t(lang, "bridge.result.forfeit", name=_name(names, result["forfeit"]),
-                       side=side_name(winner, lang)))
+        lines = [t(lang, "bridge.result.title"),
+                 t(lang, "bridge.result.forfeit", name=_name(names, result["forfeit"]), side=side_name(winner, lang))]
     elif not result.get("complete"):
-        lines.append(t(lang, "bridge.result.stopped"))
+        lines = [t(lang, "bridge.result.stopped")]
+    else:
+        lines = [t(lang, "bridge.result.title")]
+    if not result.get("complete"):
+        # what stopping wrote (the forfeit's rubber bonus, the unfinished-rubber premiums)
+        last = [e for e in sheet["entries"] if e["kind"] in ("unfinished_game", "unfinished_part")
+                or (e["kind"] == "rubber_bonus" and not sheet.get("complete"))]
+        lines += written_lines(last, lang)
     tr = lambda key, **p: t(lang, key, **p)  # noqa: E731
     settlement = {"diff": result["diff"], "units": result["units"]}
     lines += [esc(line) for line in result_lines(sheet, settlement, [names[s] for s in range(4)]

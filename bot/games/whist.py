@@ -192,6 +192,8 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     elif legal:
         verb = legal[0].split()[0]
         key = {"trump": "trump", "delegate": "trump", "play": "play", "next": "vote", "stop": "vote"}[verb]
+        if key == "trump" and "delegate" not in legal:
+            key = "trump_partner"  # the dealer passed the choice on; it cannot go back
         lines.append("👉 " + t(lang, f"whist.prompt.{key}"))
     elif view["to_act"]:
         who = ", ".join(seat_name(s, names) for s in view["to_act"])
@@ -226,11 +228,25 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
 
 
 # ---------------------------------------------------------------- posts
+def honours_notes(event: dict, lang: str) -> list[str]:
+    """Honours that were taken but not written, and why (else the sheet looks wrong)."""
+    lines = []
+    if event.get("dropped"):
+        d = event["dropped"]
+        lines.append(t(lang, "whist.honours_dropped", side=side_name(d["side"], lang), points=d["points"]))
+    if event.get("barred"):
+        b = event["barred"]
+        lines.append(t(lang, "whist.honours_barred", side=side_name(b["side"], lang), n=b["from"]))
+    return lines
+
+
 def deal_summary(event: dict, names: list[str], lang: str) -> str:
     entry = event["entry"]
     text = t(lang, "whist.deal_done", n=event["deal"], suit=suit_text(event.get("trump")),
              ns=entry["tricks"]["NS"], ew=entry["tricks"]["EW"],
              hns=entry["honours"]["NS"], hew=entry["honours"]["EW"])
+    for note in honours_notes(event, lang):
+        text += "\n" + note
     game = event.get("game_won")
     if game:
         text += "\n" + t(lang, "whist.game_won", side=side_name(game["winner"], lang),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.whist import (PRESETS, RUBBER_CHOICES, final_post, result_text, rubbers_label,
+from bot.games.whist import (PRESETS, RUBBER_CHOICES, final_post, honours_notes, result_text, rubbers_label,
                              score_lines, sheet_block, variant_name)
 from bot.i18n import t
 from bot.render.common import chunk, esc
@@ -101,6 +101,7 @@ class WhistScoreUI(GameUI):
                 entry = event["entry"]
                 head = t(lang, "whist_score.written", n=event["deal"], ns=entry["tricks"]["NS"],
                          ew=entry["tricks"]["EW"], hns=entry["honours"]["NS"], hew=entry["honours"]["EW"])
+                head = "\n".join([head, *honours_notes(event, lang)])
                 out.append(head + "\n" + sheet_block(view, lang))
             elif event["type"] == "undone":
                 out.append(t(lang, "whist_score.undone", n=event["deal"]) + "\n" + sheet_block(view, lang))

@@ -17,8 +17,9 @@ Play — declarer draws trumps while a defender may hold one and he holds the to
 cashes sure winners, else leads low from a long suit; second hand low, third and fourth
 hand win as cheaply as they can unless partner already wins; ruff when void and partner
 is not winning; discard the lowest card. The declarer claims when every remaining card
-of his side is a winner and the defenders hold no trump; a defender accepts a claim the
-cards he can see support.
+of his side is a winner and the defenders hold no trump; a defender accepts a claim only
+when a small double-dummy search shows it is right (he sees dummy, the declarer's hand and
+his own, so he knows his partner's too), else plays on.
 """
 from __future__ import annotations
 
@@ -352,23 +353,108 @@ def _sure(view: dict, ours: set[str]) -> bool:
     return all(c[1] not in top or RV[c[0]] > RV[top[c[1]][0]] for c in ours)
 
 
+CLAIM_SEARCH_BUDGET = 20_000  # cards tried; beyond it a defender plays on (rejects)
+
+
 def claim_is_sound(view: dict) -> bool:
-    """A defender's answer: accept a claim of every trick when the declarer's and dummy's
-    cards (both face up now) are all winners; a partial claim when it leaves the defenders
-    at least as many tricks as they hold sure winners (their top cards, no ruffs)."""
+    """A defender's answer to a claim of k tricks. With the declarer's and dummy's cards
+    face up, his own hand and the played cards, he also knows his partner's cards (the
+    rest), so he checks exactly that the declaring side can take k tricks against any
+    defence (a small double-dummy search). Accept at once when all the declaring side's
+    cards are winners; reject (play on) when the position is too big to check."""
     claim = view.get("claim") or {}
     ours = set(view.get("declarer_hand") or []) | set(view.get("dummy_hand") or [])
     if _sure(view, ours):
         return True
-    rest = claim.get("remaining", 0) - claim.get("tricks", 0)
+    hands = _claim_hands(view)
+    if hands is None:
+        return False
     contract = view["contract"]
     trump = None if contract["strain"] == "NT" else contract["strain"]
-    played = set(view["played"])
-    theirs = [c for c in FULL if c not in ours and c not in played]
-    winners = 0
-    for c in theirs:
-        if trump and c[1] != trump and any(o[1] == trump for o in ours):
-            continue
-        if all(not (o[1] == c[1] and RV[o[0]] > RV[c[0]]) for o in ours) and any(o[1] == c[1] for o in ours):
-            winners += 1
-    return rest >= min(winners, claim.get("remaining", 0))
+    try:
+        return can_take(hands, view["trick_leader"], trump, view["declarer"] % 2,
+                        claim.get("tricks", 0), CLAIM_SEARCH_BUDGET)
+    except _TooBig:
+        return False
+
+
+def _claim_hands(view: dict) -> tuple[frozenset, ...] | None:
+    """The four remaining hands as a defender sees them during a claim (partner's = the rest),
+    or None when the view does not add up (then nothing is accepted)."""
+    seat, declarer, dummy = view.get("seat"), view.get("declarer"), view.get("dummy")
+    if seat is None or declarer is None or view.get("trick"):
+        return None
+    hands: list[set[str]] = [set(), set(), set(), set()]
+    hands[declarer] = set(view.get("declarer_hand") or [])
+    hands[dummy] = set(view.get("dummy_hand") or [])
+    hands[seat] = set(view.get("hand") or [])
+    known = set().union(*hands) | set(view["played"])
+    hands[(seat + 2) % 4] = {c for c in FULL if c not in known}
+    if len({len(h) for h in hands}) != 1:
+        return None
+    return tuple(frozenset(h) for h in hands)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def can_take(hands: tuple[frozenset, ...], leader: int, trump: str | None, side: int, need: int,
+             budget: int = CLAIM_SEARCH_BUDGET) -> bool:
+    """Whether side ``side`` (0 = N–S, 1 = E–W) wins at least ``need`` of the remaining tricks
+    against the best play of the other side, all four hands known (no trick in progress).
+    Raises ``_TooBig`` after ``budget`` cards tried."""
+    memo: dict = {}
+    count = [0]
+
+    def options(hands, seat, plays):
+        led = plays[0][1][1] if plays else None
+        cards = [c for c in hands[seat] if c[1] == led] or list(hands[seat])
+        # cards of one suit with no live card of another hand (or on the table) between them
+        # are equivalent: keep the highest of each run
+        live = {c for i, h in enumerate(hands) if i != seat for c in h} | {c for _, c in plays}
+        out = []
+        for suit in {c[1] for c in cards}:
+            mine = sorted((c for c in cards if c[1] == suit), key=lambda c: RV[c[0]], reverse=True)
+            others = [RV[c[0]] for c in live if c[1] == suit]
+            prev = None
+            for c in mine:
+                if prev is None or any(RV[c[0]] < r < RV[prev[0]] for r in others):
+                    out.append(c)
+                prev = c
+        # try first the cards that would win the trick so far, high before low: a winning
+        # line (or a refutation) is usually found among them, which cuts the search short
+        table = [c for _, c in plays]
+
+        def strength(card):
+            wins = not table or winning_index(table + [card], trump) == len(table)
+            return (not wins, -(RV[card[0]] + (20 if card[1] == trump else 0)))
+        return sorted(out, key=strength)
+
+    def win(hands, leader, need):
+        if need <= 0:
+            return True
+        if need > len(hands[0]):
+            return False
+        key = (hands, leader, need)
+        if key in memo:
+            return memo[key]
+        memo[key] = result = trick(hands, leader, (), need)
+        return result
+
+    def trick(hands, leader, plays, need):
+        count[0] += 1
+        if count[0] > budget:
+            raise _TooBig
+        if len(plays) == 4:
+            winner = plays[winning_index([c for _, c in plays], trump)][0]
+            return win(hands, winner, need - (1 if winner % 2 == side else 0))
+        seat = (leader + len(plays)) % 4
+        ours = seat % 2 == side
+        for card in options(hands, seat, plays):
+            rest = hands[:seat] + (hands[seat] - {card},) + hands[seat + 1:]
+            if trick(rest, leader, plays + ((seat, card),), need) == ours:
+                return ours
+        return not ours
+
+    return win(tuple(frozenset(h) for h in hands), leader, need)

@@ -325,7 +325,7 @@ def _score(s: State, events: list[dict]) -> tuple[State, list[dict]]:
     events.append({"type": "deal_scored", "deal": deal["n"], "entry": entry,
                    "written": {side: deal[side] for side in SIDES},
                    "game_won": deal.get("game_won"), "rubber_won": deal.get("rubber_won"),
-                   "trump": s.trump, "dealer": s.dealer})
+                   "trump": s.trump, "dealer": s.dealer, **honours_not_written(deal, o)})
     if sheet.finished:
         s.phase = "over"
         s.result = _result(s, winner=sheet.winner)
@@ -336,6 +336,17 @@ def _score(s: State, events: list[dict]) -> tuple[State, list[dict]]:
     else:
         s.phase = "deal"
     return s, events
+
+
+def honours_not_written(deal: dict, options) -> dict:
+    """Why a side's honours are missing from the sheet, for the post: ``dropped`` (the
+    other side won the game by tricks first, §5.3) or ``barred`` (``honours_barred_from``)."""
+    out: dict[str, Any] = {}
+    if deal.get("dropped"):
+        out["dropped"] = dict(deal["dropped"])
+    if deal.get("barred"):
+        out["barred"] = {"side": deal["barred"], "from": options.honours_barred_from}
+    return out
 
 
 def _vote(state: State, seat: int, verb: str, action: str) -> tuple[State, list[dict]]:

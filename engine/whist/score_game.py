@@ -26,6 +26,7 @@ from engine.facade import RulesFacade
 
 from .errors import error
 from .options import WhistOptions, parse_options
+from .rules import honours_not_written
 from .scoring import SIDES, EntryError, Sheet, check_entry
 
 
@@ -253,7 +254,8 @@ class WhistScoreGame(RulesFacade):
         events: list[dict] = [{"type": "deal_scored", "seat": seat, "deal": deal["n"],
                                "entry": _copy(p), "written": {x: deal[x] for x in SIDES},
                                "game_won": deal.get("game_won"),
-                               "rubber_won": deal.get("rubber_won")}]
+                               "rubber_won": deal.get("rubber_won"),
+                               **honours_not_written(deal, sheet.options)}]
         if sheet.finished:
             s.result = _result(s)
             events.append({"type": "game_over", "result": s.result})
