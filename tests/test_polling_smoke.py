@@ -83,15 +83,19 @@ async def test_cardbot_run_plays_over_http_and_survives_a_restart(api, tmp_path)
     assert "Traceback" not in output, output
 
     # a new process over the same database shows the same game and takes the next move
+    polls_before = api.polls
     process = start_bot(api, tmp_path / "bot.sqlite3")
     try:
-        api.wait_for(lambda: len(fake.calls("getMe")) >= 2, what="the second start")
-        hands = [hand_message(fake, 1), hand_message(fake, 2)]
-        mover = next(h for h in hands if h.keyboard)
+        # polling again means start-up (and the outbox left by the first process) is done
+        api.wait_for(lambda: api.polls > polls_before, what="the second start to poll")
+        mover = api.wait_for(lambda: next((h for h in (hand_message(fake, 1), hand_message(fake, 2))
+                                           if h.keyboard), None), what="a hand with buttons")
         user = anya if mover.chat_id == 1 else boris
         before = mover.text
         await fake.press(app, user, mover, callback_data=fake.buttons(mover)[0][1])
         api.wait_for(lambda: mover.text != before, what="a move after the restart")
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n--- bot output ---\n{stop_bot(process)}") from None
     finally:
-        output = stop_bot(process)
+        output = stop_bot(process) if process.returncode is None else ""
     assert "Traceback" not in output, output
