@@ -12,8 +12,9 @@ import random
 import time
 from typing import Callable
 
-from telegram import BotCommand
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram import BotCommand, Update
+from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop,
+                          TypeHandler)
 from telegram.request import BaseRequest
 
 from bot import handlers
@@ -22,7 +23,7 @@ from bot.config import Settings
 from bot.i18n import LANGUAGES, t
 from bot.sender import Sender
 from bot.service import TableService
-from storage.sqlite import SqliteRepository
+from storage.factory import repository_for
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,20 @@ class Runtime:
     async def startup(self, background: bool = True) -> None:
         await self.repo.open()
         await self._set_commands()
-        await self.service.resume()
         if background:
-            self._tasks = [asyncio.create_task(self.sender.run_forever(), name="sender"),
+            # Resuming runs behind the updates: a table is loaded when it is first touched,
+            # so a restart with many stored tables answers at once.
+            self._tasks = [asyncio.create_task(self._resume(), name="resume"),
+                           asyncio.create_task(self.sender.run_forever(), name="sender"),
                            asyncio.create_task(self._timer_loop(), name="timers")]
+        else:
+            await self.service.resume()
+
+    async def _resume(self) -> None:
+        try:
+            await self.service.resume()
+        except Exception:
+            log.exception("resuming interrupted tables failed")
 
     async def shutdown(self) -> None:
         for task in self._tasks:
@@ -73,7 +84,10 @@ class Runtime:
             await asyncio.sleep(TIMER_POLL_SECONDS)
 
     async def settle(self, advance: Callable[[float], None] | None = None, rounds: int = 1000) -> None:
-        """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling."""
+        """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling.
+        A worker that does not lead the sending (another one does) has nothing to send."""
+        if not await self.repo.try_lead_sender():
+            return
         for _ in range(rounds):
             wait = await self.sender.drain()
             if wait is None:
@@ -107,10 +121,22 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
         await app.bot_data["runtime"].shutdown()
 
     app = builder.post_init(post_init).post_shutdown(post_shutdown).build()
-    repo = repo or SqliteRepository(settings.db_path)
+    repo = repo or repository_for(settings.database)
     service = TableService(repo, rng=rng, clock=clock)
     sender = Sender(app.bot, service, clock=sender_clock)
     app.bot_data["service"] = service
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)
     handlers.install(app)
     return app
+
+
+async def claim_update(update: object, context) -> None:
+    """Webhook mode: Telegram re-sends an update it thinks was lost, maybe to another
+    worker. The first worker to claim its id handles it; the others drop it."""
+    update_id = getattr(update, "update_id", None)
+    if update_id is not None and not await context.bot_data["service"].repo.claim_update(update_id):
+        raise ApplicationHandlerStop
+
+
+def install_update_claim(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, claim_update), group=-1)

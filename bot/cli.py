@@ -7,22 +7,52 @@ import logging
 import sys
 
 
-def _run(args: argparse.Namespace) -> int:
-    from telegram import Update
-
-    from bot.app import build_application
+def _settings():
     from bot.config import ConfigError, Settings
 
     try:
         settings = Settings.from_env()
     except ConfigError as error:
         print(f"cardbot: {error}", file=sys.stderr)
-        return 2
+        return None
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    return settings
+
+
+def _run(args: argparse.Namespace) -> int:
+    from telegram import Update
+
+    from bot.app import build_application
+
+    settings = _settings()
+    if settings is None:
+        return 2
+    build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)
+    return 0
+
+
+def _webhook(args: argparse.Namespace) -> int:
+    """One worker behind the reverse proxy; any number may share one PostgreSQL database."""
+    from telegram import Update
+
+    from bot.app import build_application, install_update_claim
+    from bot.config import ConfigError
+
+    settings = _settings()
+    if settings is None:
+        return 2
+    try:
+        host, port, path = settings.webhook()
+    except ConfigError as error:
+        print(f"cardbot webhook: {error}", file=sys.stderr)
+        return 2
     app = build_application(settings)
-    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    install_update_claim(app)
+    # Every worker sets the same URL and secret: harmless, and no worker is special.
+    app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
+                    secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
     return 0
 
 
@@ -86,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardbot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the Telegram bot (long polling)").set_defaults(func=_run)
+    sub.add_parser("webhook", help="run one bot worker receiving updates by webhook "
+                   "(CARDBOT_WEBHOOK_URL, CARDBOT_WEBHOOK_SECRET, CARDBOT_LISTEN)").set_defaults(func=_webhook)
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
     replay.add_argument("file", help="record file, or - for standard input")
     replay.set_defaults(func=_replay)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 class ConfigError(Exception):
@@ -25,12 +27,38 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+SECRET_TOKEN = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram accepts as secret_token
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
     db_path: str = "cardbot.sqlite3"
     api_base_url: str | None = None  # e.g. http://localhost:8081/bot for a self-hosted Bot API
     log_level: str = "INFO"
+    database_url: str | None = None   # postgresql://... (or sqlite:///path); wins over db_path
+    webhook_url: str | None = None    # the public HTTPS address Telegram posts updates to
+    webhook_secret: str | None = None  # checked on every webhook request
+    listen: str = "0.0.0.0:8080"      # where `cardbot webhook` accepts them (behind the proxy)
+
+    @property
+    def database(self) -> str:
+        """What storage.factory.repository_for opens: the URL, else the SQLite path."""
+        return self.database_url or self.db_path
+
+    def webhook(self) -> tuple[str, int, str]:
+        """(host, port, url path) for webhook mode; ConfigError when it is not set up."""
+        if not self.webhook_url or not self.webhook_url.startswith("https://"):
+            raise ConfigError("CARDBOT_WEBHOOK_URL must be the public https:// address Telegram "
+                              "posts updates to, e.g. https://bot.example.com/telegram")
+        if not self.webhook_secret or not SECRET_TOKEN.match(self.webhook_secret):
+            raise ConfigError("CARDBOT_WEBHOOK_SECRET must be set: 1-256 characters of A-Z, a-z, "
+                              "0-9, _ and - (e.g. the output of: python3 -c 'import secrets; "
+                              "print(secrets.token_urlsafe(32))')")
+        host, _, port = self.listen.rpartition(":")
+        if not port.isdigit():
+            raise ConfigError(f"CARDBOT_LISTEN must be host:port, got {self.listen!r}")
+        return host or "0.0.0.0", int(port), urlsplit(self.webhook_url).path.strip("/")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> "Settings":
@@ -46,4 +74,8 @@ class Settings:
             db_path=merged.get("CARDBOT_DB", "cardbot.sqlite3"),
             api_base_url=merged.get("TELEGRAM_API_BASE_URL") or None,
             log_level=merged.get("CARDBOT_LOG_LEVEL", "INFO"),
+            database_url=merged.get("CARDBOT_DATABASE_URL") or None,
+            webhook_url=merged.get("CARDBOT_WEBHOOK_URL") or None,
+            webhook_secret=merged.get("CARDBOT_WEBHOOK_SECRET") or None,
+            listen=merged.get("CARDBOT_LISTEN") or "0.0.0.0:8080",
         )

@@ -6,6 +6,11 @@ Group budget: Telegram allows about 20 messages (sends + edits) a minute in a gr
 The sender keeps every group under ``per_minute`` in any 60 s window and at least
 ``min_interval`` seconds between two of them; what must wait stays in the outbox and
 is coalesced further.
+
+Several workers: only one process drains the outbox at a time (``try_lead_sender``, a
+PostgreSQL advisory lock held by a connection of that process), so the per-group budget
+and the "send the group message once, then edit it" rule hold bot-wide. The others stand
+by and take over within ``STANDBY_POLL`` seconds when the leader's connection goes away.
 """
 from __future__ import annotations
 
@@ -28,6 +33,8 @@ from storage.models import BETWEEN, LOBBY, OutboxItem
 log = logging.getLogger(__name__)
 
 RENDER_MEMORY = 20_000  # messages whose last content the sender remembers
+STANDBY_POLL = 5.0      # seconds between a standby worker's attempts to become the sender
+IDLE_POLL = 30.0        # seconds between drains when nothing wakes the sender
 
 
 class GroupBudget:
@@ -68,16 +75,28 @@ class Sender:
 
     # ------------------------------------------------------------------ loop
     async def run_forever(self) -> None:
+        leading = listening = False
         while True:
             try:
-                wait = await self.drain()
+                if not listening:  # rows written by other workers wake us too
+                    await self.repo.listen_outbox(self.wakeup.set)
+                    listening = True
+                if await self.repo.try_lead_sender():
+                    if not leading:
+                        log.info("this worker sends the outbox now")
+                        leading = True
+                    wait = await self.drain()
+                else:  # another worker sends; wake-ups are not ours to act on
+                    leading = False
+                    await asyncio.sleep(STANDBY_POLL)
+                    continue
             except asyncio.CancelledError:
                 raise
             except Exception:  # keep the loop alive; the rows stay pending
                 log.exception("sender drain failed")
                 wait = 5.0
             try:
-                await asyncio.wait_for(self.wakeup.wait(), timeout=wait if wait is not None else 30)
+                await asyncio.wait_for(self.wakeup.wait(), timeout=wait if wait is not None else IDLE_POLL)
             except TimeoutError:
                 pass
             self.wakeup.clear()
@@ -174,7 +193,7 @@ class Sender:
     async def _refresh_hand(self, table, seats, seat_no: int) -> bool:
         seat = seats[seat_no]
         state = await self.service.state_of(table)
-        screen = screens.hand(table, seats, state, seat_no, mode=self.service.keyboard_mode(table.id, seat_no))
+        screen = screens.hand(table, seats, state, seat_no, mode=self.service.keyboard_mode(table, seat))
         try:
             message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
         except Forbidden:

@@ -9,6 +9,7 @@ nothing. Telegram objects never reach this module; handlers pass plain values.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import time
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many moves in a row
 REMIND_AT = 0.75           # remind when this share of the turn time has passed
+STATE_CACHE_SIZE = 5000    # game states kept in memory (least recently used go first)
 
 
 class UserError(Exception):
@@ -68,15 +70,28 @@ class TableService:
         self.repo = repo
         self.rng = rng or random.SystemRandom()
         self.clock = clock
+        # Per-table locks only spare this process needless conflicts. Correctness across
+        # processes comes from the storage: every write checks the table version.
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: dict[int, tuple[int, Any]] = {}  # table id -> (version, state): a cache only
+        # table id -> (version, state): a cache only, trusted while the version matches
+        self._states: collections.OrderedDict[int, tuple[int, Any]] = collections.OrderedDict()
         self.listeners: list[Callable[[], None]] = []  # woken when the outbox gets rows
-        # Which DM keyboard a seat looks at ("blind" covers or "normal"): cosmetic, so memory is enough.
-        self._keyboard_modes: dict[tuple[int, int], str] = {}
 
     # ------------------------------------------------------------------ plumbing
     def lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+        lock = self._locks.get(table_id)
+        if lock is None:
+            if len(self._locks) > STATE_CACHE_SIZE:  # drop idle locks of finished tables
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _cache(self, table_id: int, version: int, state: Any) -> None:
+        self._states[table_id] = (version, state)
+        self._states.move_to_end(table_id)
+        while len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
 
     def _wake(self) -> None:
         for listener in self.listeners:
@@ -94,6 +109,7 @@ class TableService:
             return None
         cached = self._states.get(table.id)
         if cached and cached[0] == table.version:
+            self._states.move_to_end(table.id)
             return cached[1]
         game = get_game(table.game)
         snap = await self.repo.latest_snapshot(table.id)
@@ -103,7 +119,7 @@ class TableService:
         state = game.load(data)
         for row in await self.repo.load_actions(table.id, after_seq=seq):
             state, _ = game.apply(state, row.seat, row.action)
-        self._states[table.id] = (table.version, state)
+        self._cache(table.id, table.version, state)
         return state
 
     async def seat_of(self, table_id: int, user_id: int) -> tuple[list[SeatRow], SeatRow | None]:
@@ -231,13 +247,15 @@ class TableService:
             seats_changed = command in ("join", "leave", "cpu+", "cpu-") or command.startswith("join:")
             if seats_changed and not any(not s.is_computer for s in seats):
                 fields["status"] = CLOSED  # the last person left: the table closes
-            # The versioned update first: if it conflicts, the seats stay as they were.
-            await self.repo.update_table(table.id, expected_version=version, **fields)
-            if seats_changed:
-                if not ui.seat_names:  # seats in joining order, without holes
-                    for i, s in enumerate(sorted(seats, key=lambda s: s.seat)):
-                        s.seat = i
-                await self.repo.replace_seats(table.id, seats)
+            if seats_changed and not ui.seat_names:  # seats in joining order, without holes
+                for i, s in enumerate(sorted(seats, key=lambda s: s.seat)):
+                    s.seat = i
+            # One transaction: the version check, the fields and the seats.
+            try:
+                await self.repo.update_table(table.id, expected_version=version,
+                                             seats=seats if seats_changed else None, **fields)
+            except VersionConflict:  # another worker changed the lobby first
+                raise StaleButton() from None
             await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
             return toast
 
@@ -346,9 +364,7 @@ class TableService:
         table.version = version
         for key, value in fields.items():
             setattr(table, key, value)
-        self._states[table.id] = (version, after)
-        for seat in range(len(seats)):
-            self._keyboard_modes.pop((table.id, seat), None)
+        self._cache(table.id, version, after)
         self._wake()
 
     def _timer_for(self, table: TableRow, version: int, state: Any, seats: list[SeatRow]) -> TimerRow | None:
@@ -392,12 +408,17 @@ class TableService:
             except EngineError as error:  # legal_actions promised otherwise: a bug, but refuse cleanly
                 log.error("engine refused its own legal action %r: %s", legal[index], error)
                 raise EngineRefusal(error) from error
-            await self._commit(table, seats, state, after, [(mine.seat, legal[index])], events)
+            try:
+                await self._commit(table, seats, state, after, [(mine.seat, legal[index])], events)
+            except VersionConflict:  # another worker committed a move on this table first
+                raise StaleButton() from None
         await self.run_computers(table_id)
         return "ok.move"
 
-    def keyboard_mode(self, table_id: int, seat: int) -> str:
-        return self._keyboard_modes.get((table_id, seat), "normal")
+    @staticmethod
+    def keyboard_mode(table: TableRow, seat: SeatRow) -> str:
+        """The DM keyboard a seat looks at; a switch lasts until the table moves on."""
+        return seat.keyboard if seat.keyboard_version == table.version else "normal"
 
     async def switch_keyboard(self, table_id: int, version: int, user_id: int, mode: str) -> str:
         """The DM toggle between ordinary actions and blind covers; changes no game state."""
@@ -407,37 +428,48 @@ class TableService:
             raise UserError("err.bad_button")
         if version != table.version:
             raise StaleButton()
-        self._keyboard_modes[(table_id, mine.seat)] = mode
+        await self.repo.set_seat_keyboard(table_id, mine.seat, mode, version)
         await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
         return "ok.move"
 
     async def run_computers(self, table_id: int) -> None:
         """Automatic moves while the game waits for them, one committed action each: the
-        system's (the shuffle of the next deal in a match) and the computer players'."""
+        system's (the shuffle of the next deal in a match) and the computer players'.
+        Another worker may be doing the same: a version conflict just means it got there
+        first, so look again."""
         for _ in range(MAX_COMPUTER_STEPS):
-            async with self.lock(table_id):
-                table = await self.repo.get_table(table_id)
-                if table is None or table.status != PLAYING:
+            try:
+                if not await self._one_automatic_move(table_id):
                     return
-                seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
-                game = get_game(table.game)
-                state = await self.state_of(table)
-                system_action = getattr(game, "system_action", None)
-                action = system_action(state, self.rng) if system_action else None
-                if action is not None:
-                    after, events = game.apply(state, None, action)
-                    await self._commit(table, seats, state, after, [(None, action)], events,
-                                       snapshot=action.startswith("deal"))
-                    continue
-                movers = [s for s in game.to_act(state) if seats[s].is_computer]
-                if not movers:
-                    return
-                seat = movers[0]
-                legal = game.legal_actions(state, seat)
-                action = game.computer_action(game.view(state, seat), legal, self.rng)
-                after, events = game.apply(state, seat, action)
-                await self._commit(table, seats, state, after, [(seat, action)], events)
+            except VersionConflict:
+                continue
         log.error("table %s: automatic moves did not stop after %s", table_id, MAX_COMPUTER_STEPS)
+
+    async def _one_automatic_move(self, table_id: int) -> bool:
+        """Commit the next system or computer action; False when there is none."""
+        async with self.lock(table_id):
+            table = await self.repo.get_table(table_id)
+            if table is None or table.status != PLAYING:
+                return False
+            seats = sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
+            game = get_game(table.game)
+            state = await self.state_of(table)
+            system_action = getattr(game, "system_action", None)
+            action = system_action(state, self.rng) if system_action else None
+            if action is not None:
+                after, events = game.apply(state, None, action)
+                await self._commit(table, seats, state, after, [(None, action)], events,
+                                   snapshot=action.startswith("deal"))
+                return True
+            movers = [s for s in game.to_act(state) if seats[s].is_computer]
+            if not movers:
+                return False
+            seat = movers[0]
+            legal = game.legal_actions(state, seat)
+            action = game.computer_action(game.view(state, seat), legal, self.rng)
+            after, events = game.apply(state, seat, action)
+            await self._commit(table, seats, state, after, [(seat, action)], events)
+            return True
 
     async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
                                is_admin: AdminCheck) -> str:
@@ -466,51 +498,63 @@ class TableService:
         return result
 
     async def cancel(self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck) -> str:
-        table = await self.repo.find_open_table(chat_id, thread_id)
-        if table is None:
-            raise UserError("err.no_table")
-        async with self.lock(table.id):
-            table = await self._table(table.id)
-            if person.id != table.opener_id and not await is_admin():
-                raise UserError("err.host_only")
-            await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)
-            await self.repo.clear_timer(table.id)
-            await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
-        return "ok.cancelled"
+        for _ in range(5):  # another worker may move the table on meanwhile: look again
+            table = await self.repo.find_open_table(chat_id, thread_id)
+            if table is None:
+                raise UserError("err.no_table")
+            async with self.lock(table.id):
+                table = await self._table(table.id)
+                if person.id != table.opener_id and not await is_admin():
+                    raise UserError("err.host_only")
+                try:
+                    await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)
+                except VersionConflict:
+                    continue
+                await self.repo.clear_timer(table.id)
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+                return "ok.cancelled"
+        raise StaleButton()
 
     # ------------------------------------------------------------------ timers
     async def fire_timers(self) -> None:
-        """Reminders and timeouts that are due. Each consequence is an ordinary commit with
-        the timer's version as the expected version, so it happens at most once."""
+        """Reminders and timeouts that are due, fired exactly once even when several workers
+        poll: a reminder is claimed in the storage first, and a timeout is an ordinary commit
+        with the timer's version as the expected version."""
         now = self.clock()
         for timer in await self.repo.due_timers(now):
-            async with self.lock(timer.table_id):
-                table = await self.repo.get_table(timer.table_id)
-                if table is None or table.status != PLAYING or table.version != timer.version:
-                    await self.repo.clear_timer(timer.table_id, timer.version)
-                    continue
-                seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
-                game = get_game(table.game)
-                state = await self.state_of(table)
-                idle = [s for s in game.to_act(state) if not seats[s].is_computer]
-                if timer.expire_at > now:
-                    await self.repo.mark_reminded(table.id, timer.version)
+            try:
+                await self._fire_timer(timer, now)
+            except VersionConflict:
+                continue  # the table moved on (a move, or another worker fired it)
+            await self.run_computers(timer.table_id)
+
+    async def _fire_timer(self, timer: TimerRow, now: float) -> None:
+        async with self.lock(timer.table_id):
+            table = await self.repo.get_table(timer.table_id)
+            if table is None or table.status != PLAYING or table.version != timer.version:
+                await self.repo.clear_timer(timer.table_id, timer.version)
+                return
+            seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
+            game = get_game(table.game)
+            state = await self.state_of(table)
+            idle = [s for s in game.to_act(state) if not seats[s].is_computer]
+            if timer.expire_at > now:
+                if await self.repo.mark_reminded(table.id, timer.version):
                     await self._enqueue([OutboxItem("ping", seats[s].user_id, table.id, target=s,
                                                     payload={"reminder": True}) for s in idle])
-                    continue
-                if not idle:
-                    await self.repo.clear_timer(table.id, timer.version)
-                    continue
-                seat = idle[0]
-                if table.settings.get("on_timeout", "lose") == "auto":
-                    action = game.computer_action(game.view(state, seat), game.legal_actions(state, seat), self.rng)
-                    after, events = game.apply(state, seat, action)
-                    await self._commit(table, seats, state, after, [(seat, action)], events)
-                else:
-                    action = f"forfeit {seat}"
-                    after, events = game.apply(state, None, action)
-                    await self._commit(table, seats, state, after, [(None, action)], events)
-            await self.run_computers(timer.table_id)
+                return
+            if not idle:
+                await self.repo.clear_timer(table.id, timer.version)
+                return
+            seat = idle[0]
+            if table.settings.get("on_timeout", "lose") == "auto":
+                action = game.computer_action(game.view(state, seat), game.legal_actions(state, seat), self.rng)
+                after, events = game.apply(state, seat, action)
+                await self._commit(table, seats, state, after, [(seat, action)], events)
+            else:
+                action = f"forfeit {seat}"
+                after, events = game.apply(state, None, action)
+                await self._commit(table, seats, state, after, [(None, action)], events)
 
     async def resume(self) -> None:
         """At start-up: let computers finish moves that a crash interrupted, redraw messages."""

@@ -126,9 +126,23 @@ CREATE INDEX ix_timers_expire ON timers (expire_at);
 CREATE INDEX ix_timers_remind ON timers (remind_at) WHERE reminded = 0;
 """
 
+# Seat keyboard mode (valid while the table version equals keyboard_version) and the
+# update ids already handled (claim_update: webhook retries are processed once).
+V2 = """
+ALTER TABLE seats ADD COLUMN keyboard TEXT NOT NULL DEFAULT 'normal';
+ALTER TABLE seats ADD COLUMN keyboard_version INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE processed_updates (
+    update_id   INTEGER PRIMARY KEY,
+    seen_at     REAL    NOT NULL
+);
+CREATE INDEX ix_processed_updates_seen ON processed_updates (seen_at);
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
+    (2, V2),
 ]
 
 SCHEMA_VERSION_DDL = """

@@ -38,6 +38,8 @@ class SeatRow:
     is_computer: bool = False
     dm_message_id: int | None = None    # the hand message in the player's DM
     ping_message_id: int | None = None  # the last "your turn" ping, deleted on the next one
+    keyboard: str = "normal"            # the seat's DM keyboard mode (set_seat_keyboard) ...
+    keyboard_version: int = 0           # ... valid only while the table version equals this
 
 
 @dataclass

@@ -1,5 +1,8 @@
 """The storage protocol the bot service talks to. ``storage.sqlite`` implements it on
-aiosqlite (WAL); a PostgreSQL implementation can stand beside it.
+aiosqlite (WAL, one bot process); ``storage.postgres`` on asyncpg, for several bot
+processes sharing one database. ``storage.factory.repository_for(url)`` picks one.
+Both behave identically; every guarantee below holds across processes (it lives in the
+database, never in process memory).
 
 Every write that belongs to one accepted move happens in ONE transaction
 (``commit_actions``): the actions, the table's new version/status, the snapshot,
@@ -9,6 +12,7 @@ raised and nothing is written.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
@@ -50,17 +54,25 @@ class Repository(Protocol):
     async def get_table(self, table_id: int) -> TableRow | None: ...
     async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None: ...
     async def tables_with_status(self, *statuses: str) -> list[TableRow]: ...
-    async def update_table(self, table_id: int, expected_version: int | None = None,
-                           **fields: Any) -> TableRow:
+    async def update_table(self, table_id: int, expected_version: int | None = None, *,
+                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
         """Change lobby fields (options, settings, status, group_message_id, lang, game_no).
         With ``expected_version`` it bumps the version by one (lobby edits are versioned too,
-        so stale lobby buttons are detected) and raises ``VersionConflict`` on mismatch."""
+        so stale lobby buttons are detected) and raises ``VersionConflict`` on mismatch.
+        With ``seats`` the table's seats are replaced (as ``replace_seats``) in the same
+        transaction, so a lobby join is atomic with its version bump."""
     async def get_seats(self, table_id: int) -> list[SeatRow]: ...
-    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None: ...
+    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        """Seats must belong to ``table_id`` with distinct seat numbers (``ValueError``)."""
     async def set_seat_messages(self, table_id: int, seat: int, *,
                                 dm_message_id: int | None | type[...] = ...,
                                 ping_message_id: int | None | type[...] = ...) -> None:
         """Update only the ids passed (``...`` = leave as is)."""
+    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
+                                version: int) -> None:
+        """Store the seat's keyboard ``mode`` and the table ``version`` it was chosen at
+        (``SeatRow.keyboard`` / ``keyboard_version``); the bot treats the mode as valid
+        only while the table is still at that version."""
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         """Tables (not closed) where the user holds a seat."""
 
@@ -88,10 +100,27 @@ class Repository(Protocol):
         """Outbox rows that do not belong to an action (lobby edits, notices)."""
     async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]: ...
     async def mark_done(self, ids: list[int]) -> None: ...
+    async def try_lead_sender(self) -> bool:
+        """One process at a time drains the outbox. True while this repository is the
+        sender (idempotent), False while another process is. PostgreSQL: a session
+        advisory lock on a dedicated connection, held until ``close()`` or until that
+        connection dies (then the next call reconnects and tries again). SQLite: True."""
+    async def listen_outbox(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` (in this process's event loop) after any process commits
+        outbox rows (``commit_actions``/``enqueue``), so the sender wakes up. PostgreSQL:
+        LISTEN/NOTIFY; the notification is sent by the writing transaction, i.e. after
+        it commits. SQLite: a no-op (one process; the sender is woken in-process)."""
 
     # --- timers --------------------------------------------------------------
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Timers whose remind_at (not yet reminded) or expire_at has passed."""
-    async def mark_reminded(self, table_id: int, version: int) -> None: ...
+    async def mark_reminded(self, table_id: int, version: int) -> bool:
+        """A claim: True only for the one call that turned the timer of ``version`` from
+        not reminded to reminded; False if already reminded, gone or of another version."""
     async def clear_timer(self, table_id: int, version: int | None = None) -> None: ...
     async def all_timers(self) -> list[TimerRow]: ...
+
+    # --- webhook idempotency -----------------------------------------------------
+    async def claim_update(self, update_id: int) -> bool:
+        """True the first time a Telegram update id is seen, False afterwards (a webhook
+        retry). Ids older than a day may be forgotten."""

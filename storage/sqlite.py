@@ -31,110 +31,50 @@ Replaying a table means: latest snapshot ``(seq, state)``, then
 A snapshot is stored under ``seq = the new version`` (the state after the last action of
 that commit). A result is stored under the table's ``game_no`` *after* ``table_fields``
 have been applied.
+
+One process
+-----------
+SQLite serves one bot process: ``try_lead_sender`` is always True and ``listen_outbox``
+is a no-op. The claims (``mark_reminded``, ``claim_update``) and the version checks
+still run inside ``BEGIN IMMEDIATE`` transactions, so they also hold for a second
+repository on the same file. ``storage.postgres`` is the multi-process backend.
 """
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
 
 from storage import migrations
-from storage.models import (
-    CLOSED,
-    ActionRow,
-    OutboxItem,
-    SeatRow,
-    TableRow,
-    TimerRow,
-    UserRow,
+from storage.common import (
+    SEAT_COLS,
+    TABLE_COLS,
+    UPDATE_PURGE_EVERY,
+    UPDATE_RETENTION_S,
+    action_row,
+    check_commit,
+    check_seats,
+    conflict_message,
+    dumps,
+    encode_fields,
+    loads,
+    outbox_row,
+    seat_row,
+    seat_values,
+    table_row,
+    timer_row,
+    user_row,
 )
+from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
 from storage.repository import StorageError, TableExists, VersionConflict
-
-STATUSES = frozenset({"lobby", "playing", "between", "closed"})
-
-# Columns that update_table / commit_actions(table_fields=...) may change.
-TABLE_FIELDS = frozenset({
-    "options", "settings", "status", "group_message_id", "lang", "game_no",
-    "game", "opener_id",
-})
-_JSON_FIELDS = frozenset({"options", "settings"})
-
-_TABLE_COLS = ("id, chat_id, thread_id, game, options, status, opener_id, version, "
-               "game_no, group_message_id, lang, settings, created_at")
 
 _MEMORY_PATHS = ("", ":memory:")
 _CHUNK = 500  # stay well below SQLite's host-parameter limit
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _loads(text: str | None) -> Any:
-    return json.loads(text) if text else {}
-
-
-def _table(row: sqlite3.Row) -> TableRow:
-    return TableRow(
-        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
-        game=row["game"], options=_loads(row["options"]), status=row["status"],
-        opener_id=row["opener_id"], version=row["version"], game_no=row["game_no"],
-        group_message_id=row["group_message_id"], lang=row["lang"],
-        settings=_loads(row["settings"]), created_at=row["created_at"],
-    )
-
-
-def _seat(row: sqlite3.Row) -> SeatRow:
-    return SeatRow(
-        table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
-        name=row["name"], is_computer=bool(row["is_computer"]),
-        dm_message_id=row["dm_message_id"], ping_message_id=row["ping_message_id"],
-    )
-
-
-def _user(row: sqlite3.Row) -> UserRow:
-    return UserRow(user_id=row["user_id"], name=row["name"], username=row["username"],
-                   lang=row["lang"], dm_open=bool(row["dm_open"]))
-
-
-def _action(row: sqlite3.Row) -> ActionRow:
-    return ActionRow(table_id=row["table_id"], seq=row["seq"], game_no=row["game_no"],
-                     seat=row["seat"], action=row["action"], created_at=row["created_at"])
-
-
-def _outbox(row: sqlite3.Row) -> OutboxItem:
-    return OutboxItem(kind=row["kind"], chat_id=row["chat_id"], table_id=row["table_id"],
-                      target=row["target"], payload=_loads(row["payload"]), id=row["id"],
-                      created_at=row["created_at"])
-
-
-def _timer(row: sqlite3.Row) -> TimerRow:
-    return TimerRow(table_id=row["table_id"], version=row["version"],
-                    remind_at=row["remind_at"], expire_at=row["expire_at"],
-                    reminded=bool(row["reminded"]))
-
-
-def _encode_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """Validate table fields against the whitelist and encode JSON columns."""
-    unknown = set(fields) - TABLE_FIELDS
-    if unknown:
-        raise ValueError(f"table fields not updatable: {sorted(unknown)}")
-    out: dict[str, Any] = {}
-    for key, value in fields.items():
-        if key in _JSON_FIELDS:
-            if not isinstance(value, dict):
-                raise ValueError(f"{key} must be a dict")
-            value = _dumps(value)
-        elif key == "status" and value not in STATUSES:
-            raise ValueError(f"unknown table status {value!r}")
-        out[key] = value
-    return out
 
 
 def _chunks(ids: list[int]) -> Iterable[list[int]]:
@@ -256,10 +196,10 @@ class SqliteRepository:
     @staticmethod
     async def _table_in_tx(db: aiosqlite.Connection, table_id: int) -> TableRow:
         row = await SqliteRepository._one(
-            db, f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
+            db, f"SELECT {TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
         if row is None:
             raise StorageError(f"table {table_id} does not exist")
-        return _table(row)
+        return table_row(row)
 
     @staticmethod
     async def _set_table_fields(db: aiosqlite.Connection, table_id: int,
@@ -281,7 +221,7 @@ class SqliteRepository:
     @staticmethod
     async def _insert_outbox(db: aiosqlite.Connection, items: Iterable[OutboxItem],
                              now: float) -> None:
-        rows = [(it.table_id, it.chat_id, it.kind, it.target, _dumps(it.payload or {}),
+        rows = [(it.table_id, it.chat_id, it.kind, it.target, dumps(it.payload or {}),
                  it.created_at or now) for it in items]
         if rows:
             await db.executemany(
@@ -313,11 +253,11 @@ class SqliteRepository:
                 " updated_at = excluded.updated_at",
                 (user_id, name, username, lang, now, now))
             row = await self._one(db, "SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return _user(row)
+        return user_row(row)
 
     async def get_user(self, user_id: int) -> UserRow | None:
         row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return _user(row) if row else None
+        return user_row(row) if row else None
 
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
         """Creates a bare user row if the user is unknown, so the flag is never lost."""
@@ -380,8 +320,8 @@ class SqliteRepository:
                     " opener_id, version, game_no, group_message_id, lang, settings,"
                     " created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, 'lobby', ?, 0, 0, NULL, ?, ?, ?, ?)",
-                    (chat_id, thread_id or 0, game, _dumps(options or {}), opener_id,
-                     lang, _dumps(settings or {}), now, now))
+                    (chat_id, thread_id or 0, game, dumps(options or {}), opener_id,
+                     lang, dumps(settings or {}), now, now))
             except sqlite3.IntegrityError as exc:
                 if not _is_unique_violation(exc):
                     raise
@@ -392,35 +332,38 @@ class SqliteRepository:
             return await self._table_in_tx(db, table_id)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone(f"SELECT {_TABLE_COLS} FROM tables WHERE id = ?",
+        row = await self._fetchone(f"SELECT {TABLE_COLS} FROM tables WHERE id = ?",
                                    (table_id,))
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
     async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._fetchone(
-            f"SELECT {_TABLE_COLS} FROM tables"
+            f"SELECT {TABLE_COLS} FROM tables"
             " WHERE chat_id = ? AND thread_id = ? AND status != 'closed'",
             (chat_id, thread_id or 0))
-        return _table(row) if row else None
+        return table_row(row) if row else None
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         """Tables in any of ``statuses``, by id; with no statuses, all tables."""
         if statuses:
             marks = ", ".join("?" for _ in statuses)
             rows = await self._fetchall(
-                f"SELECT {_TABLE_COLS} FROM tables WHERE status IN ({marks}) ORDER BY id",
+                f"SELECT {TABLE_COLS} FROM tables WHERE status IN ({marks}) ORDER BY id",
                 statuses)
         else:
-            rows = await self._fetchall(f"SELECT {_TABLE_COLS} FROM tables ORDER BY id")
-        return [_table(r) for r in rows]
+            rows = await self._fetchall(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
+        return [table_row(r) for r in rows]
 
-    async def update_table(self, table_id: int, expected_version: int | None = None,
-                           **fields: Any) -> TableRow:
+    async def update_table(self, table_id: int, expected_version: int | None = None, *,
+                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
         """See the protocol. With ``expected_version`` the version becomes
         ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
-        fields outside the whitelist, ``TableExists`` when re-opening a closed table
-        whose chat/topic has another open one, ``StorageError`` for an unknown table."""
-        encoded = _encode_fields(fields)
+        fields outside the whitelist or bad ``seats``, ``TableExists`` when re-opening a
+        closed table whose chat/topic has another open one, ``StorageError`` for an
+        unknown table."""
+        encoded = encode_fields(fields)
+        if seats is not None:
+            seats = check_seats(table_id, seats)
         now = time.time()
         async with self._tx() as db:
             current = await self._table_in_tx(db, table_id)
@@ -428,31 +371,32 @@ class SqliteRepository:
             if expected_version is not None:
                 if current.version != expected_version:
                     raise VersionConflict(
-                        f"table {table_id} is at version {current.version}, "
-                        f"expected {expected_version}")
+                        conflict_message(table_id, current.version, expected_version))
                 new_version = expected_version + 1
             if encoded or new_version is not None:
                 await self._set_table_fields(db, table_id, encoded, new_version, now)
+            if seats is not None:
+                await self._replace_seats_in_tx(db, table_id, seats)
             return await self._table_in_tx(db, table_id)
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self._fetchall("SELECT * FROM seats WHERE table_id = ? ORDER BY seat",
-                                    (table_id,))
-        return [_seat(r) for r in rows]
+        rows = await self._fetchall(
+            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [seat_row(r) for r in rows]
 
     async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        for s in seats:
-            if s.table_id != table_id:
-                raise ValueError(f"seat {s.seat} belongs to table {s.table_id}, "
-                                 f"not {table_id}")
+        seats = check_seats(table_id, seats)
         async with self._tx() as db:
-            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            if seats:
-                await db.executemany(
-                    "INSERT INTO seats (table_id, seat, user_id, name, is_computer,"
-                    " dm_message_id, ping_message_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(table_id, s.seat, s.user_id, s.name, int(s.is_computer),
-                      s.dm_message_id, s.ping_message_id) for s in seats])
+            await self._replace_seats_in_tx(db, table_id, seats)
+
+    @staticmethod
+    async def _replace_seats_in_tx(db: aiosqlite.Connection, table_id: int,
+                                   seats: list[SeatRow]) -> None:
+        await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        if seats:
+            await db.executemany(
+                f"INSERT INTO seats ({SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                seat_values(table_id, seats))
 
     async def set_seat_messages(self, table_id: int, seat: int, *,
                                 dm_message_id: int | None | type[...] = ...,
@@ -470,14 +414,21 @@ class SqliteRepository:
                 f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
                 (*cols.values(), table_id, seat))
 
+    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
+                                version: int) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE seats SET keyboard = ?, keyboard_version = ?"
+                " WHERE table_id = ? AND seat = ?", (mode, version, table_id, seat))
+
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        cols = ", ".join(f"t.{c.strip()}" for c in _TABLE_COLS.split(","))
+        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
         rows = await self._fetchall(
             f"SELECT {cols} FROM tables t"
             " WHERE t.status != 'closed'"
             " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
             " ORDER BY t.id", (user_id,))
-        return [_table(r) for r in rows]
+        return [table_row(r) for r in rows]
 
     # --- the action log ------------------------------------------------------
     async def commit_actions(self, table_id: int, expected_version: int,
@@ -494,32 +445,20 @@ class SqliteRepository:
         anything is written. ``actions`` may be empty (then the version is unchanged and
         only the other parts are written, still under the version check)."""
         actions = list(actions)
-        for i, a in enumerate(actions):
-            if a.table_id != table_id:
-                raise ValueError(f"action seq {a.seq} belongs to table {a.table_id}, "
-                                 f"not {table_id}")
-            if a.seq != expected_version + 1 + i:
-                raise ValueError(
-                    f"action seq must run on from version {expected_version}: "
-                    f"got {[x.seq for x in actions]}")
-        if isinstance(timer, TimerRow) and timer.table_id != table_id:
-            raise ValueError(f"timer belongs to table {timer.table_id}, not {table_id}")
-        if timer is not ... and timer is not None and not isinstance(timer, TimerRow):
-            raise TypeError("timer must be a TimerRow, None (clear) or ... (keep)")
-        encoded = _encode_fields(table_fields or {})
-        snapshot_json = _dumps(snapshot) if snapshot is not None else None
-        result_json = _dumps(result) if result is not None else None
+        new_version = check_commit(table_id, expected_version, actions, timer)
+        encoded = encode_fields(table_fields or {})
+        snapshot_json = dumps(snapshot) if snapshot is not None else None
+        result_json = dumps(result) if result is not None else None
         outbox = list(outbox)
         now = time.time()
-        new_version = actions[-1].seq if actions else expected_version
 
         async with self._tx() as db:
             row = await self._one(db, "SELECT version FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StorageError(f"table {table_id} does not exist")
             if row["version"] != expected_version:
-                raise VersionConflict(f"table {table_id} is at version {row['version']}, "
-                                      f"expected {expected_version}")
+                raise VersionConflict(
+                    conflict_message(table_id, row["version"], expected_version))
             if actions:
                 try:
                     await db.executemany(
@@ -561,19 +500,19 @@ class SqliteRepository:
         rows = await self._fetchall(
             "SELECT * FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
             (table_id, after_seq))
-        return [_action(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
         row = await self._fetchone(
             "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
             (table_id,))
-        return (row["seq"], json.loads(row["state"])) if row else None
+        return (row["seq"], loads(row["state"])) if row else None
 
     async def game_results(self, table_id: int) -> list[dict]:
         rows = await self._fetchall(
             "SELECT result FROM game_results WHERE table_id = ? ORDER BY game_no",
             (table_id,))
-        return [json.loads(r["result"]) for r in rows]
+        return [loads(r["result"]) for r in rows]
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:
@@ -586,7 +525,7 @@ class SqliteRepository:
     async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
         rows = await self._fetchall(
             "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT ?", (limit,))
-        return [_outbox(r) for r in rows]
+        return [outbox_row(r) for r in rows]
 
     async def mark_done(self, ids: list[int]) -> None:
         ids = [int(i) for i in ids]
@@ -623,13 +562,17 @@ class SqliteRepository:
             " OR expire_at <= ?"
             " ORDER BY MIN(expire_at, COALESCE(remind_at, expire_at)), table_id",
             (now, now))
-        return [_timer(r) for r in rows]
+        return [timer_row(r) for r in rows]
 
-    async def mark_reminded(self, table_id: int, version: int) -> None:
-        """No-op unless the stored timer still belongs to ``version``."""
+    async def mark_reminded(self, table_id: int, version: int) -> bool:
+        """The claim of the protocol: True only if this call set ``reminded``."""
         async with self._tx() as db:
-            await db.execute("UPDATE timers SET reminded = 1"
-                             " WHERE table_id = ? AND version = ?", (table_id, version))
+            cur = await db.execute(
+                "UPDATE timers SET reminded = 1"
+                " WHERE table_id = ? AND version = ? AND reminded = 0", (table_id, version))
+            claimed = cur.rowcount == 1
+            await cur.close()
+        return claimed
 
     async def clear_timer(self, table_id: int, version: int | None = None) -> None:
         """Delete the table's timer; with ``version``, only if it still belongs to it."""
@@ -642,4 +585,25 @@ class SqliteRepository:
 
     async def all_timers(self) -> list[TimerRow]:
         rows = await self._fetchall("SELECT * FROM timers ORDER BY expire_at, table_id")
-        return [_timer(r) for r in rows]
+        return [timer_row(r) for r in rows]
+
+    # --- one process: leadership and wake-ups are trivial --------------------------
+    async def try_lead_sender(self) -> bool:
+        return True
+
+    async def listen_outbox(self, callback: Callable[[], None]) -> None:
+        return None
+
+    # --- webhook idempotency -------------------------------------------------------
+    async def claim_update(self, update_id: int) -> bool:
+        now = time.time()
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT INTO processed_updates (update_id, seen_at) VALUES (?, ?)"
+                " ON CONFLICT (update_id) DO NOTHING", (update_id, now))
+            claimed = cur.rowcount == 1
+            await cur.close()
+            if claimed and update_id % UPDATE_PURGE_EVERY == 0:
+                await db.execute("DELETE FROM processed_updates WHERE seen_at < ?",
+                                 (now - UPDATE_RETENTION_S,))
+        return claimed

@@ -1,4 +1,5 @@
-"""End-to-end harness: the real bot Application over a real SQLite file, talking to the
+"""End-to-end harness: the real bot Application over a real database (a SQLite file or a
+fresh PostgreSQL schema, see the ``database`` fixture in conftest.py), talking to the
 in-process fake Bot API (tests/fakebot.py), with one fake clock for timers and the
 group message budget. Tests press buttons as users do and look at what each chat shows.
 """
@@ -13,7 +14,6 @@ from bot.app import build_application
 from bot.config import Settings
 from engine.base import get_game
 from engine.cards import is_card, label
-from storage.sqlite import SqliteRepository
 from tests.fakebot import FakeMessage, FakeRequest, FakeTelegram, FakeUser
 
 CARD_LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
@@ -34,13 +34,13 @@ class FakeClock:
 class BotUnderTest:
     """One running bot process. ``restart()`` replaces it with a new one on the same DB."""
 
-    def __init__(self, fake: FakeTelegram, db_path: Path, clock: FakeClock, seed: int = 7) -> None:
-        self.fake, self.db_path, self.clock, self.seed = fake, db_path, clock, seed
+    def __init__(self, fake: FakeTelegram, database: str | Path, clock: FakeClock, seed: int = 7) -> None:
+        self.fake, self.database, self.clock, self.seed = fake, str(database), clock, seed
         self.app = None
         self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
 
     async def start(self) -> "BotUnderTest":
-        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=str(self.db_path))
+        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=self.database)
         self.app = build_application(settings, request=FakeRequest(self.fake), rate_limiter=False,
                                      rng=random.Random(self.seed), clock=self.clock,
                                      sender_clock=self.clock, background=False)
@@ -67,7 +67,7 @@ class BotUnderTest:
         return self.app.bot_data["service"]
 
     @property
-    def repo(self) -> SqliteRepository:
+    def repo(self):
         return self.service.repo
 
     async def settle(self) -> None:

@@ -303,6 +303,7 @@ class FakeTelegram:
         self.queries: dict[str, int] = {}  # open callback query id -> user id
         self.commands: dict[tuple[str, str], list] = {}
         self.menu_buttons: dict[int | None, dict] = {}
+        self.webhook: dict = {}  # the last setWebhook parameters ({} = polling)
         self.undelivered: list[FakeMessage] = []  # group texts hidden by privacy mode
         self.handler_errors: list[BaseException] = []
         self._raised = 0
@@ -574,7 +575,18 @@ class FakeTelegram:
         return []  # tests feed updates directly with process_update
 
     def _api_getWebhookInfo(self, p: dict) -> dict:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+        return {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
+                "pending_update_count": 0}
+
+    def _api_setWebhook(self, p: dict) -> bool:
+        if not str(p.get("url", "")).startswith("https://"):
+            raise _bad("bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = dict(p)
+        return True
+
+    def _api_deleteWebhook(self, p: dict) -> bool:
+        self.webhook = {}
+        return True
 
     # ---------------------------------------------------------------- update injection
     def _next_update(self, **payload: Any) -> dict:

@@ -7,7 +7,6 @@ bot's ``getUpdates`` instead of being fed to an in-process Application."""
 from __future__ import annotations
 
 import json
-import queue
 import threading
 import time
 import urllib.parse
@@ -34,7 +33,10 @@ def _decode(name: str, value: str):
 class HttpBotApi:
     def __init__(self, fake: FakeTelegram) -> None:
         self.fake = fake
-        self.updates: "queue.Queue[dict]" = queue.Queue()
+        # Like the real Bot API, an update stays until a later getUpdates acknowledges it
+        # with its offset: a poll cut short by a stopping bot cannot lose it.
+        self.pending: list[dict] = []
+        self._arrived = threading.Condition()
         self.polls = 0  # getUpdates calls so far
         self._lock = threading.Lock()  # FakeTelegram is not thread-safe
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -60,16 +62,19 @@ class HttpBotApi:
         with self._lock:
             return self.fake.handle(method, params)
 
+    def put(self, update: dict) -> None:
+        with self._arrived:
+            self.pending.append(update)
+            self._arrived.notify_all()
+
     def _poll(self, params: dict) -> list[dict]:
+        offset = int(params.get("offset") or 0)
         wait = min(float(params.get("timeout") or 0), 1.0)
-        found = []
-        try:
-            found.append(self.updates.get(timeout=wait) if wait else self.updates.get_nowait())
-            while True:
-                found.append(self.updates.get_nowait())
-        except queue.Empty:
-            pass
-        return found
+        with self._arrived:
+            self.pending = [u for u in self.pending if u["update_id"] >= offset]
+            if not self.pending and wait:
+                self._arrived.wait(wait)
+            return list(self.pending)
 
     def _handler(self):
         api = self
@@ -122,4 +127,4 @@ class _QueueingApp:
                                   username=api.fake.bot_username)
 
     async def process_update(self, update) -> None:
-        self.api.updates.put(update.to_dict())
+        self.api.put(update.to_dict())

@@ -57,3 +57,42 @@ def test_selfplay_prints_games_per_second(capsys):
     assert main(["selfplay", "durak", "--games", "5", "--seed", "3"]) == 0
     assert "games/s" in capsys.readouterr().out
     assert main(["selfplay", "nosuchgame"]) == 2
+
+
+def test_database_url_picks_postgresql_and_wins_over_the_sqlite_path(tmp_path):
+    from storage.factory import repository_for
+    from storage.postgres import PostgresRepository
+    from storage.sqlite import SqliteRepository
+
+    env = {"TELEGRAM_BOT_TOKEN": "1:abc", "CARDBOT_DB": "x.db"}
+    assert isinstance(repository_for(Settings.from_env(env=env, dotenv=None).database), SqliteRepository)
+    env["CARDBOT_DATABASE_URL"] = "postgresql://cardbot@db:5432/cardbot"
+    settings = Settings.from_env(env=env, dotenv=None)
+    assert settings.database == "postgresql://cardbot@db:5432/cardbot"
+    assert isinstance(repository_for(settings.database), PostgresRepository)
+
+
+@pytest.mark.parametrize("env, complaint", [
+    ({}, "CARDBOT_WEBHOOK_URL"),
+    ({"CARDBOT_WEBHOOK_URL": "http://plain.example/tg"}, "https://"),
+    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg"}, "CARDBOT_WEBHOOK_SECRET must be set"),
+    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg", "CARDBOT_WEBHOOK_SECRET": "has space"},
+     "CARDBOT_WEBHOOK_SECRET"),
+    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg", "CARDBOT_WEBHOOK_SECRET": "ok",
+      "CARDBOT_LISTEN": "nowhere"}, "CARDBOT_LISTEN"),
+])
+def test_webhook_mode_refuses_to_start_half_configured(monkeypatch, tmp_path, capsys, env, complaint):
+    for name in ("CARDBOT_WEBHOOK_URL", "CARDBOT_WEBHOOK_SECRET", "CARDBOT_LISTEN", "CARDBOT_DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:abc")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    assert main(["webhook"]) == 2
+    assert complaint in capsys.readouterr().err
+
+
+def test_webhook_settings_give_host_port_and_path():
+    settings = Settings(token="1:abc", webhook_url="https://cards.example/hooks/tg",
+                        webhook_secret="s3cret-_", listen="127.0.0.1:8443")
+    assert settings.webhook() == ("127.0.0.1", 8443, "hooks/tg")

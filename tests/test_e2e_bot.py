@@ -11,12 +11,12 @@ GROUP, GROUP2 = -1001, -1002
 
 
 @pytest.fixture
-async def bot(fake_telegram, tmp_path):
+async def bot(fake_telegram, database):
     clock = FakeClock()
     fake_telegram.clock = clock
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
     fake_telegram.group(GROUP2, "Дача", admins=[2], supergroup=True)
-    running = await BotUnderTest(fake_telegram, tmp_path / "bot.sqlite3", clock).start()
+    running = await BotUnderTest(fake_telegram, database, clock).start()
     yield running
     await running.stop()
 

@@ -17,11 +17,11 @@ GAME = get_game("bridge")
 
 
 @pytest.fixture
-async def bot(fake_telegram, tmp_path):
+async def bot(fake_telegram, database):
     clock = FakeClock()
     fake_telegram.clock = clock
     fake_telegram.group(GROUP, "Клуб", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, tmp_path / "bot.sqlite3", clock).start()
+    running = await BotUnderTest(fake_telegram, database, clock).start()
     yield running
     await running.stop()
 

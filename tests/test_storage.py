@@ -1,31 +1,102 @@
-"""Tests for storage.sqlite.SqliteRepository and storage.migrations."""
+"""Tests of the storage protocol, run against every backend (SQLite file, SQLite
+in memory, PostgreSQL), plus the SQLite-specific ones (pragmas, WAL, migrations).
+PostgreSQL-specific tests are in test_storage_pg.py; the PostgreSQL cases need
+``CARDBOT_TEST_PG`` (see tests/pg.py) and are skipped without it unless
+``CARDBOT_REQUIRE_PG=1``."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
 
 from storage import migrations
+from storage.factory import repository_for
 from storage.models import ActionRow, OutboxItem, SeatRow, TimerRow
+from storage.postgres import PostgresRepository
 from storage.repository import Repository, StorageError, TableExists, VersionConflict
 from storage.sqlite import SqliteRepository
+from tests.pg import drop_schema, fresh_schema_url
 
 
-@pytest.fixture(params=["file", "memory"])
+@pytest.fixture(params=["sqlite-file", "sqlite-memory", "postgres"])
 async def repo(request, tmp_path):
-    path = str(tmp_path / "bot.db") if request.param == "file" else ":memory:"
-    r = SqliteRepository(path)
-    await r.open()
+    url = None
+    if request.param == "postgres":
+        url = await fresh_schema_url()
+        r = PostgresRepository(url)
+    else:
+        r = SqliteRepository(str(tmp_path / "bot.db")
+                             if request.param == "sqlite-file" else ":memory:")
     try:
+        await r.open()
         yield r
     finally:
         await r.close()
+        if url:
+            await drop_schema(url)
+
+
+@pytest.fixture(params=["sqlite-file", "postgres"])
+async def store(request, tmp_path):
+    """One shared store (a SQLite file / a PostgreSQL schema); calling the fixture
+    value opens one more repository on it -- as another bot process would."""
+    url = await fresh_schema_url() if request.param == "postgres" else None
+    path = str(tmp_path / "bot.db")
+    opened = []
+
+    async def open_repo():
+        r = PostgresRepository(url) if url else SqliteRepository(path)
+        await r.open()
+        opened.append(r)
+        return r
+
+    try:
+        yield open_repo
+    finally:
+        for r in opened:
+            await r.close()
+        if url:
+            await drop_schema(url)
 
 
 @pytest.fixture
 async def file_path(tmp_path):
     return str(tmp_path / "bot.db")
+
+
+def is_pg(repo) -> bool:
+    return isinstance(repo, PostgresRepository)
+
+
+async def raw(repo, sql: str, *args) -> list[tuple]:
+    """Run SQL behind the repository's back (``?`` placeholders on both backends)."""
+    if not is_pg(repo):
+        return [tuple(r) for r in await repo.db.execute_fetchall(sql, args)]
+    numbers = iter(range(1, len(args) + 1))
+    sql = re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+    return [tuple(r) for r in await repo.pool.fetch(sql, *args)]
+
+
+async def arm_outbox_failure(repo) -> None:
+    """Make every outbox insert fail with 'boom' (until disarm_outbox_failure)."""
+    if is_pg(repo):
+        await repo.pool.execute(
+            "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$;"
+            " CREATE TRIGGER boom BEFORE INSERT ON outbox"
+            " FOR EACH ROW EXECUTE FUNCTION boom();")
+    else:
+        await repo.db.execute("CREATE TEMP TRIGGER boom BEFORE INSERT ON outbox"
+                              " BEGIN SELECT RAISE(ABORT, 'boom'); END")
+
+
+async def disarm_outbox_failure(repo) -> None:
+    if is_pg(repo):
+        await repo.pool.execute("DROP TRIGGER boom ON outbox; DROP FUNCTION boom();")
+    else:
+        await repo.db.execute("DROP TRIGGER boom")
 
 
 async def new_table(repo, chat_id=-100, thread_id=0, **kw):
@@ -55,19 +126,45 @@ async def snapshot_of_everything(repo, table_id):
 
 # --- lifecycle and migrations -------------------------------------------------------
 
-def test_is_a_repository():
+PROTOCOL_METHODS = (
+    "open", "close", "upsert_user", "get_user", "set_dm_open", "get_chat_lang",
+    "set_chat_lang", "migrate_chat", "create_table", "get_table", "find_open_table",
+    "tables_with_status", "update_table", "get_seats", "replace_seats",
+    "set_seat_messages", "set_seat_keyboard", "tables_of_user", "commit_actions",
+    "load_actions", "latest_snapshot", "game_results", "enqueue", "pending_outbox",
+    "mark_done", "try_lead_sender", "listen_outbox", "due_timers", "mark_reminded",
+    "clear_timer", "all_timers", "claim_update",
+)
+EXTRAS = ("purge_outbox", "set_timer", "schema_version")
+
+
+@pytest.mark.parametrize("cls", [SqliteRepository, PostgresRepository])
+def test_is_a_repository(cls):
     def takes(r: Repository) -> Repository:
         return r
-    assert takes(SqliteRepository(":memory:"))
-    for name in ("open", "close", "upsert_user", "get_user", "set_dm_open",
-                 "get_chat_lang", "set_chat_lang", "migrate_chat", "create_table",
-                 "get_table", "find_open_table", "tables_with_status", "update_table",
-                 "get_seats", "replace_seats", "set_seat_messages", "tables_of_user",
-                 "commit_actions", "load_actions", "latest_snapshot", "game_results",
-                 "enqueue", "pending_outbox", "mark_done", "due_timers", "mark_reminded",
-                 "clear_timer", "all_timers"):
-        assert hasattr(Repository, name), name
-        assert asyncio.iscoroutinefunction(getattr(SqliteRepository, name)), name
+    assert takes(cls(":memory:" if cls is SqliteRepository else "postgresql://x/y"))
+    for name in PROTOCOL_METHODS + EXTRAS:
+        assert name in EXTRAS or hasattr(Repository, name), name
+        assert asyncio.iscoroutinefunction(getattr(cls, name)), name
+    protocol = {n for n in dir(Repository) if not n.startswith("_")}
+    assert protocol == set(PROTOCOL_METHODS)
+
+
+def test_factory():
+    assert isinstance(repository_for("postgresql://u@h:5432/db"), PostgresRepository)
+    pg = repository_for("postgres://u@h/db?search_path=s1")
+    assert isinstance(pg, PostgresRepository) and pg.url == "postgres://u@h/db?search_path=s1"
+    for spec, path in [("sqlite:///data/bot.db", "data/bot.db"),
+                       ("sqlite:////var/lib/bot.db", "/var/lib/bot.db"),
+                       ("sqlite://:memory:", ":memory:"), ("sqlite://", ":memory:"),
+                       ("bot.db", "bot.db"), ("/tmp/x/bot.db", "/tmp/x/bot.db"),
+                       (":memory:", ":memory:")]:
+        r = repository_for(spec)
+        assert isinstance(r, SqliteRepository) and r.path == path, spec
+        assert r._db is None  # not opened
+    for bad in ("mysql://u@h/db", "sqlite://host/db", "", "http://x"):
+        with pytest.raises(ValueError):
+            repository_for(bad)
 
 
 async def test_migrations_idempotent_and_data_survives_reopen(file_path):
@@ -119,6 +216,23 @@ async def test_newer_schema_is_refused(file_path):
     await r.close()
     with pytest.raises(StorageError):
         await SqliteRepository(file_path).open()
+
+
+async def test_upgrade_from_v1_keeps_seats_and_adds_keyboard(file_path):
+    """A database created by the shipped V1 migrates to the current version on open."""
+    import aiosqlite
+    async with aiosqlite.connect(file_path, isolation_level=None) as db:
+        assert await migrations.migrate(db, migrations.MIGRATIONS[:1]) == [1]
+        await db.execute("INSERT INTO tables (chat_id, game, status, opener_id, lang,"
+                         " created_at, updated_at) VALUES (-1, 'durak', 'lobby', 1, 'ru', 0, 0)")
+        await db.execute("INSERT INTO seats (table_id, seat, user_id, name)"
+                         " VALUES (1, 0, 11, 'Ann')")
+    async with SqliteRepository(file_path) as r:
+        assert await r.schema_version() == migrations.latest_version() >= 2
+        assert await r.get_seats(1) == [SeatRow(1, 0, 11, "Ann")]
+        await r.set_seat_keyboard(1, 0, "compact", 3)
+        assert (await r.get_seats(1))[0].keyboard_version == 3
+        assert await r.claim_update(5) is True
 
 
 def test_split_statements_keeps_trigger_bodies():
@@ -204,8 +318,7 @@ async def test_migrate_chat(repo):
     assert await repo.get_chat_lang(old) is None
     pending = await repo.pending_outbox()
     assert [(p.chat_id, p.payload) for p in pending] == [(new, {"text": "2"}), (42, {})]
-    done = await repo.db.execute_fetchall("SELECT chat_id FROM outbox WHERE id = ?",
-                                          (first.id,))
+    done = await raw(repo, "SELECT chat_id FROM outbox WHERE id = ?", first.id)
     assert done[0][0] == old  # already sent: history untouched
 
 
@@ -477,17 +590,16 @@ async def test_failure_mid_transaction_rolls_back_everything(repo):
     before = await snapshot_of_everything(repo, t.id)
     # Make the outbox insert -- which runs after the actions, the table update and
     # the snapshot -- fail inside the transaction.
-    await repo.db.execute(
-        "CREATE TEMP TRIGGER boom BEFORE INSERT ON outbox"
-        " BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    await arm_outbox_failure(repo)
     with pytest.raises(Exception, match="boom"):
         await repo.commit_actions(
             t.id, 1, acts(t.id, 2, 3), outbox=[OutboxItem("post", -100, t.id)],
             table_fields={"status": "between", "game_no": 1}, snapshot={"s": 4},
             result={"r": 1}, timer=None)
-    await repo.db.execute("DROP TRIGGER boom")
+    await disarm_outbox_failure(repo)
     assert await snapshot_of_everything(repo, t.id) == before
-    assert not repo.db.in_transaction
+    if not is_pg(repo):
+        assert not repo.db.in_transaction
     # The connection is healthy and the same commit now succeeds.
     assert await repo.commit_actions(t.id, 1, acts(t.id, 2, 3),
                                      outbox=[OutboxItem("post", -100, t.id)]) == 4
@@ -498,7 +610,7 @@ async def test_unique_violation_maps_to_version_conflict(repo):
     await repo.commit_actions(t.id, 0, acts(t.id, 1, 2))
     # Corrupt the version behind the repository's back so the version check passes
     # but seq 2 is already taken.
-    await repo.db.execute("UPDATE tables SET version = 1 WHERE id = ?", (t.id,))
+    await raw(repo, "UPDATE tables SET version = 1 WHERE id = ?", t.id)
     with pytest.raises(VersionConflict):
         await repo.commit_actions(t.id, 1, acts(t.id, 2, 1),
                                   outbox=[OutboxItem("post", -100, t.id)])
@@ -511,7 +623,7 @@ async def test_actions_are_append_only(repo):
     t = await new_table(repo)
     await repo.commit_actions(t.id, 0, acts(t.id, 1, 1))
     with pytest.raises(Exception, match="append-only"):
-        await repo.db.execute("UPDATE actions SET action = 'x'")
+        await raw(repo, "UPDATE actions SET action = 'x'")
 
 
 async def test_commit_on_unknown_table(repo):
@@ -540,24 +652,7 @@ async def test_concurrent_commits_exactly_one_wins(repo):
     assert (await repo.get_table(t.id)).version == 2
 
 
-async def test_concurrent_commits_two_connections(file_path):
-    """Two repositories on one file (two processes) racing: one wins."""
-    a, b = SqliteRepository(file_path), SqliteRepository(file_path)
-    await a.open()
-    await b.open()
-    try:
-        t = await new_table(a)
-        res = await asyncio.gather(
-            a.commit_actions(t.id, 0, [ActionRow(t.id, 1, 1, 0, "A")]),
-            b.commit_actions(t.id, 0, [ActionRow(t.id, 1, 1, 0, "B")]),
-            return_exceptions=True)
-        assert sum(r == 1 for r in res) == 1, res
-        assert sum(isinstance(r, VersionConflict) for r in res) == 1, res
-        assert len(await a.load_actions(t.id)) == 1
-        assert await a.load_actions(t.id) == await b.load_actions(t.id)
-    finally:
-        await a.close()
-        await b.close()
+# (cross-process tests with two repositories on one store: see the end of the file)
 
 
 async def test_snapshot_and_replay_from_it(repo):
@@ -596,8 +691,7 @@ async def test_outbox(repo):
     await repo.mark_done(ids[:2])
     await repo.mark_done([])
     assert [p.id for p in await repo.pending_outbox()] == ids[2:]
-    rows = await repo.db.execute_fetchall(
-        "SELECT done_at FROM outbox WHERE id IN (?, ?)", ids[:2])
+    rows = await raw(repo, "SELECT done_at FROM outbox WHERE id IN (?, ?)", *ids[:2])
     assert all(r[0] is not None and r[0] > 0 for r in rows)
     # marking again does not move done_at; the sequence keeps growing
     await repo.mark_done(ids)
@@ -655,19 +749,17 @@ async def test_timers(repo):
     assert [x.table_id for x in await repo.all_timers()] == [c.id]
 
 
-async def test_reopen_sees_committed_data_and_timers(file_path):
-    """Simulated restart: a second repository on the file sees everything committed,
-    including while the first is still open (WAL readers)."""
-    r1 = SqliteRepository(file_path)
-    await r1.open()
+async def test_reopen_sees_committed_data_and_timers(store):
+    """Simulated restart: a second repository on the store sees everything committed,
+    including while the first is still open (WAL readers / another PG session)."""
+    r1 = await store()
     t = await new_table(r1)
     await r1.replace_seats(t.id, [SeatRow(t.id, 0, 11, "Ann")])
     await r1.commit_actions(t.id, 0, acts(t.id, 1, 2), snapshot={"s": 2},
                             outbox=[OutboxItem("group", -100, t.id)],
                             timer=TimerRow(t.id, 2, 10.0, 20.0),
                             table_fields={"status": "playing"})
-    r2 = SqliteRepository(file_path)
-    await r2.open()
+    r2 = await store()
     try:
         assert await r2.get_table(t.id) == await r1.get_table(t.id)
         await r1.close()
@@ -685,27 +777,215 @@ async def test_reopen_sees_committed_data_and_timers(file_path):
         await r2.close()
 
 
-async def test_cancelled_commit_is_all_or_nothing():
+async def test_cancelled_commit_is_all_or_nothing(repo):
     """Cancel commit_actions at many points: the table either has the whole commit or
     none of it, and the connection is never left inside a transaction. (A cancel that
     lands while COMMIT runs may still commit -- the caller must reload after it.)"""
-    for delay in range(0, 60, 3):
-        async with SqliteRepository(":memory:") as repo:
-            t = await new_table(repo)
-            task = asyncio.create_task(repo.commit_actions(
-                t.id, 0, acts(t.id, 1, 1), outbox=[OutboxItem("post", 1)] * 50,
-                snapshot={"s": 1}))
-            for _ in range(delay):
-                await asyncio.sleep(0)
-            task.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
+    points = [(spins, 0.0) for spins in range(0, 60, 3)]
+    points += [(0, ms / 1000) for ms in (0.5, 1, 2, 3, 5, 8, 13, 30, 300)]
+    outcomes = set()
+    for i, (spins, pause) in enumerate(points):
+        t = await new_table(repo, chat_id=-1000 - i)
+        task = asyncio.create_task(repo.commit_actions(
+            t.id, 0, acts(t.id, 1, 1), outbox=[OutboxItem("post", t.id)] * 50,
+            snapshot={"s": 1}))
+        for _ in range(spins):
+            await asyncio.sleep(0)
+        await asyncio.sleep(pause)
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+        if not is_pg(repo):
             assert not repo.db.in_transaction
-            v = (await repo.get_table(t.id)).version
-            state = (len(await repo.load_actions(t.id)), len(await repo.pending_outbox()),
-                     await repo.latest_snapshot(t.id))
-            assert (v, state) in ((0, (0, 0, None)), (1, (1, 50, (1, {"s": 1})))), (delay, v)
-            # the connection is usable
-            assert await repo.commit_actions(t.id, v, acts(t.id, v + 1, 1)) == v + 1
+        v = (await repo.get_table(t.id)).version
+        pending = [o for o in await repo.pending_outbox(10_000) if o.chat_id == t.id]
+        state = (len(await repo.load_actions(t.id)), len(pending),
+                 await repo.latest_snapshot(t.id))
+        assert (v, state) in ((0, (0, 0, None)), (1, (1, 50, (1, {"s": 1})))), (i, v)
+        outcomes.add(v)
+        # the connection (pool) is usable
+        assert await repo.commit_actions(t.id, v, acts(t.id, v + 1, 1)) == v + 1
+    assert outcomes == {0, 1}  # both ends were reached
+
+
+# --- protocol additions: seats with update_table, keyboard, claims ---------------------
+
+async def test_update_table_with_seats_is_atomic_with_the_version(repo):
+    t = await new_table(repo)
+    ann = SeatRow(t.id, 0, 11, "Ann")
+    await repo.replace_seats(t.id, [ann])
+    bob = SeatRow(t.id, 1, 12, "Bob", keyboard="compact", keyboard_version=1)
+    u = await repo.update_table(t.id, expected_version=0, seats=[ann, bob],
+                                options={"deck": 52})
+    assert (u.version, u.options) == (1, {"deck": 52})
+    assert await repo.get_seats(t.id) == [ann, bob]
+    # a stale join changes nothing: neither the seats nor the fields
+    with pytest.raises(VersionConflict):
+        await repo.update_table(t.id, expected_version=0, seats=[ann], options={"deck": 24})
+    assert await repo.get_seats(t.id) == [ann, bob]
+    assert (await repo.get_table(t.id)).options == {"deck": 52}
+    # bad seats fail before anything is written
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, expected_version=1, seats=[SeatRow(t.id + 1, 0, 1, "x")])
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, expected_version=1,
+                                seats=[SeatRow(t.id, 0, 1, "a"), SeatRow(t.id, 0, 2, "b")])
+    assert (await repo.get_table(t.id)).version == 1
+    assert await repo.get_seats(t.id) == [ann, bob]
+    # seats=None leaves them, [] empties them; unversioned seat updates do not bump
+    assert (await repo.update_table(t.id, expected_version=1, lang="en")).version == 2
+    assert await repo.get_seats(t.id) == [ann, bob]
+    assert (await repo.update_table(t.id, seats=[])).version == 2
+    assert await repo.get_seats(t.id) == []
+    with pytest.raises(StorageError):
+        await repo.update_table(t.id + 999, seats=[])
+
+
+async def test_seat_keyboard(repo):
+    t = await new_table(repo)
+    await repo.replace_seats(t.id, [SeatRow(t.id, 0, 11, "Ann"), SeatRow(t.id, 1, 12, "Bob")])
+    s0, s1 = await repo.get_seats(t.id)
+    assert (s0.keyboard, s0.keyboard_version) == ("normal", 0)
+    await repo.set_seat_keyboard(t.id, 1, "compact", 7)
+    s0, s1 = await repo.get_seats(t.id)
+    assert (s0.keyboard, s0.keyboard_version) == ("normal", 0)
+    assert (s1.keyboard, s1.keyboard_version) == ("compact", 7)
+    await repo.set_seat_keyboard(t.id, 5, "compact", 7)  # no such seat: nothing happens
+    # the keyboard survives replace_seats when the rows carry it
+    await repo.replace_seats(t.id, [s0, s1])
+    assert (await repo.get_seats(t.id))[1] == s1
+    await repo.set_seat_messages(t.id, 1, dm_message_id=3)
+    assert (await repo.get_seats(t.id))[1].keyboard == "compact"
+
+
+async def test_mark_reminded_is_a_claim(repo):
+    t = await new_table(repo)
+    assert await repo.mark_reminded(t.id, 0) is False  # no timer
+    await repo.set_timer(TimerRow(t.id, 3, 10.0, 20.0))
+    assert await repo.mark_reminded(t.id, 2) is False  # another version
+    assert await repo.mark_reminded(t.id, 3) is True
+    assert await repo.mark_reminded(t.id, 3) is False  # already reminded
+    await repo.set_timer(TimerRow(t.id, 4, 30.0, 40.0))  # a new deadline: claimable again
+    results = await asyncio.gather(*(repo.mark_reminded(t.id, 4) for _ in range(6)))
+    assert sorted(results) == [False] * 5 + [True]
+    await repo.clear_timer(t.id)
+    assert await repo.mark_reminded(t.id, 4) is False
+
+
+async def test_claim_update(repo):
+    assert await repo.claim_update(1000001) is True
+    assert await repo.claim_update(1000001) is False
+    assert await repo.claim_update(1000002) is True
+    results = await asyncio.gather(*(repo.claim_update(1000003) for _ in range(5)))
+    assert sorted(results) == [False] * 4 + [True]
+    # rows older than a day are purged opportunistically (ids that are multiples of 100)
+    await raw(repo, "UPDATE processed_updates SET seen_at = ? WHERE update_id = ?",
+              time.time() - 2 * 86400, 1000001)
+    assert await repo.claim_update(1000100) is True
+    assert await repo.claim_update(1000001) is True  # forgotten, so claimable again
+    assert await repo.claim_update(1000002) is False  # recent: kept
+
+
+async def test_single_process_sender_and_listener(repo):
+    assert await repo.try_lead_sender() is True
+    assert await repo.try_lead_sender() is True  # idempotent
+    assert await repo.listen_outbox(lambda: None) is None
+
+
+async def test_big_ids_and_json_round_trip(repo):
+    chat, user, msg = -1001234567890123, 7_000_000_000_123, 2**40 + 1
+    t = await repo.create_table(chat, 2**33, "bridge", {"z": 1, "a": [1, 2.5, None]},
+                                user, "ru", {"ключ": "значение", "b": True})
+    assert list(t.options) == ["z", "a"]  # key order kept, like SQLite
+    assert t.settings == {"ключ": "значение", "b": True}
+    await repo.replace_seats(t.id, [SeatRow(t.id, 0, user, "Ann", dm_message_id=msg)])
+    await repo.update_table(t.id, group_message_id=msg)
+    assert (await repo.find_open_table(chat, 2**33)).group_message_id == msg
+    assert [x.id for x in await repo.tables_of_user(user)] == [t.id]
+    await repo.upsert_user(user, "Ann", None, None)
+    assert (await repo.get_user(user)).user_id == user
+    await repo.enqueue([OutboxItem("hand", user, t.id, 0, {"n": 10**15})])
+    (item,) = await repo.pending_outbox()
+    assert (item.chat_id, item.payload) == (user, {"n": 10**15})
+    await repo.migrate_chat(chat, chat - 1)
+    assert (await repo.get_table(t.id)).chat_id == chat - 1
+    # control characters and NUL survive; NaN is refused before anything is written
+    odd = {"s": "a\x00b\n\t\u2028\"'\\", "e": "", "l": [[], {}]}
+    await repo.commit_actions(t.id, 0, [], snapshot=odd)
+    assert await repo.latest_snapshot(t.id) == (0, odd)
+    with pytest.raises(ValueError):
+        await repo.commit_actions(t.id, 0, acts(t.id, 1, 1), snapshot={"x": float("nan")})
+    assert (await repo.get_table(t.id)).version == 0
+
+
+# --- two repositories on one store: the guarantees hold across processes ---------------
+
+async def test_concurrent_commits_two_repositories(store):
+    a, b = await store(), await store()
+    t = await new_table(a)
+    await a.commit_actions(t.id, 0, acts(t.id, 1, 1), snapshot={"s": 1})
+
+    def attempt(r, tag):
+        return r.commit_actions(
+            t.id, 1, [ActionRow(t.id, 2, 1, 0, tag), ActionRow(t.id, 3, 1, 1, tag)],
+            outbox=[OutboxItem("post", -100, t.id, payload={"by": tag})] * 3,
+            snapshot={"by": tag}, table_fields={"settings": {"by": tag}},
+            timer=TimerRow(t.id, 3, None, 99.0))
+
+    for _ in range(3):
+        res = await asyncio.gather(attempt(a, "A"), attempt(b, "B"), return_exceptions=True)
+        assert res.count(3) == 1, res
+        assert sum(isinstance(r, VersionConflict) for r in res) == 1, res
+        winner = "A" if res[0] == 3 else "B"
+        for r in (a, b):  # exactly the winner's writes, seen by both
+            assert [x.action for x in await r.load_actions(t.id)] == ["a1", winner, winner]
+            assert [o.payload for o in await r.pending_outbox()] == [{"by": winner}] * 3
+            assert await r.latest_snapshot(t.id) == (3, {"by": winner})
+            row = await r.get_table(t.id)
+            assert (row.version, row.settings) == (3, {"by": winner})
+            assert [x for x in await r.all_timers() if x.table_id == t.id] == [
+                TimerRow(t.id, 3, None, 99.0)]
+        # reset for the next round: a new table
+        t = await new_table(a, chat_id=t.chat_id - 1)
+        await a.commit_actions(t.id, 0, acts(t.id, 1, 1), snapshot={"s": 1})
+        await a.mark_done([o.id for o in await a.pending_outbox()])
+
+
+async def test_concurrent_lobby_joins_two_repositories(store):
+    a, b = await store(), await store()
+    t = await new_table(a)
+    host = SeatRow(t.id, 0, 1, "Host")
+    await a.replace_seats(t.id, [host])
+    for version in range(3):
+        joins = [host, SeatRow(t.id, 1, 100 + version, f"A{version}")]
+        other = [host, SeatRow(t.id, 1, 200 + version, f"B{version}"),
+                 SeatRow(t.id, 2, 300 + version, "B2")]
+        res = await asyncio.gather(
+            a.update_table(t.id, expected_version=version, seats=joins),
+            b.update_table(t.id, expected_version=version, seats=other),
+            return_exceptions=True)
+        assert sum(isinstance(r, VersionConflict) for r in res) == 1, res
+        won = joins if not isinstance(res[0], Exception) else other
+        assert (await b.get_table(t.id)).version == version + 1
+        assert await b.get_seats(t.id) == won
+        assert await a.get_seats(t.id) == won
+
+
+async def test_claims_across_repositories(store):
+    a, b = await store(), await store()
+    t = await new_table(a)
+    await a.set_timer(TimerRow(t.id, 0, 10.0, 20.0))
+    res = await asyncio.gather(*(r.mark_reminded(t.id, 0) for r in (a, b) * 4))
+    assert sorted(res) == [False] * 7 + [True]
+    res = await asyncio.gather(*(r.claim_update(77) for r in (a, b) * 4))
+    assert sorted(res) == [False] * 7 + [True]
+
+
+async def test_create_table_race_across_repositories(store):
+    a, b = await store(), await store()
+    res = await asyncio.gather(new_table(a, chat_id=-9), new_table(b, chat_id=-9),
+                               return_exceptions=True)
+    assert sum(isinstance(r, TableExists) for r in res) == 1, res
+    assert len(await a.tables_with_status()) == 1
