@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 BASE_COMMANDS = ("newgame", "language", "help", "rules", "cancel")
 TIMER_POLL_SECONDS = 1.0
+CONCURRENT_UPDATES = 16
 
 
 class Runtime:
@@ -113,6 +114,9 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
         builder = builder.request(request).get_updates_request(request)
     if rate_limiter:
         builder = builder.rate_limiter(AIORateLimiter())
+    # Updates of different tables need not wait for each other (a table's own moves are
+    # serialised by the service and the database, not by PTB's update order).
+    builder = builder.concurrent_updates(CONCURRENT_UPDATES)
 
     async def post_init(app: Application) -> None:
         await app.bot_data["runtime"].startup(background=background)

@@ -190,6 +190,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     person = person_of(update)
     data = query.data or ""
+    computers_at: int | None = None
     try:
         kind, _, rest = data.partition(":")
         if kind == "g" and rest in [ui.name for ui in all_uis()] and is_group(update):
@@ -212,14 +213,20 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                     raise UserError("err.bad_button")
                 toast = await service.act(table_id, version, person.id, int(command),
                                           query.message.message_id if query.message else None,
-                                          from_private=update.effective_chat.type == ChatType.PRIVATE)
+                                          from_private=update.effective_chat.type == ChatType.PRIVATE,
+                                          computers=False)
+                computers_at = table_id
         else:
             raise UserError("err.bad_button")
         await query.answer(t(lang, toast) if toast != "ok.move" else None)
     except UserError as error:
         await query.answer(t(lang, error.key, **error.params), show_alert=error.key == "err.dm_needed")
+        return
     except VersionConflict:  # another process moved the table on first
         await query.answer(t(lang, "err.stale"))
+        return
+    if computers_at is not None:  # the player hears "accepted" before the computers answer
+        await service.run_computers(computers_at)
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:

@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 RENDER_MEMORY = 20_000  # messages whose last content the sender remembers
 STANDBY_POLL = 5.0      # seconds between a standby worker's attempts to become the sender
 IDLE_POLL = 30.0        # seconds between drains when nothing wakes the sender
+PAGE = 1000             # outbox rows read per drain
+CONCURRENT_CHATS = 32   # chats served at the same time in one drain
 
 
 class GroupBudget:
@@ -103,54 +105,76 @@ class Sender:
 
     async def drain(self) -> float | None:
         """Send everything that may go now. Returns seconds until throttled rows may go
-        (None when nothing is left waiting)."""
-        wait: float | None = None
-        items = await self.repo.pending_outbox(limit=1000)
-        groups: dict[tuple, list[OutboxItem]] = {}
+        (None when nothing is left waiting). Chats are served side by side (a slow
+        Telegram call for one chat holds up no other); within a chat, rows go in order."""
+        items = await self.repo.pending_outbox(limit=PAGE)
+        chats: dict[int, dict[tuple, list[OutboxItem]]] = {}
         for item in items:
             key = (item.kind, item.table_id, item.target) if item.kind != "post" else ("post", item.id)
-            groups.setdefault(key, []).append(item)
-        blocked_chats: set[int] = set()  # keep a group's messages in order
-        for key, rows in groups.items():
+            chats.setdefault(item.chat_id, {}).setdefault(key, []).append(item)
+        tables: dict[int, asyncio.Future] = {}  # one read of a table and its seats per drain
+        done: list[int] = []  # refresh rows: redoing one after a crash is harmless
+        slots = asyncio.Semaphore(CONCURRENT_CHATS)
+
+        async def serve(chat_id: int, groups: dict[tuple, list[OutboxItem]]) -> float | None:
+            async with slots:
+                return await self._drain_chat(chat_id, groups, tables, done)
+
+        waits = [w for w in await asyncio.gather(*(serve(c, g) for c, g in chats.items()))
+                 if w is not None]
+        await self.repo.mark_done(done)
+        if len(items) == PAGE:  # more rows than one page: go on at once
+            return 0.0
+        if not waits:
+            return None
+        return max(min(waits), 0.05)
+
+    async def _drain_chat(self, chat_id: int, groups: dict[tuple, list[OutboxItem]],
+                          tables: dict[int, asyncio.Future], done: list[int]) -> float | None:
+        """One chat's rows, in order; returns when its held-back rows may go (or None)."""
+        wait: float | None = None
+        for rows in groups.values():
             first = rows[0]
             is_group_message = first.kind in ("group", "post")
-            if is_group_message:
-                delay = self.budget.wait_for(first.chat_id)
-                if first.chat_id in blocked_chats or delay > 0:
-                    blocked_chats.add(first.chat_id)
-                    wait = delay if wait is None else min(wait, delay) if delay > 0 else wait
-                    continue
+            if is_group_message and (wait is not None or self.budget.wait_for(chat_id) > 0):
+                # over the group's budget (or behind a row that is): keep its order
+                wait = self.budget.wait_for(chat_id) if wait is None else wait
+                if first.kind == "group":  # one waiting refresh marker is enough
+                    done += [r.id for r in rows[:-1]]
+                continue
             try:
-                sent = await self._deliver(first)
+                sent = await self._deliver(first, tables)
             except RetryAfter as error:
                 retry = float(getattr(error.retry_after, "total_seconds", lambda: error.retry_after)())
-                wait = retry if wait is None else min(wait, retry)
-                blocked_chats.add(first.chat_id)
-                continue
+                return retry if wait is None else min(wait, retry)
             except BadRequest:  # Telegram refused this message: retrying cannot help
                 log.exception("Telegram refused %s; dropped", first)
                 sent = False
             except (TimedOut, NetworkError) as error:
                 log.warning("network error, will retry: %s", error)
-                wait = 2.0 if wait is None else min(wait, 2.0)
-                continue
+                return 2.0 if wait is None else min(wait, 2.0)
             except Exception:
                 log.exception("could not deliver %s; dropped", first)
                 sent = False
             if sent and is_group_message:
-                self.budget.spend(first.chat_id)
-            await self.repo.mark_done([r.id for r in rows])
-        if wait is not None and wait <= 0:
-            wait = 0.05
+                self.budget.spend(chat_id)
+            if first.kind in ("post", "ping"):  # new messages: never send one twice
+                await self.repo.mark_done([r.id for r in rows])
+            else:
+                done += [r.id for r in rows]
         return wait
 
     # ------------------------------------------------------------------ one row
-    async def _deliver(self, item: OutboxItem) -> bool:
+    async def _deliver(self, item: OutboxItem, tables: dict[int, asyncio.Future]) -> bool:
         """Do what the row asks. Returns True when a Telegram message was sent or edited."""
-        table = await self.repo.get_table(item.table_id) if item.table_id else None
-        if table is None:
+        if not item.table_id:
             return False
-        seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
+        if item.table_id not in tables:
+            tables[item.table_id] = asyncio.ensure_future(self._load(item.table_id))
+        loaded = await tables[item.table_id]
+        if loaded is None:
+            return False
+        table, seats = loaded
         if item.kind == "group":
             return await self._refresh_group(table, seats)
         if item.kind == "post":
@@ -167,6 +191,12 @@ class Sender:
         if item.kind == "unping":
             return await self._unping(table, seats, item.target)
         return False
+
+    async def _load(self, table_id: int):
+        table = await self.repo.get_table(table_id)
+        if table is None:
+            return None
+        return table, sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
 
     async def _refresh_group(self, table, seats) -> bool:
         if table.status == LOBBY:
@@ -188,6 +218,7 @@ class Sender:
             return False
         if message_id != table.group_message_id:
             await self.repo.update_table(table.id, group_message_id=message_id)
+            table.group_message_id = message_id
         return True
 
     async def _refresh_hand(self, table, seats, seat_no: int) -> bool:
@@ -201,6 +232,7 @@ class Sender:
             return False
         if message_id is not None and message_id != seat.dm_message_id:
             await self.repo.set_seat_messages(table.id, seat_no, dm_message_id=message_id)
+            seat.dm_message_id = message_id
         return message_id is not None
 
     async def _ping(self, table, seats, seat_no: int, reminder: bool) -> bool:
@@ -222,6 +254,7 @@ class Sender:
             await self.repo.set_dm_open(seat.user_id, False)
             return False
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
+        seat.ping_message_id = message.message_id
         return True
 
     async def _unping(self, table, seats, seat_no: int) -> bool:
@@ -235,6 +268,7 @@ class Sender:
         except (BadRequest, Forbidden):
             pass  # already gone
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=None)
+        seat.ping_message_id = None
         return False
 
     async def _post(self, table, seats, item: OutboxItem) -> bool:

@@ -75,6 +75,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         # table id -> (version, state): a cache only, trusted while the version matches
         self._states: collections.OrderedDict[int, tuple[int, Any]] = collections.OrderedDict()
+        # (table id, game no) -> results of the games before it: fixed while that game runs
+        self._histories: dict[tuple[int, int], list[dict]] = {}
         self.listeners: list[Callable[[], None]] = []  # woken when the outbox gets rows
 
     # ------------------------------------------------------------------ plumbing
@@ -326,7 +328,7 @@ class TableService:
         the message refreshes, pings, posts (score sheets), the turn timer, the result."""
         game, ui = get_game(table.game), ui_for(table.game)
         fields = dict(table_fields or {})
-        outbox = [OutboxItem("group", table.chat_id, table.id)]
+        outbox: list[OutboxItem] = []
         if not ui.group_controls:
             humans = [s for s in seats if not s.is_computer]
             outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
@@ -341,7 +343,7 @@ class TableService:
         version = table.version + len(actions)
         result = None
         timer: TimerRow | None = None
-        history = await self.repo.game_results(table.id)
+        history = await self._history(table)
         if game.is_over(after):
             result = game.result(after)
             history = history + [result]
@@ -351,6 +353,8 @@ class TableService:
             timer = self._timer_for(table, version, after, seats)
         names = [s.name for s in seats]
         texts = ui.posts(events, game.view(after, None), names, table.lang, history)
+        if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
+            outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
         for i, text in enumerate(texts):
             last = i == len(texts) - 1  # the Rematch buttons go under the game's last post
             outbox.append(OutboxItem("post", table.chat_id, table.id,
@@ -367,6 +371,16 @@ class TableService:
         self._cache(table.id, version, after)
         self._wake()
 
+    async def _history(self, table: TableRow) -> list[dict]:
+        """Results of the series' finished games before the current one (cached: they
+        cannot change while the current game runs)."""
+        key = (table.id, table.game_no)
+        if key not in self._histories:
+            if len(self._histories) > STATE_CACHE_SIZE:
+                self._histories.clear()
+            self._histories[key] = await self.repo.game_results(table.id)
+        return list(self._histories[key])
+
     def _timer_for(self, table: TableRow, version: int, state: Any, seats: list[SeatRow]) -> TimerRow | None:
         seconds = table.settings.get("timer", 0)
         waiting = get_game(table.game).to_act(state)
@@ -376,9 +390,10 @@ class TableService:
         return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
 
     async def act(self, table_id: int, version: int, user_id: int, index: int,
-                  message_id: int | None, from_private: bool = True) -> str:
+                  message_id: int | None, from_private: bool = True, computers: bool = True) -> str:
         """A player's action button: the ``index``-th legal action at table ``version``,
-        pressed in their DM (or under the group message of a score-only table)."""
+        pressed in their DM (or under the group message of a score-only table). Then the
+        computers' answers, unless ``computers`` is False (the caller runs them later)."""
         async with self.lock(table_id):
             table = await self._table(table_id)
             seats, mine = await self.seat_of(table_id, user_id)
@@ -412,7 +427,8 @@ class TableService:
                 await self._commit(table, seats, state, after, [(mine.seat, legal[index])], events)
             except VersionConflict:  # another worker committed a move on this table first
                 raise StaleButton() from None
-        await self.run_computers(table_id)
+        if computers:
+            await self.run_computers(table_id)
         return "ok.move"
 
     @staticmethod

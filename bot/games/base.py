@@ -22,6 +22,12 @@ class GameUI:
     group_controls = False
     # For a score-only table: the game whose paper sheet it keeps (``/score <score_for>``).
     score_for: str | None = None
+    # Engine events after which the group's table message is redrawn. A group may get
+    # about 20 messages a minute, so the table shows the game trick by trick (bout by
+    # bout in durak), not card by card; each player's DM shows every card at once.
+    group_milestones = frozenset({
+        "deal", "trick", "bout", "talon", "contract", "trump", "all_pass", "passed_out",
+        "claim_accepted", "concede", "forfeit", "game_over"})
 
     # ---------------------------------------------------------------- lobby
     def variant_text(self, options: dict, lang: str) -> str:
@@ -57,6 +63,16 @@ class GameUI:
         score sheet after a deal. ``view`` is the public view after the action;
         ``history`` the results of the finished games of this table (this one included)."""
         return []
+
+    def refreshes_group(self, events: list[dict], posts: int, game_over: bool) -> bool:
+        """Whether an action with these events redraws the group's table message. A deal
+        that ends with a score sheet post and goes on to the next deal leaves the redraw
+        to the next deal: the sheet already tells the group how it ended."""
+        if self.group_controls:
+            return True  # the group message is the score-only table's keyboard
+        if posts and not game_over:
+            return False
+        return any(event.get("type") in self.group_milestones for event in events)
 
     def rules_text(self, lang: str) -> str:
         return t(lang, f"rules.{self.name}")

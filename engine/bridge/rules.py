@@ -39,8 +39,15 @@ def display_key(card: str) -> tuple[int, int]:
     return DISPLAY_SUIT[card[1]], -RANK_VALUE[card[0]]
 
 
+# a card's place in display order: the same order as display_key, as one dict look-up
+_DISPLAY_ORDER = {card: i for i, card in enumerate(sorted(make_deck(52), key=display_key))}
+
+
 def sort_cards(cards: list[str]) -> list[str]:
-    return sorted(cards, key=display_key)
+    try:
+        return sorted(cards, key=_DISPLAY_ORDER.__getitem__)
+    except KeyError:  # not one of the 52 cards: the general key (raises as it always did)
+        return sorted(cards, key=display_key)
 
 
 # ---------------------------------------------------------------------------------
@@ -176,6 +183,10 @@ def _can_claim(s: State, seat: int) -> bool:
 def parse(action: Any) -> tuple[str, list[str]]:
     parts = split_action(action)
     verb, args = parts[0], parts[1:]
+    if verb == "play":  # the most frequent action first
+        if len(args) != 1 or not is_card(args[0]) or len(args[0]) != 2:
+            raise error("bad_syntax", action=action, detail="expected 'play <card>', e.g. 'play TH'")
+        return verb, args
     if verb in ("deal",):
         return verb, args
     if verb == "forfeit":
@@ -189,10 +200,6 @@ def parse(action: Any) -> tuple[str, list[str]]:
     if verb == "bid":
         if len(args) != 1 or args[0] not in A.BID_RANK:
             raise error("bad_syntax", action=action, detail="expected 'bid <level 1-7><C|D|H|S|NT>'")
-        return verb, args
-    if verb == "play":
-        if len(args) != 1 or not is_card(args[0]) or len(args[0]) != 2:
-            raise error("bad_syntax", action=action, detail="expected 'play <card>', e.g. 'play TH'")
         return verb, args
     if verb == "claim":
         if len(args) != 1 or not args[0].isdigit() or int(args[0]) > 13:
@@ -318,22 +325,26 @@ def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
 
 
 def _play(s: State, card: str, events: list[dict]):
-    due = turn(s)
+    plays = s.trick.plays
+    due = (s.trick.leader + len(plays)) % 4  # turn(s)
     hand = s.hands[due]
     if card not in hand:
         raise error("not_in_hand", card=card)
     trump = s.contract.trump
-    led = s.trick.led_suit
-    if card not in playable(hand, led, trump, must_trump=False):
+    led = plays[0][1][1] if plays else None
+    # not in playable(hand, led, trump, must_trump=False): a card off the suit led while
+    # the hand holds that suit
+    if led is not None and card[1] != led and any(c[1] == led for c in hand):
         raise error("must_follow", suit=led)
     t = s.clone()
+    dummy = (t.declarer + 2) % 4
     t.hands[due].remove(card)
     t.trick.plays.append((due, card))
     events.append({"type": "play", "seat": due, "card": card,
-                   "by": t.declarer if due == t.dummy else due})
+                   "by": t.declarer if due == dummy else due})
     if not t.dummy_open:
         t.dummy_open = True
-        events.append({"type": "dummy", "seat": t.dummy, "cards": sort_cards(t.hands[t.dummy])})
+        events.append({"type": "dummy", "seat": dummy, "cards": sort_cards(t.hands[dummy])})
     if len(t.trick.plays) == 4:
         winner = t.trick.winner(trump)
         done = {"leader": t.trick.leader, "plays": list(t.trick.plays), "winner": winner}
@@ -426,18 +437,28 @@ def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None
 # ---------------------------------------------------------------------------------
 
 def legal_actions(s: State, seat: int) -> list[str]:
-    if seat not in to_act(s):
+    # the hot path of every move: to_act, turn and _can_claim worked out once, inline
+    phase = s.phase
+    if phase == "auction":
+        if seat != A.caller(s.dealer, len(s.calls)):
+            return []
+        return [CALL_ACTION.get(c) or "bid " + c for c in A.legal_calls(s.calls, s.dealer)]
+    if phase == "claim":
+        return ["accept", "reject"] if seat in to_act(s) else []
+    if phase != "play":
         return []
-    if s.phase == "auction":
-        return [CALL_ACTION.get(c) or f"bid {c}" for c in A.legal_calls(s.calls, s.dealer)]
-    if s.phase == "claim":
-        return ["accept", "reject"]
-    due = turn(s)
-    cards = playable(s.hands[due], s.trick.led_suit, s.contract.trump, must_trump=False)
-    out = [f"play {c}" for c in sort_cards(cards)]
-    if _can_claim(s, seat):
+    plays = s.trick.plays
+    due = (s.trick.leader + len(plays)) % 4
+    declarer = s.declarer
+    dummy = (declarer + 2) % 4
+    if seat != (declarer if due == dummy else due):
+        return []
+    led = plays[0][1][1] if plays else None
+    cards = playable(s.hands[due], led, s.contract.trump, must_trump=False)
+    out = ["play " + c for c in sort_cards(cards)]
+    if seat == declarer and not plays and s.dummy_open:  # _can_claim: the declarer, on lead
         out.extend(f"claim {k}" for k in range(remaining(s), -1, -1))
-    if seat in defenders(s):
+    if seat != declarer and seat != dummy:  # a defender
         out.append("concede")
     return out
 

@@ -1,0 +1,1 @@
+"""On-demand benchmarks (not unit tests): ``python -m bench.<name>``; see bench/README.md."""
