@@ -56,36 +56,8 @@ class SimClock:
         return self.now
 
 
-BOUNDARY_EVENTS = frozenset({
-    "trick", "bout", "deal", "contract", "deal_scored", "game_over", "passed_out", "all_pass",
-    "no_play", "play_starts", "play_over", "forfeit", "claim", "claim_accepted", "concede", "trump"})
-
-
-def group_on_boundaries(service) -> None:
-    """Experiment: drop the group refresh of a commit whose events end no trick, bout or
-    deal (the DMs still get theirs). Patches this service instance only."""
-    import contextvars
-
-    drop = contextvars.ContextVar("drop_group", default=False)
-    commit, commit_actions = service._commit, service.repo.commit_actions
-
-    async def _commit(table, seats, before, after, actions, events, **kwargs):
-        token = drop.set(before is not None and not any(e.get("type") in BOUNDARY_EVENTS for e in events))
-        try:
-            return await commit(table, seats, before, after, actions, events, **kwargs)
-        finally:
-            drop.reset(token)
-
-    async def _commit_actions(table_id, expected_version, actions, *, outbox=(), **kwargs):
-        if drop.get():
-            outbox = [o for o in outbox if o.kind != "group"]
-        return await commit_actions(table_id, expected_version, actions, outbox=outbox, **kwargs)
-
-    service._commit, service.repo.commit_actions = _commit, _commit_actions
-
-
 async def play_one(game: str, seed: int, computers: int, pace: tuple[float, float],
-                   min_interval: float | None = None, boundaries: bool = False, smart: bool = True) -> dict:
+                   min_interval: float | None = None, smart: bool = True) -> dict:
     from bot.app import build_application
     from bot.config import Settings
     from bot.service import Person
@@ -106,8 +78,6 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
         sender, repo = runtime.sender, service.repo
         if min_interval is not None:  # experiment: a longer gap between two group messages
             sender.budget.min_interval = min_interval
-        if boundaries:  # experiment: refresh the group only when a trick/bout/deal ends
-            group_on_boundaries(service)
 
         async def flush(until: float | None) -> None:
             """Run the sender until ``until`` (None: until nothing is left)."""
@@ -230,16 +200,14 @@ def show(r: dict) -> None:
 async def run(a: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     pace = tuple(float(x) for x in a.pace.split(","))
-    if a.min_interval is not None or a.group_on_boundaries:
-        print("EXPERIMENT (not the production sender): "
-              + (f"group messages >= {a.min_interval:g} s apart; " if a.min_interval is not None else "")
-              + ("group refreshed only when a trick/bout/deal ends" if a.group_on_boundaries else ""))
+    if a.min_interval is not None:
+        print(f"EXPERIMENT (not the production sender): group messages >= {a.min_interval:g} s apart")
     header(f"message economy: every seat a scripted ({a.players}) player pressing every {pace[0]:g}-{pace[1]:g} s "
            f"(simulated), {a.computers} computer seat(s)")
     totals: dict[str, list[dict]] = collections.defaultdict(list)
     for game in a.games.split(","):
         for k in range(a.runs):
-            r = await play_one(game, a.seed + k, a.computers, pace, a.min_interval, a.group_on_boundaries,
+            r = await play_one(game, a.seed + k, a.computers, pace, a.min_interval,
                                a.players == "smart")
             totals[game].append(r)
             show(r)
@@ -264,8 +232,6 @@ def main(argv: list[str] | None = None) -> int:
                         "does not offer it); random: a random move button")
     p.add_argument("--min-interval", type=float, default=None,
                    help="experiment: seconds between two group messages (production: 3)")
-    p.add_argument("--group-on-boundaries", action="store_true",
-                   help="experiment: refresh the group message only when a trick, bout or deal ends")
     a = p.parse_args(argv)
     return asyncio.run(run(a))
 

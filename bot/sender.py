@@ -136,9 +136,10 @@ class Sender:
         for rows in groups.values():
             first = rows[0]
             is_group_message = first.kind in ("group", "post")
-            if is_group_message and (wait is not None or self.budget.wait_for(chat_id) > 0):
-                # over the group's budget (or behind a row that is): keep its order
-                wait = self.budget.wait_for(chat_id) if wait is None else wait
+            if is_group_message and wait is None:
+                delay = self.budget.wait_for(chat_id)
+                wait = delay if delay > 0 else None  # over the group's budget from here on
+            if is_group_message and wait is not None:  # wait, keeping the group's order
                 if first.kind == "group":  # one waiting refresh marker is enough
                     done += [r.id for r in rows[:-1]]
                 continue
