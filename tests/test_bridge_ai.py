@@ -3,8 +3,8 @@ the claim), its own hand and the played cards, so it knows its partner's cards t
 checks the claim exactly on small endings; it used to accept claims it could beat."""
 from __future__ import annotations
 
-from engine.bridge import ai
-from engine.bridge.ai import FULL, can_take, claim_is_sound
+from engine.bridge import ai_easy as ai
+from engine.bridge.ai_easy import FULL, can_take, claim_is_sound
 
 
 def claim_view(hands: dict[int, list[str]], seat: int, claimed: int, strain: str = "S",

@@ -1,0 +1,49 @@
+"""Playing strength of the computer players (issue 11), every game, fixed seeds.
+
+    python -m bench.ai_strength                 # all games, full matches (~minutes)
+    python -m bench.ai_strength --quick         # smaller matches, a smoke run
+    python -m bench.ai_strength durak bridge    # some games only
+
+Each figure is printed with its 95 % interval next to its goal. The baselines are the
+frozen copies of the earlier computers in ``bench/baseline/``; the double-dummy figures
+use the DDS solver (``endplay``).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # `python bench/ai_strength.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import header  # noqa: E402
+
+GAMES = ("durak", "bridge", "whist", "preferans", "king")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", choices=[*GAMES, []], help="games to measure (default: all)")
+    parser.add_argument("--quick", action="store_true", help="small matches: a smoke run, wide intervals")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    header("computer players' strength")
+    figures = []
+    for name in args.games or GAMES:
+        module = importlib.import_module(f"bench.strength.{name}")
+        start = time.perf_counter()
+        results = module.run(quick=args.quick, seed=args.seed)
+        for figure in results:
+            print(figure.line(), flush=True)
+        print(f"   ({name}: {time.perf_counter() - start:.0f} s)", flush=True)
+        figures += results
+    missed = [f for f in figures if not f.met]
+    print(f"== {len(figures) - len(missed)} of {len(figures)} goals met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
