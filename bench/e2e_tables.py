@@ -56,9 +56,9 @@ SEATS = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3}
 
 async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], humans: int,
                        seed: int) -> list[dict]:
-    from bot.service import Person
+    from bot.service import Person, PressPlace
 
-    async def no_admin() -> bool:
+    async def no_admin(chat_id: int) -> bool:
         return False
 
     async def one(k: int) -> dict:
@@ -74,14 +74,14 @@ async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], hu
                                          "en", f"Table {k}")
         for u in users[1:]:
             table = await service.repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin)
+            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id))
         for _ in range(SEATS[game] - len(users)):
             table = await service.repo.get_table(table.id)
             await service.lobby_press(table.id, table.version, Person(users[0].id, users[0].first_name),
-                                      "cpu+", no_admin)
+                                      "cpu+", no_admin, PressPlace(table.chat_id))
         table = await service.repo.get_table(table.id)
         await service.lobby_press(table.id, table.version, Person(users[0].id, users[0].first_name),
-                                  "start", no_admin)
+                                  "start", no_admin, PressPlace(table.chat_id))
         return {"k": k, "game": game, "group": group, "users": users, "table": table.id,
                 "rng": random.Random(seed * 100_003 + k)}
 

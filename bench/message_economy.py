@@ -60,7 +60,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
                    min_interval: float | None = None, smart: bool = True) -> dict:
     from bot.app import build_application
     from bot.config import Settings
-    from bot.service import Person
+    from bot.service import Person, PressPlace
     from engine.base import get_game
     from tests.fakebot import FakeRequest
 
@@ -92,7 +92,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
                     return
                 clock.now += wait + 1e-6
 
-        async def no_admin() -> bool:
+        async def no_admin(chat_id: int) -> bool:
             return False
 
         humans = PLAYERS[game] - computers
@@ -105,15 +105,15 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
         table = await service.open_table(GROUP, 0, game, host, "en", "Bench")
         for u in users[1:]:
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin)
+            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id))
         for _ in range(computers):
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, host, "cpu+", no_admin)
+            await service.lobby_press(table.id, table.version, host, "cpu+", no_admin, PressPlace(table.chat_id))
         await flush(None)
         clock.now += 60  # the lobby's messages are out of the window
         start_index, start_time = len(fake.log), clock.now
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, host, "start", no_admin)
+        await service.lobby_press(table.id, table.version, host, "start", no_admin, PressPlace(table.chat_id))
         await flush(clock.now + rng.uniform(*pace))
 
         engine = get_game(game)

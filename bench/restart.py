@@ -55,7 +55,7 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
     from bench.fakeload import LoadTelegram
     from bot.app import build_application
     from bot.config import Settings
-    from bot.service import Person
+    from bot.service import Person, PressPlace
     from engine.base import get_game
     from tests.fakebot import FakeRequest
 
@@ -67,7 +67,7 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
     await runtime.startup(background=False)
     repo = service.repo
 
-    async def no_admin() -> bool:
+    async def no_admin(chat_id: int) -> bool:
         return False
 
     templates = []
@@ -81,12 +81,12 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
             await service.dm_opened(person)
         table = await service.open_table(group, 0, game, people[0], "en", f"T{k}")
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, people[1], "join", no_admin)
+        await service.lobby_press(table.id, table.version, people[1], "join", no_admin, PressPlace(table.chat_id))
         for _ in range(seats - 2):
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, people[0], "cpu+", no_admin)
+            await service.lobby_press(table.id, table.version, people[0], "cpu+", no_admin, PressPlace(table.chat_id))
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, people[0], "start", no_admin)
+        await service.lobby_press(table.id, table.version, people[0], "start", no_admin, PressPlace(table.chat_id))
         engine = get_game(game)
         for _ in range(moves):  # a few moves after the deal's snapshot
             table = await repo.get_table(table.id)

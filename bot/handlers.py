@@ -11,7 +11,7 @@ from telegram.ext import (Application, CallbackQueryHandler, CommandHandler, Con
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot.render.common import keyboard
-from bot.service import Person, TableService, UserError
+from bot.service import Person, PressPlace, TableService, UserError
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -57,13 +57,23 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
 
 
 def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
-    async def check() -> bool:
-        chat = update.effective_chat
-        if chat.type == ChatType.PRIVATE:
+    """Is the person behind ``update`` an administrator of the chat the service names
+    (the table's own chat, wherever the button was pressed)?"""
+    async def check(chat_id: int) -> bool:
+        if chat_id > 0:  # a private chat has no administrators
             return False
-        member = await context.bot.get_chat_member(chat.id, update.effective_user.id)
+        member = await context.bot.get_chat_member(chat_id, update.effective_user.id)
         return member.status in ("administrator", "creator")
     return check
+
+
+def press_place(update: Update) -> PressPlace:
+    """The chat and topic of the message a button sits under. A press without a message
+    (an inline message, or one too old for Telegram to include) has no place to act from."""
+    chat = update.effective_chat
+    if update.callback_query is None or update.callback_query.message is None or chat is None:
+        raise UserError("err.other_chat")
+    return PressPlace(chat.id, thread_of(update), private=chat.type == ChatType.PRIVATE)
 
 
 async def reply(update: Update, text: str, markup=None) -> None:
@@ -200,21 +210,20 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             lang, toast = rest, "language.set"
         elif kind in ("l", "a", "r", "u"):
             table_id, version, command = _parse_table_data(rest)
+            place = press_place(update)  # every table button is checked against its table's chat
             if kind == "l":
                 toast = await service.lobby_press(table_id, version, person, command,
-                                                  admin_check(update, context))
+                                                  admin_check(update, context), place)
             elif kind == "u":
-                toast = await service.switch_keyboard(table_id, version, person.id, command)
+                toast = await service.switch_keyboard(table_id, version, person.id, command, place)
             elif kind == "r":
                 toast = await service.after_game_press(table_id, version, person, command,
-                                                       admin_check(update, context))
+                                                       admin_check(update, context), place)
             else:
                 if not command.isdigit():
                     raise UserError("err.bad_button")
                 toast = await service.act(table_id, version, person.id, int(command),
-                                          query.message.message_id if query.message else None,
-                                          from_private=update.effective_chat.type == ChatType.PRIVATE,
-                                          computers=False)
+                                          query.message.message_id, place, computers=False)
                 computers_at = table_id
         else:
             raise UserError("err.bad_button")

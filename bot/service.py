@@ -61,7 +61,29 @@ class Person:
     lang: str | None = None
 
 
-AdminCheck = Callable[[], Awaitable[bool]]
+# Is this person an administrator of the chat with this id? Always asked about the
+# table's own chat, never the chat a button happened to be pressed in.
+AdminCheck = Callable[[int], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class PressPlace:
+    """Where a button was pressed: the chat (and forum topic) of the message under which
+    it sits. Callback data can be forged and messages forwarded, so every table button
+    is checked against the table's own chat before it may act."""
+    chat_id: int
+    thread_id: int = 0
+    private: bool = False
+
+    def require_table_chat(self, table: TableRow) -> None:
+        """A lobby, after-game or score-sheet button acts only under the table's group."""
+        if self.private or (self.chat_id, self.thread_id) != (table.chat_id, table.thread_id):
+            raise UserError("err.other_chat")
+
+    def require_own_dm(self, user_id: int) -> None:
+        """A hand button acts only in the presser's own private chat with the bot."""
+        if not self.private or self.chat_id != user_id:
+            raise UserError("err.other_chat")
 
 
 class TableService:
@@ -167,17 +189,18 @@ class TableService:
         return table
 
     async def lobby_press(self, table_id: int, version: int, person: Person, command: str,
-                          is_admin: AdminCheck) -> str:
-        """A lobby button. Returns the catalog key of the toast to show."""
-        toast = await self._lobby_press(table_id, version, person, command, is_admin)
+                          is_admin: AdminCheck, place: PressPlace) -> str:
+        """A lobby button pressed at ``place``. Returns the catalog key of the toast to show."""
+        toast = await self._lobby_press(table_id, version, person, command, is_admin, place)
         if toast == "ok.started":
             await self.run_computers(table_id)  # a computer may have the first move
         return toast
 
     async def _lobby_press(self, table_id: int, version: int, person: Person, command: str,
-                           is_admin: AdminCheck) -> str:
+                           is_admin: AdminCheck, place: PressPlace) -> str:
         async with self.lock(table_id):
             table = await self._table(table_id)
+            place.require_table_chat(table)
             if table.status != LOBBY:
                 raise StaleButton()
             if version != table.version:
@@ -187,7 +210,7 @@ class TableService:
             game = get_game(table.game)
 
             async def require_host() -> None:
-                if person.id != table.opener_id and not await is_admin():
+                if person.id != table.opener_id and not await is_admin(table.chat_id):
                     raise UserError("err.host_only")
 
             fields: dict[str, Any] = {}
@@ -390,20 +413,25 @@ class TableService:
         return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
 
     async def act(self, table_id: int, version: int, user_id: int, index: int,
-                  message_id: int | None, from_private: bool = True, computers: bool = True) -> str:
+                  message_id: int | None, place: PressPlace | None = None,
+                  computers: bool = True) -> str:
         """A player's action button: the ``index``-th legal action at table ``version``,
-        pressed in their DM (or under the group message of a score-only table). Then the
-        computers' answers, unless ``computers`` is False (the caller runs them later)."""
+        pressed in their DM (or under the group message of a score-only table); ``place``
+        None means their own DM. Then the computers' answers, unless ``computers`` is
+        False (the caller runs them later)."""
+        place = place or PressPlace(user_id, private=True)
         async with self.lock(table_id):
             table = await self._table(table_id)
+            if ui_for(table.game).group_controls:
+                place.require_table_chat(table)
+            else:
+                place.require_own_dm(user_id)
             seats, mine = await self.seat_of(table_id, user_id)
             if mine is None:
                 raise UserError("err.not_seated")
             if table.status != PLAYING:
                 raise UserError("err.not_running")
             ui = ui_for(table.game)
-            if from_private == ui.group_controls:
-                raise UserError("err.bad_button")
             expected_message = table.group_message_id if ui.group_controls else mine.dm_message_id
             if message_id is not None and expected_message not in (None, message_id):
                 raise UserError("err.old_message")
@@ -436,8 +464,10 @@ class TableService:
         """The DM keyboard a seat looks at; a switch lasts until the table moves on."""
         return seat.keyboard if seat.keyboard_version == table.version else "normal"
 
-    async def switch_keyboard(self, table_id: int, version: int, user_id: int, mode: str) -> str:
+    async def switch_keyboard(self, table_id: int, version: int, user_id: int, mode: str,
+                              place: PressPlace | None = None) -> str:
         """The DM toggle between ordinary actions and blind covers; changes no game state."""
+        (place or PressPlace(user_id, private=True)).require_own_dm(user_id)
         table = await self._table(table_id)
         _, mine = await self.seat_of(table_id, user_id)
         if mine is None or not mode.isalnum() or len(mode) > 16:
@@ -488,14 +518,15 @@ class TableService:
             return True
 
     async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
-                               is_admin: AdminCheck) -> str:
+                               is_admin: AdminCheck, place: PressPlace) -> str:
         """Rematch (same seats, next game of the series) or close, after a game ended."""
         async with self.lock(table_id):
             table = await self._table(table_id)
+            place.require_table_chat(table)
             if table.status != BETWEEN or version != table.version:
                 raise StaleButton()
             seats, mine = await self.seat_of(table_id, person.id)
-            if mine is None and person.id != table.opener_id and not await is_admin():
+            if mine is None and person.id != table.opener_id and not await is_admin(table.chat_id):
                 raise UserError("err.not_seated")
             if command == "rematch":
                 missing = [s.name for s in seats if not s.is_computer and not ui_for(table.game).group_controls
@@ -520,7 +551,7 @@ class TableService:
                 raise UserError("err.no_table")
             async with self.lock(table.id):
                 table = await self._table(table.id)
-                if person.id != table.opener_id and not await is_admin():
+                if person.id != table.opener_id and not await is_admin(table.chat_id):
                     raise UserError("err.host_only")
                 try:
                     await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)

@@ -64,11 +64,11 @@ async def test_bad_input_gets_a_toast_and_changes_nothing(bot, fake_telegram):
         (mover, mover.id, hand.message_id, "a:garbage", "Неизвестная"),
         (mover, mover.id, hand.message_id, "zzz:1:2:3", "Неизвестная"),
         (mover, mover.id, hand.message_id, f"a:99999:1:0", "нет"),
-        (mover, mover.id, hand.message_id, f"l:{table.id}:{table.version}:explode", "устарела"),
+        (mover, mover.id, hand.message_id, f"l:{table.id}:{table.version}:explode", "другом чате"),
         (mover, mover.id, hand.message_id, f"a:{table.id}:{table.version - 1}:0", "устарела"),
     ]
     group_message = await bot.table_message(GROUP)
-    cases.append((mover, GROUP, group_message.message_id, f"a:{table.id}:{table.version}:0", "Неизвестная"))
+    cases.append((mover, GROUP, group_message.message_id, f"a:{table.id}:{table.version}:0", "другом чате"))
     for user, chat, message_id, data, expected in cases:
         answer = await bot.press_raw(user, chat, message_id, data)
         assert answer is not None and expected in answer.text, (data, answer)
