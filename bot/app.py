@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.i18n import LANGUAGES, t
 from bot.sender import Sender
 from bot.service import TableService
+from bot.thinking import Thinker
 from storage.factory import repository_for
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class Runtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        self.service.thinker.close()
         await self.repo.close()
 
     async def _set_commands(self) -> None:
@@ -126,7 +128,8 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
 
     app = builder.post_init(post_init).post_shutdown(post_shutdown).build()
     repo = repo or repository_for(settings.database)
-    service = TableService(repo, rng=rng, clock=clock)
+    service = TableService(repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers),
+                           computer_level=settings.computer_level)
     sender = Sender(app.bot, service, clock=sender_clock)
     app.bot_data["service"] = service
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from engine.ai_levels import LEVELS
+
 
 class ConfigError(Exception):
     pass
@@ -40,6 +42,8 @@ class Settings:
     webhook_url: str | None = None    # the public HTTPS address Telegram posts updates to
     webhook_secret: str | None = None  # checked on every webhook request
     listen: str = "0.0.0.0:8080"      # where `cardbot webhook` accepts them (behind the proxy)
+    computer_level: str = "strong"    # the computers' level at a new table (easy, normal, strong)
+    computer_workers: int | None = None  # processes the computers think in; None = one per CPU
 
     @property
     def database(self) -> str:
@@ -78,4 +82,21 @@ class Settings:
             webhook_url=merged.get("CARDBOT_WEBHOOK_URL") or None,
             webhook_secret=merged.get("CARDBOT_WEBHOOK_SECRET") or None,
             listen=merged.get("CARDBOT_LISTEN") or "0.0.0.0:8080",
+            computer_level=_level(merged.get("CARDBOT_COMPUTER_LEVEL") or "strong"),
+            computer_workers=_workers(merged.get("CARDBOT_COMPUTER_WORKERS")),
         )
+
+
+def _level(value: str) -> str:
+    if value not in LEVELS:
+        raise ConfigError(f"CARDBOT_COMPUTER_LEVEL must be one of {', '.join(LEVELS)}, got {value[:40]!r}")
+    return value
+
+
+def _workers(value: str | None) -> int | None:
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit() or int(value) > 256:
+        raise ConfigError(f"CARDBOT_COMPUTER_WORKERS must be a number of processes (0 = think in a "
+                          f"thread), got {value[:40]!r}")
+    return int(value)

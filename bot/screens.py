@@ -16,6 +16,7 @@ from telegram import InlineKeyboardMarkup
 from bot.games import ui_for
 from bot.i18n import t
 from bot.render.common import esc, keyboard
+from engine.ai_levels import LEVELS
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, SeatRow, TableRow
 
@@ -34,6 +35,13 @@ def timer_label(seconds: int, lang: str) -> str:
     if seconds < 3600:
         return t(lang, "timer.minutes", n=seconds // 60)
     return t(lang, "timer.hours", n=seconds // 3600)
+
+
+def computer_level(table: TableRow) -> str:
+    """The level the table's computers play at; tables opened before levels existed
+    keep the player they started with."""
+    level = table.settings.get("computers", "easy")
+    return level if level in LEVELS else "easy"
 
 
 def seat_names(seats: list[SeatRow]) -> list[str]:
@@ -67,6 +75,7 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     if not seats:
         lines.append(t(lang, "lobby.empty"))
     if not ui.group_controls:
+        lines.append(t(lang, "lobby.computers", level=t(lang, f"computers.{computer_level(table)}")))
         lines.append(t(lang, "lobby.timer", timer=timer_label(st.get("timer", 0), lang),
                        consequence=t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}")))
     if missing_dm:
@@ -82,7 +91,8 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     if missing_dm and bot_username:
         rows.append([(t(lang, "lobby.btn.open_dm"), f"url:https://t.me/{bot_username}?start=t{table.id}")])
     if not ui.group_controls:
-        rows.append([(t(lang, "lobby.btn.cpu_add"), p + "cpu+"), (t(lang, "lobby.btn.cpu_remove"), p + "cpu-")])
+        rows.append([(t(lang, "lobby.btn.cpu_add"), p + "cpu+"), (t(lang, "lobby.btn.cpu_remove"), p + "cpu-"),
+                     ("🤖 " + t(lang, f"computers.{computer_level(table)}"), p + "computers")])
     rows += [[(label, p + f"o:{key}") for label, key in row] for row in ui.option_rows(table.options, lang)]
     if not ui.group_controls:
         rows.append([("⏱ " + timer_label(st.get("timer", 0), lang), p + "timer"),
@@ -100,12 +110,16 @@ def _action_keyboard(table: TableRow, seats: list[SeatRow], legal: list[str], vi
     return keyboard(rows)
 
 
-def group_table(table: TableRow, seats: list[SeatRow], state) -> Screen:
+def group_table(table: TableRow, seats: list[SeatRow], state, thinking: int | None = None) -> Screen:
+    """The group's table message; ``thinking`` is the seat of a computer whose decision
+    is taking a while (the table says so rather than look frozen)."""
     if table.status == CLOSED:
         return Screen(f"<b>{esc(header(table))}</b>\n" + t(table.lang, "table.closed"))
     ui, game = ui_for(table.game), get_game(table.game)
     view = game.view(state, None)
     text = ui.group_text(view, seat_names(seats), table.lang, header(table))
+    if thinking is not None and thinking < len(seats):
+        text += "\n" + t(table.lang, "table.thinking", name=esc(seat_names(seats)[thinking]))
     markup = None
     if ui.group_controls and table.status not in (LOBBY, BETWEEN):
         # score-only: every seat may enter, so the public legal actions are seat 0's

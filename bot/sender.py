@@ -212,7 +212,7 @@ class Sender:
             if state is None:  # closed straight from the lobby
                 screen = screens.Screen(t(table.lang, "table.closed"))
             else:
-                screen = screens.group_table(table, seats, state)
+                screen = screens.group_table(table, seats, state, self.service.thinking.get(table.id))
         message_id = await self._show(table.chat_id, table.group_message_id, screen,
                                       thread_id=table.thread_id)
         if message_id is None:

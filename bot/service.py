@@ -16,13 +16,15 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow,
                             TableRow, TimerRow)
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
-from bot.screens import TIMER_CHOICES
+from bot.screens import TIMER_CHOICES, computer_level
+from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +90,15 @@ class PressPlace:
 
 class TableService:
     def __init__(self, repo: Repository, *, rng: random.Random | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, thinker: Thinker | None = None,
+                 computer_level: str = DEFAULT_LEVEL) -> None:
         self.repo = repo
         self.rng = rng or random.SystemRandom()
+        self.thinker = thinker or Thinker(workers=0)
+        self.computer_level = computer_level  # what a new table's computers play at
+        # table id -> seat of a computer whose decision is taking long: the group table
+        # says "🤖 thinking…" meanwhile (this process's sender draws it)
+        self.thinking: dict[int, int] = {}
         self.clock = clock
         # Per-table locks only spare this process needless conflicts. Correctness across
         # processes comes from the storage: every write checks the table version.
@@ -181,7 +189,7 @@ class TableService:
         try:
             table = await self.repo.create_table(
                 chat_id, thread_id, game_name, game.Options().model_dump(), opener.id, lang,
-                {"timer": 0, "on_timeout": "lose", "title": title})
+                {"timer": 0, "on_timeout": "lose", "title": title, "computers": self.computer_level})
         except TableExists:
             raise UserError("err.table_exists") from None
         await self.repo.replace_seats(table.id, [SeatRow(table.id, 0, opener.id, opener.name)])
@@ -254,6 +262,11 @@ class TableService:
                 nxt = TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)] \
                     if current in TIMER_CHOICES else 0
                 fields["settings"] = {**table.settings, "timer": nxt}
+            elif command == "computers":
+                await require_host()
+                level = computer_level(table)
+                fields["settings"] = {**table.settings,
+                                      "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
             elif command == "on_timeout":
                 await require_host()
                 nxt = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
@@ -492,7 +505,9 @@ class TableService:
         log.error("table %s: automatic moves did not stop after %s", table_id, MAX_COMPUTER_STEPS)
 
     async def _one_automatic_move(self, table_id: int) -> bool:
-        """Commit the next system or computer action; False when there is none."""
+        """Commit the next system or computer action; False when there is none. A
+        computer thinks outside the table lock (humans at the table may press meanwhile);
+        if the table moved on while it thought, its answer is dropped and it looks again."""
         async with self.lock(table_id):
             table = await self.repo.get_table(table_id)
             if table is None or table.status != PLAYING:
@@ -510,12 +525,31 @@ class TableService:
             movers = [s for s in game.to_act(state) if seats[s].is_computer]
             if not movers:
                 return False
-            seat = movers[0]
-            legal = game.legal_actions(state, seat)
-            action = game.computer_action(game.view(state, seat), legal, self.rng)
+            seat, version = movers[0], table.version
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        action = await self._think(table, seat, view, legal)
+        async with self.lock(table_id):
+            table = await self.repo.get_table(table_id)
+            if table is None or table.status != PLAYING or table.version != version:
+                return True  # someone moved meanwhile: look again
+            state = await self.state_of(table)
             after, events = game.apply(state, seat, action)
             await self._commit(table, seats, state, after, [(seat, action)], events)
             return True
+
+    async def _think(self, table: TableRow, seat: int, view: dict, legal: list[str]) -> str:
+        """A computer's decision at the table's level, off the event loop; the group
+        table says "🤖 thinking…" while a decision takes longer than a second."""
+        async def show_thinking() -> None:
+            self.thinking[table.id] = seat
+            await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+
+        try:
+            return await self.thinker.decide(table.game, view, legal, self.rng.getrandbits(64),
+                                             computer_level(table), on_slow=show_thinking)
+        finally:
+            if self.thinking.pop(table.id, None) is not None:
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
 
     async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
                                is_admin: AdminCheck, place: PressPlace) -> str:
@@ -595,7 +629,8 @@ class TableService:
                 return
             seat = idle[0]
             if table.settings.get("on_timeout", "lose") == "auto":
-                action = game.computer_action(game.view(state, seat), game.legal_actions(state, seat), self.rng)
+                action = await self._think(table, seat, game.view(state, seat),
+                                           game.legal_actions(state, seat))
                 after, events = game.apply(state, seat, action)
                 await self._commit(table, seats, state, after, [(seat, action)], events)
             else:

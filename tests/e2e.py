@@ -34,13 +34,17 @@ class FakeClock:
 class BotUnderTest:
     """One running bot process. ``restart()`` replaces it with a new one on the same DB."""
 
-    def __init__(self, fake: FakeTelegram, database: str | Path, clock: FakeClock, seed: int = 7) -> None:
+    def __init__(self, fake: FakeTelegram, database: str | Path, clock: FakeClock, seed: int = 7,
+                 computer_level: str = "easy", computer_workers: int = 0) -> None:
         self.fake, self.database, self.clock, self.seed = fake, str(database), clock, seed
+        # the tests' computers play the quick easy player in a thread unless a test asks
+        self.computer_level, self.computer_workers = computer_level, computer_workers
         self.app = None
         self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
 
     async def start(self) -> "BotUnderTest":
-        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=self.database)
+        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=self.database,
+                            computer_level=self.computer_level, computer_workers=self.computer_workers)
         self.app = build_application(settings, request=FakeRequest(self.fake), rate_limiter=False,
                                      rng=random.Random(self.seed), clock=self.clock,
                                      sender_clock=self.clock, background=False)

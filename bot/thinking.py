@@ -1,0 +1,93 @@
+"""Where computer players think: off the event loop, so a strong player's search at one
+table never delays a person's press at another.
+
+A process pool sized to the machine does the work (the search is CPU-bound, and threads
+would share one core through the GIL); ``workers=0`` thinks in a thread instead, which
+the tests use (no processes to start) and which is enough for a very small bot. A
+decision carries its own seed, drawn by the caller, so a table's play stays
+reproducible from the caller's random source.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import random
+from typing import Awaitable, Callable
+
+from engine.ai_levels import DEFAULT_LEVEL, LEVELS
+from engine.base import get_game
+
+log = logging.getLogger(__name__)
+
+SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
+GAMES = ("durak", "preferans", "king", "bridge", "whist")  # imported by each worker at start
+
+
+def decide(game_name: str, view: dict, legal: list[str], seed: int, level: str) -> str:
+    """One computer decision (runs in a worker): the seat's view and legal actions only."""
+    game = get_game(game_name)
+    return game.computer_action(view, legal, random.Random(seed), level=level)
+
+
+def _warm_up() -> None:
+    for name in GAMES:
+        get_game(name)
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class Thinker:
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        self._pool: concurrent.futures.Executor | None = None
+
+    def _executor(self) -> concurrent.futures.Executor | None:
+        if self.workers <= 0:
+            return None  # the event loop's default thread pool
+        if self._pool is None:
+            # forkserver: workers start from a clean process, not a copy of this one
+            # with its event loop, database threads and sockets
+            context = multiprocessing.get_context("forkserver")
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_warm_up)
+        return self._pool
+
+    async def decide(self, game_name: str, view: dict, legal: list[str], seed: int,
+                     level: str = DEFAULT_LEVEL,
+                     on_slow: Callable[[], Awaitable[None]] | None = None) -> str:
+        """The computer's action; ``on_slow`` is awaited once if it takes over a second."""
+        if level not in LEVELS:
+            level = DEFAULT_LEVEL
+        if len(legal) == 1:
+            return legal[0]  # nothing to think about: spare the round trip
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), decide, game_name, view, legal, seed, level)
+        try:
+            if on_slow is None:
+                return await future
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+            except asyncio.TimeoutError:
+                await on_slow()
+                return await future
+        except Exception:
+            # A bug in a player, or a worker that died: the table must not stall on it.
+            # The easy player is quick and simple; it moves this time.
+            log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
+            if isinstance(self._pool, concurrent.futures.ProcessPoolExecutor) and \
+                    getattr(self._pool, "_broken", False):
+                self.close()
+            try:
+                return decide(game_name, view, legal, seed, "easy")
+            except Exception:
+                return legal[0]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
