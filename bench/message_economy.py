@@ -61,6 +61,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
     from bot.app import build_application
     from bot.config import Settings
     from bot.service import Person, PressPlace
+    from bot.screens import move_key
     from engine.base import get_game
     from tests.fakebot import FakeRequest
 
@@ -154,7 +155,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
                 legal = engine.legal_actions(state, seat)
                 if legal:
                     pick = engine.computer_action(engine.view(state, seat), legal, rng)
-                    wanted = f"a:{table.id}:{table.version}:{legal.index(pick)}"
+                    wanted = f"a:{table.id}:{table.version}:{move_key(pick)}"
                     data = wanted if wanted in moves else data
             await fake.press_raw(app, user, user.id, message_id, data)
             presses += 1

@@ -93,7 +93,7 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
             state = await service.state_of(table)
             seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
             seat = engine.to_act(state)[0]
-            await service.act(table.id, table.version, seats_rows[seat].user_id, 0, None)
+            await service.act(table.id, table.version, seats_rows[seat].user_id, "0", None)
         table = await repo.get_table(table.id)
         state = await service.state_of(table)
         seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)

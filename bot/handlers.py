@@ -16,6 +16,9 @@ from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
 
+# a move key (bot.screens.move_key) or a legacy index: ASCII letters, digits, - and _
+MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
 
 
 def playable_games() -> list[str]:
@@ -220,9 +223,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 toast = await service.after_game_press(table_id, version, person, command,
                                                        admin_check(update, context), place)
             else:
-                if not command.isdigit():
+                if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
                     raise UserError("err.bad_button")
-                toast = await service.act(table_id, version, person.id, int(command),
+                toast = await service.act(table_id, version, person.id, command,
                                           query.message.message_id, place, computers=False)
                 computers_at = table_id
         else:

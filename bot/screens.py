@@ -2,13 +2,15 @@
 functions of rows + engine views; the game's ``GameUI`` supplies the game's own texts.
 Callback data formats (all < 64 bytes):
   ``l:<table>:<version>:<command>``  lobby buttons in the group
-  ``a:<table>:<version>:<index>``    a legal action (index into legal_actions): in a DM,
+  ``a:<table>:<version>:<move>``     a legal action, by its key (``move_key``): in a DM,
                                      or under the group message of a score-only table
   ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
   ``r:<table>:<version>:<command>``  rematch / close after a game
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
@@ -21,6 +23,17 @@ from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, SeatRow, TableRow
 
 TIMER_CHOICES = (0, 60, 300, 3600, 12 * 3600, 24 * 3600)
+
+
+MOVE_KEY_PREFIX = "m"
+MOVE_KEY_LENGTH = 9  # the prefix and 8 characters of a 48-bit digest
+
+
+def move_key(action: str) -> str:
+    """A short fixed-length name of an action for callback data (64 bytes at most): the
+    press names the move itself, not its place in a list that other moves change."""
+    digest = hashlib.blake2b(action.encode(), digest_size=6).digest()
+    return MOVE_KEY_PREFIX + base64.urlsafe_b64encode(digest).decode()
 
 
 @dataclass
@@ -104,7 +117,8 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
 def _action_keyboard(table: TableRow, seats: list[SeatRow], legal: list[str], view: dict,
                      mode: str) -> InlineKeyboardMarkup | None:
     action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode, seat_names(seats))
-    rows = [[(label, f"a:{table.id}:{table.version}:{i}") for label, i in row] for row in action_rows]
+    rows = [[(label, f"a:{table.id}:{table.version}:{move_key(legal[i])}") for label, i in row]
+            for row in action_rows]
     if switches:
         rows.append([(label, f"u:{table.id}:{table.version}:{m}") for label, m in switches])
     return keyboard(rows)

@@ -23,7 +23,7 @@ from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxIt
                             TableRow, TimerRow)
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
-from bot.screens import TIMER_CHOICES, computer_level
+from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many moves in a row
 REMIND_AT = 0.75           # remind when this share of the turn time has passed
 STATE_CACHE_SIZE = 5000    # game states kept in memory (least recently used go first)
+STALE_SCAN_LIMIT = 64      # buttons drawn more moves ago than this are simply outdated
 
 
 class UserError(Exception):
@@ -425,14 +426,22 @@ class TableService:
         now = self.clock()
         return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
 
-    async def act(self, table_id: int, version: int, user_id: int, index: int,
+    async def act(self, table_id: int, version: int, user_id: int, move: str,
                   message_id: int | None, place: PressPlace | None = None,
                   computers: bool = True) -> str:
-        """A player's action button: the ``index``-th legal action at table ``version``,
-        pressed in their DM (or under the group message of a score-only table); ``place``
-        None means their own DM. Then the computers' answers, unless ``computers`` is
-        False (the caller runs them later)."""
+        """A player's action button, drawn at table ``version``: ``move`` is the action's
+        key (``screens.move_key``), or the index of a legal action in buttons drawn before
+        keys existed. Pressed in their DM (or under the group message of a score-only
+        table); ``place`` None means their own DM. Then the computers' answers, unless
+        ``computers`` is False (the caller runs them later).
+
+        Other seats' moves do not make a DM button stale: the press is applied when its
+        move is still legal for this seat now and this seat has not acted since the
+        buttons were drawn (so a double click still applies once)."""
         place = place or PressPlace(user_id, private=True)
+        is_key = move.startswith(MOVE_KEY_PREFIX) and len(move) == MOVE_KEY_LENGTH
+        if not is_key and not (move.isascii() and move.isdigit()):
+            raise UserError("err.bad_button")
         async with self.lock(table_id):
             table = await self._table(table_id)
             if ui_for(table.game).group_controls:
@@ -448,7 +457,9 @@ class TableService:
             expected_message = table.group_message_id if ui.group_controls else mine.dm_message_id
             if message_id is not None and expected_message not in (None, message_id):
                 raise UserError("err.old_message")
-            if version != table.version:
+            current = version == table.version
+            if not current and (ui.group_controls or not is_key
+                                or not await self._untouched_since(table, mine.seat, version)):
                 await self._enqueue([OutboxItem("group", table.chat_id, table.id) if ui.group_controls
                                      else OutboxItem("hand", user_id, table.id, target=mine.seat)])
                 raise StaleButton()
@@ -456,21 +467,39 @@ class TableService:
             state = await self.state_of(table)
             legal = game.legal_actions(state, mine.seat)
             if not legal:
-                raise UserError("err.not_your_turn")
-            if not 0 <= index < len(legal):
-                raise UserError("err.bad_button")
+                raise StaleButton() if not current else UserError("err.not_your_turn")
+            action = self._chosen(legal, move, is_key)
+            if action is None:  # a forged key, or a move that is no longer legal
+                raise StaleButton() if not current else UserError("err.bad_button")
             try:
-                after, events = game.apply(state, mine.seat, legal[index])
+                after, events = game.apply(state, mine.seat, action)
             except EngineError as error:  # legal_actions promised otherwise: a bug, but refuse cleanly
-                log.error("engine refused its own legal action %r: %s", legal[index], error)
+                log.error("engine refused its own legal action %r: %s", action, error)
                 raise EngineRefusal(error) from error
             try:
-                await self._commit(table, seats, state, after, [(mine.seat, legal[index])], events)
+                await self._commit(table, seats, state, after, [(mine.seat, action)], events)
             except VersionConflict:  # another worker committed a move on this table first
                 raise StaleButton() from None
         if computers:
             await self.run_computers(table_id)
         return "ok.move"
+
+    @staticmethod
+    def _chosen(legal: list[str], move: str, is_key: bool) -> str | None:
+        if is_key:
+            return next((a for a in legal if move_key(a) == move), None)
+        if move.isascii() and move.isdigit() and len(move) < 6 and int(move) < len(legal):
+            return legal[int(move)]
+        return None
+
+    async def _untouched_since(self, table: TableRow, seat: int, version: int) -> bool:
+        """Has only the other seats played since ``version``? A move of this seat (its
+        own earlier press, a timeout move) or of the system (a new deal, a forfeit) means
+        buttons drawn at ``version`` answer a situation that is gone."""
+        if not 0 < version < table.version or table.version - version > STALE_SCAN_LIMIT:
+            return False
+        since = await self.repo.load_actions(table.id, after_seq=version)
+        return all(row.seat is not None and row.seat != seat for row in since)
 
     @staticmethod
     def keyboard_mode(table: TableRow, seat: SeatRow) -> str:

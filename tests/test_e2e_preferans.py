@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot.screens import move_key
 from engine.base import get_game
 from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
 
@@ -60,7 +61,7 @@ async def press_as(bot, table_id, users, pick, max_moves=3000, seed=1, watch=Non
         buttons = bot.fake.buttons(message)
         assert len(buttons) == len(legal) < 100
         action = pick(G.view(state, seat), legal, rng)
-        data = f"a:{table_id}:{table.version}:{legal.index(action)}"
+        data = f"a:{table_id}:{table.version}:{move_key(action)}"
         label = next(t for t, d in buttons if d == data)
         if action.startswith(("play ", "discard ")):
             assert CARD_LABEL.fullmatch(label)
