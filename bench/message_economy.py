@@ -19,8 +19,9 @@ the outbox is flushed.
 
 Printed per game: the Bot API calls by method and by chat, group messages (sends + edits
 in the group, score sheets included) per trick (per bout in durak), and the most group
-messages in any 60 s window. Goal: <= 1 group message per trick/bout on average and
-never more than 20 in a minute.
+messages in any 60 s window, and the Bot API calls per press (everything the bot calls:
+the callback answer, DM edits, pings and their deletion, group messages). Goals: <= 1 group
+message per trick/bout on average, never more than 20 in a minute, <= 4 calls per press.
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ WHAT = {"durak": "a durak game (podkidnoy, 36 cards)", "bridge": "a bridge deal"
         "preferans": "a preferans hand", "king": "a King deal (the first of the twelve)"}
 GOAL_PER_UNIT = 1.0
 GOAL_PER_MINUTE = 20
+GOAL_CALLS_PER_PRESS = 4.0
 
 
 class SimClock:
@@ -154,7 +156,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
                 seat = next(s.seat for s in await repo.get_seats(table.id) if s.user_id == user.id)
                 legal = engine.legal_actions(state, seat)
                 if legal:
-                    pick = engine.computer_action(engine.view(state, seat), legal, rng)
+                    pick = engine.computer_action(engine.view(state, seat), legal, rng, level="easy")
                     wanted = f"a:{table.id}:{table.version}:{move_key(pick)}"
                     data = wanted if wanted in moves else data
             await fake.press_raw(app, user, user.id, message_id, data)
@@ -196,6 +198,9 @@ def show(r: dict) -> None:
           f"goal <= {GOAL_PER_UNIT:g}: {verdict(per <= GOAL_PER_UNIT)}")
     print(f"    most group messages in any 60 s: {r['window']}   goal <= {GOAL_PER_MINUTE}: "
           f"{verdict(r['window'] <= GOAL_PER_MINUTE)}")
+    per_press = r["calls"] / max(r["presses"], 1)
+    print(f"    Bot API calls per press: {per_press:.2f}   goal <= {GOAL_CALLS_PER_PRESS:g}: "
+          f"{verdict(per_press <= GOAL_CALLS_PER_PRESS)}")
 
 
 async def run(a: argparse.Namespace) -> int:
@@ -216,8 +221,11 @@ async def run(a: argparse.Namespace) -> int:
         print()
         for game, rs in totals.items():
             units, group = sum(r["units"] for r in rs), sum(r["group"] for r in rs)
+            calls, presses = sum(r["calls"] for r in rs), sum(r["presses"] for r in rs)
             print(f"  {game}: {len(rs)} runs, {group} group messages / {units} {UNIT[game]}s = "
-                  f"{group / max(units, 1):.2f}, worst minute {max(r['window'] for r in rs)}")
+                  f"{group / max(units, 1):.2f}, worst minute {max(r['window'] for r in rs)}; "
+                  f"{calls / max(presses, 1):.2f} Bot API calls per press (goal <= {GOAL_CALLS_PER_PRESS:g}: "
+                  f"{verdict(calls / max(presses, 1) <= GOAL_CALLS_PER_PRESS)})")
     return 0
 
 

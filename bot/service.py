@@ -32,6 +32,7 @@ MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many 
 REMIND_AT = 0.75           # remind when this share of the turn time has passed
 STATE_CACHE_SIZE = 5000    # game states kept in memory (least recently used go first)
 STALE_SCAN_LIMIT = 64      # buttons drawn more moves ago than this are simply outdated
+ACTIVE_PLAYER_WINDOW = 45.0  # seconds: a player who pressed this recently gets no "your turn" ping
 
 
 class UserError(Exception):
@@ -89,6 +90,11 @@ class PressPlace:
             raise UserError("err.other_chat")
 
 
+def _own_cards(game: Any, state: Any, seat: int) -> list | None:
+    """The cards a seat holds, as its own view shows them (None before the deal)."""
+    return None if state is None else game.view(state, seat).get("hand")
+
+
 class TableService:
     def __init__(self, repo: Repository, *, rng: random.Random | None = None,
                  clock: Callable[[], float] = time.time, thinker: Thinker | None = None,
@@ -106,6 +112,9 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         # table id -> (version, state): a cache only, trusted while the version matches
         self._states: collections.OrderedDict[int, tuple[int, Any]] = collections.OrderedDict()
+        # (table id, seat) -> when that seat last pressed (or got a new hand message), in this
+        # process: whether it gets a "your turn" ping (another worker that does not know pings)
+        self._last_press: collections.OrderedDict[tuple[int, int], float] = collections.OrderedDict()
         # (table id, game no) -> results of the games before it: fixed while that game runs
         self._histories: dict[tuple[int, int], list[dict]] = {}
         self.listeners: list[Callable[[], None]] = []  # woken when the outbox gets rows
@@ -367,16 +376,7 @@ class TableService:
         fields = dict(table_fields or {})
         outbox: list[OutboxItem] = []
         if not ui.group_controls:
-            humans = [s for s in seats if not s.is_computer]
-            outbox += [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in humans]
-            was_waiting = set(game.to_act(before)) if before is not None else set()
-            now_waiting = set(game.to_act(after))
-            for seat in sorted(now_waiting - was_waiting):
-                if not seats[seat].is_computer:
-                    outbox.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
-            for seat in sorted(was_waiting - now_waiting):  # their turn is over: the ping goes
-                if not seats[seat].is_computer:
-                    outbox.append(OutboxItem("unping", seats[seat].user_id, table.id, target=seat))
+            outbox += self._dm_rows(table, seats, before, after, actions, events)
         version = table.version + len(actions)
         result = None
         timer: TimerRow | None = None
@@ -407,6 +407,45 @@ class TableService:
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    def _dm_rows(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
+                 actions: list[tuple[int | None, str]], events: list[dict]) -> list[OutboxItem]:
+        """What the players' DMs need after these actions. Every Bot API call counts
+        against Telegram's limits, so a hand message is redrawn only when its reader needs
+        it: they acted, their turn began or ended, they must act now (their buttons must be
+        right), their own cards changed, or a milestone passed (a trick or bout ended, a
+        deal began or ended) — not for every card someone else plays. A "your turn" ping
+        (a new message: it notifies) goes only to a player who has not pressed for a while:
+        someone playing right now sees the redrawn hand in the open chat anyway."""
+        game, ui = get_game(table.game), ui_for(table.game)
+        now = self.clock()
+        acted = {seat for seat, _ in actions if seat is not None}
+        # a game's first hand message is a new message: it notifies like a ping would
+        for seat in acted | ({s.seat for s in seats} if before is None else set()):
+            self._last_press[(table.id, seat)] = now
+            self._last_press.move_to_end((table.id, seat))
+        while len(self._last_press) > 4 * STATE_CACHE_SIZE:
+            self._last_press.popitem(last=False)
+        was_waiting = set(game.to_act(before)) if before is not None else set()
+        now_waiting = set(game.to_act(after))
+        everyone = (before is None or None in (seat for seat, _ in actions) or game.is_over(after)
+                    or ui.refreshes_group(events, 0, False))
+        rows: list[OutboxItem] = []
+        for s in seats:
+            if s.is_computer:
+                continue
+            needs = (everyone or s.seat in acted or s.seat in was_waiting or s.seat in now_waiting
+                     or _own_cards(game, before, s.seat) != _own_cards(game, after, s.seat))
+            if needs:
+                rows.append(OutboxItem("hand", s.user_id, table.id, target=s.seat))
+        for seat in sorted(now_waiting - was_waiting):
+            recently = now - self._last_press.get((table.id, seat), float("-inf")) < ACTIVE_PLAYER_WINDOW
+            if not seats[seat].is_computer and not recently:
+                rows.append(OutboxItem("ping", seats[seat].user_id, table.id, target=seat))
+        for seat in sorted(was_waiting - now_waiting):  # their turn is over: the ping goes
+            if not seats[seat].is_computer:
+                rows.append(OutboxItem("unping", seats[seat].user_id, table.id, target=seat))
+        return rows
 
     async def _history(self, table: TableRow) -> list[dict]:
         """Results of the series' finished games before the current one (cached: they

@@ -364,14 +364,39 @@ async def test_ping_only_while_it_is_your_turn(bot, fake_telegram):
     def pings(user):
         return [m for m in fake_telegram.messages(user.id) if "Ваш ход" in m.text and not m.keyboard]
 
-    for _ in range(6):
+    for turn in range(6):
         mover = await actor(bot, table.id, users)
         other = boris if mover is anya else anya
-        assert len(pings(mover)) == 1 and not pings(other)
+        # the game's first turn: the new hand message itself notifies, no ping on top
+        assert len(pings(mover)) == (1 if turn else 0) and not pings(other)
         hand = await bot.hand_message(table.id, mover)
+        await bot.tick(60)  # people who take their time: each turn gets its ping
         await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
         if (await bot.repo.get_table(table.id)).status != "playing":
             break
     # each DM holds the hand message, the /start answer and at most the current ping
     for user in users:
         assert len(fake_telegram.messages(user.id)) <= 3
+
+
+async def test_no_ping_while_someone_is_playing_right_now(bot, fake_telegram):
+    """A player who pressed within the last 45 s sees the hand redrawn in the open chat:
+    a ping (a new message, a notification) would cost a call and say nothing new."""
+    anya, boris = users = people(fake_telegram, 2)
+    table = await started_game(bot, users)
+    sent_before = len(fake_telegram.calls("sendMessage"))
+    for _ in range(6):
+        mover = await actor(bot, table.id, users)
+        hand = await bot.hand_message(table.id, mover)
+        await bot.tick(5)
+        await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
+    pings = [c for c in fake_telegram.calls("sendMessage")[sent_before:] if "Ваш ход" in c.params["text"]]
+    assert not pings
+    await bot.tick(60)  # a pause: whose turn it is now, after the other's move, gets a ping
+    mover = await actor(bot, table.id, users)
+    hand = await bot.hand_message(table.id, mover)
+    await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
+    if (await bot.repo.get_table(table.id)).status == "playing":
+        waiting = await actor(bot, table.id, users)
+        if waiting is not mover:
+            assert any("Ваш ход" in m.text for m in fake_telegram.messages(waiting.id))
