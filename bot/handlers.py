@@ -5,6 +5,7 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
+from telegram.error import RetryAfter
 from telegram.ext import (Application, CallbackQueryHandler, CommandHandler, ContextTypes,
                           MessageHandler, filters)
 
@@ -257,6 +258,9 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if isinstance(context.error, RetryAfter):  # Telegram's flood control: expected, not a bug
+        log.warning("flood wait while answering an update: %s", context.error)
+        return
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query:
         try:

@@ -37,6 +37,7 @@ STANDBY_POLL = 5.0      # seconds between a standby worker's attempts to become 
 IDLE_POLL = 30.0        # seconds between drains when nothing wakes the sender
 PAGE = 1000             # outbox rows read per drain
 CONCURRENT_CHATS = 32   # chats served at the same time in one drain
+GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
 
 
 class GroupBudget:
@@ -63,6 +64,53 @@ class GroupBudget:
         self.sent[chat_id].append(self.clock())
 
 
+class ChatPacing:
+    """Who may be called when. Telegram answers a flood with 429 and ``retry_after``; the
+    chat must then rest that long (calling sooner earns longer bans), and when several
+    chats are told so at once the whole bot is over its limit and everyone waits. Private
+    chats are also paced ahead of time: about one message a second, in small bursts."""
+
+    def __init__(self, clock: Callable[[], float], dm_per_second: float = 1.0, dm_burst: int = 3) -> None:
+        self.clock = clock
+        self.not_before: dict[int, float] = {}
+        self.everyone_not_before = 0.0
+        self.recent_floods: collections.deque[tuple[float, int]] = collections.deque()
+        self.dm_rate, self.dm_burst = dm_per_second, dm_burst
+        self.dm_tokens: dict[int, tuple[float, float]] = {}  # chat -> (tokens, at)
+
+    def wait_for(self, chat_id: int) -> float:
+        now = self.clock()
+        wait = max(self.not_before.get(chat_id, 0.0), self.everyone_not_before) - now
+        if chat_id > 0:  # a private chat
+            tokens, _ = self._tokens(chat_id, now)
+            if tokens < 1:
+                wait = max(wait, (1 - tokens) / self.dm_rate)
+        return max(wait, 0.0)
+
+    def _tokens(self, chat_id: int, now: float) -> tuple[float, float]:
+        tokens, at = self.dm_tokens.get(chat_id, (float(self.dm_burst), now))
+        return min(self.dm_burst, tokens + (now - at) * self.dm_rate), now
+
+    def spend(self, chat_id: int) -> None:
+        if chat_id > 0:
+            tokens, now = self._tokens(chat_id, self.clock())
+            self.dm_tokens[chat_id] = (tokens - 1, now)
+            if len(self.dm_tokens) > RENDER_MEMORY:  # forget the chats idle longest
+                for key in list(self.dm_tokens)[: len(self.dm_tokens) // 2]:
+                    del self.dm_tokens[key]
+
+    def flood(self, chat_id: int, seconds: float) -> None:
+        now = self.clock()
+        self.not_before[chat_id] = max(self.not_before.get(chat_id, 0.0), now + seconds)
+        self.recent_floods.append((now, chat_id))
+        while self.recent_floods and self.recent_floods[0][0] < now - 1.0:
+            self.recent_floods.popleft()
+        if len({chat for _, chat in self.recent_floods}) >= GLOBAL_FLOOD_CHATS:
+            self.everyone_not_before = max(self.everyone_not_before, now + seconds)
+        for chat in [c for c, t in self.not_before.items() if t < now]:
+            del self.not_before[chat]
+
+
 class Sender:
     def __init__(self, bot: Bot, service: TableService, *, clock: Callable[[], float] = time.monotonic,
                  per_minute: int = 19, min_interval: float = 3.0) -> None:
@@ -70,6 +118,7 @@ class Sender:
         self.service = service
         self.repo = service.repo
         self.budget = GroupBudget(clock, per_minute, min_interval)
+        self.pacing = ChatPacing(clock)
         # (chat, message) -> what it shows, to skip identical edits; bounded, oldest out first
         self._last_render: collections.OrderedDict[tuple[int, int], tuple] = collections.OrderedDict()
         self.wakeup = asyncio.Event()
@@ -133,9 +182,17 @@ class Sender:
                           tables: dict[int, asyncio.Future], done: list[int]) -> float | None:
         """One chat's rows, in order; returns when its held-back rows may go (or None)."""
         wait: float | None = None
+        resting = self.pacing.wait_for(chat_id)
+        if resting > 0:  # flood wait or DM pace: nothing goes to this chat yet
+            for rows in groups.values():
+                if rows[0].kind in ("group", "hand"):  # one waiting refresh marker is enough
+                    done += [r.id for r in rows[:-1]]
+            return resting
         for rows in groups.values():
             first = rows[0]
             is_group_message = first.kind in ("group", "post")
+            if not is_group_message and wait is None and self.pacing.wait_for(chat_id) > 0:
+                return self.pacing.wait_for(chat_id)  # the DM's burst is used up: later
             if is_group_message and wait is None:
                 delay = self.budget.wait_for(chat_id)
                 wait = delay if delay > 0 else None  # over the group's budget from here on
@@ -147,6 +204,9 @@ class Sender:
                 sent = await self._deliver(first, tables)
             except RetryAfter as error:
                 retry = float(getattr(error.retry_after, "total_seconds", lambda: error.retry_after)())
+                self.pacing.flood(chat_id, retry)
+                log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again",
+                            retry, chat_id)
                 return retry if wait is None else min(wait, retry)
             except BadRequest:  # Telegram refused this message: retrying cannot help
                 log.exception("Telegram refused %s; dropped", first)
@@ -159,6 +219,8 @@ class Sender:
                 sent = False
             if sent and is_group_message:
                 self.budget.spend(chat_id)
+            if sent:
+                self.pacing.spend(chat_id)
             if first.kind in ("post", "ping"):  # new messages: never send one twice
                 await self.repo.mark_done([r.id for r in rows])
             else:
