@@ -100,11 +100,16 @@ def test_count_deal_does_not_cross_a_threshold_when_a_blank_is_safe():
     assert decide(s) not in ("play TD",)  # 29 would cross 25
 
 
-@pytest.mark.parametrize("level", ["strong", "normal"])
-def test_only_legal_actions_in_a_seeded_game(level):
+OTHER_RULES = {"deal3_cards": "KJ", "deal3_per_card": -2, "deal6_no_heart_lead": True,
+               "deal6_must_discard_kh": True, "deal7_stop_at_100": False, "deal8_free_pass": True,
+               "trump_must_ruff": False, "stop_when_decided": False, "deal4_bachelor_rule": False}
+
+
+@pytest.mark.parametrize("level, options", [("strong", {}), ("normal", {}), ("strong", OTHER_RULES)])
+def test_only_legal_actions_in_a_seeded_game(level, options):
     """A whole game: the level under test in seats N and S, the easy player elsewhere."""
     rng = random.Random(3)
-    opts = KingOptions()
+    opts = KingOptions(**options)
     s = G.initial_state(opts, 4)
     s, _ = G.apply(s, None, G.new_deal(opts, 4, rng, []))
     while not G.is_over(s):

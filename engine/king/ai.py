@@ -1,7 +1,8 @@
 """The king computer players by level (engine/ai_levels.py): ``easy`` is ai_easy.py
 (today's heuristic player, unchanged); ``strong`` is ai_strong.py (determinized
-look-ahead with play-outs and an exact endgame search); ``normal`` is the same method as
-strong with a much smaller budget (3 samples, no exact search: ``ai_strong.NORMAL``)."""
+look-ahead with play-outs and an exact endgame search); ``normal`` is the same look-ahead
+in the trick play only, with a tiny budget (2 samples, no exact search), and the easy
+heuristic for the trump choice and deals 7–8 (``ai_strong.NORMAL``)."""
 from __future__ import annotations
 
 import random

@@ -45,9 +45,10 @@ class Budget:
 
 
 STRONG = Budget(samples=20, exact_at=2, root_exact_at=3, choose_samples=30, other_samples=20)
-# normal: the same method with a budget so small that it often misjudges (few samples,
-# no exact endgame), so it sits between the heuristic easy player and strong.
-NORMAL = Budget(samples=3, exact_at=0, root_exact_at=0, choose_samples=4, other_samples=3)
+# normal: the same look-ahead in the trick play only, with a budget so small that it often
+# misjudges (2 samples, no exact endgame); the trump choice and deals 7 and 8 are left
+# to the easy heuristic (a budget of 0). So it sits between easy and strong.
+NORMAL = Budget(samples=2, exact_at=0, root_exact_at=0, choose_samples=0, other_samples=0)
 
 _OPTIONS: dict[str, KingOptions] = {}
 
@@ -72,6 +73,9 @@ def computer_action(view: dict, legal: list[str], rng: random.Random,
         return legal[0]
     phase = view["phase"]
     options = _options(view)
+    if ((phase == "choose" and budget.choose_samples <= 0)
+            or (phase in ("count", "domino") and budget.other_samples <= 0)):  # the heuristic
+        return ai_easy.computer_action(view, legal, rng)
     if phase == "choose":
         choice = _choose(view, legal, rng, budget, options)
     elif phase == "play":
