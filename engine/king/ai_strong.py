@@ -114,7 +114,7 @@ def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget,
               if no == 4 else [0, 0, 0, 0])
     cards = [a.split()[1] for a in legal]
     first = deal.pick(list(world.hand), plays, done)
-    cands = [first] + [c for c in cards if c != first]
+    cands = [first] + [c for c in _distinct(cards, world.unseen, plays, deal) if c != first]
     exact = len(world.hand) <= budget.root_exact_at
     totals = {c: 0.0 for c in cands}
     for _ in range(budget.samples):
@@ -129,6 +129,22 @@ def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget,
                 val = deal.rollout(h, p, leader, done, queens, budget.exact_at)
             totals[c] += val[me]
     return "play " + _best(cands, totals)
+
+
+def _distinct(cards: list[str], unseen: list[str], plays: list, deal: TrickDeal) -> list[str]:
+    """One card of each run of equals: cards of one suit with no unseen card and no card
+    of the trick between them, that score the same, play the same in every line."""
+    between = {}
+    for c in list(unseen) + [c for _, c in plays]:
+        between.setdefault(c[1], []).append(RV[c[0]])
+    out, prev = [], None
+    for c in sorted(cards, key=lambda c: (c[1], RV[c[0]])):
+        if (prev is not None and prev[1] == c[1] and (prev in deal.scoring) == (c in deal.scoring)
+                and not any(RV[prev[0]] < r < RV[c[0]] for r in between.get(c[1], []))):
+            continue  # the run's lowest card stands for it (my own cards never separate)
+        out.append(c)
+        prev = c
+    return out
 
 
 # ---------------------------------------------------------------------------------
