@@ -44,7 +44,7 @@ class Budget:
     other_samples: int  # determinizations in deals 7 and 8
 
 
-STRONG = Budget(samples=20, exact_at=2, root_exact_at=3, choose_samples=30, other_samples=20)
+STRONG = Budget(samples=24, exact_at=2, root_exact_at=3, choose_samples=30, other_samples=20)
 # normal: the same look-ahead in the trick play only, with a budget so small that it often
 # misjudges (2 samples, no exact endgame); the trump choice and deals 7 and 8 are left
 # to the easy heuristic (a budget of 0). So it sits between easy and strong.
