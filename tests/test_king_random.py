@@ -170,7 +170,7 @@ def run_game(seed: int, options: KingOptions, policy: str, deep: bool = True) ->
             with pytest.raises(EngineError):
                 G.apply(s, (seat + 1) % 4, legal[0])
             assert G.dump(s) == before
-        action = G.computer_action(G.view(s, seat), legal, rng) if policy == "computer" else rng.choice(legal)
+        action = G.computer_action(G.view(s, seat), legal, rng, level="easy") if policy == "computer" else rng.choice(legal)
         assert action in legal
         before_state = s
         log.append((seat, action))
@@ -301,7 +301,7 @@ def test_record_replay_through_engine_records():
             s, _ = G.apply(s, None, system)
             continue
         seat = G.to_act(s)[0]
-        action = G.computer_action(G.view(s, seat), G.legal_actions(s, seat), rng)
+        action = G.computer_action(G.view(s, seat), G.legal_actions(s, seat), rng, level="easy")
         actions.append(f"{seat}: {action}")
         s, _ = G.apply(s, seat, action)
     out = replay({"game": "king", "players": 4, "options": {}, "actions": actions})

@@ -535,6 +535,25 @@ def _options_copy(o: dict) -> dict:
     return out
 
 
+def played_tricks(s: State) -> list[dict]:
+    """This deal's finished tricks, ``{"leader", "plays": [[seat, card]...], "winner"}``:
+    every card was played face up, so any seat may remember them (the computer players
+    read voids from them). Rebuilt from ``won`` (each trick's four cards were appended to
+    its winner's pile in play order) and ``winners``, so old dumps need nothing new."""
+    if not s.deal_no or kind(s.deal_no) != "tricks" or s.first is None:
+        return []
+    out: list[dict] = []
+    at = [0] * s.n
+    leader = s.first
+    for w in s.winners:
+        cards = s.won[w][at[w]:at[w] + s.n]
+        at[w] += s.n
+        out.append({"leader": leader, "winner": w,
+                    "plays": [[(leader + i) % s.n, c] for i, c in enumerate(cards)]})
+        leader = w
+    return out
+
+
 def view(s: State, seat: int | None) -> dict:
     no = s.deal_no
     need = scoring_cards(no, s.options) if 1 <= no <= 12 else frozenset()
@@ -560,6 +579,7 @@ def view(s: State, seat: int | None) -> dict:
         "last_trick": s.last_trick and {"no": s.last_trick["no"], "winner": s.last_trick["winner"],
                                         "plays": [list(p) for p in s.last_trick["plays"]]},
         "winners": list(s.winners),
+        "played": played_tricks(s),
         "tricks_taken": [len(w) // s.n for w in s.won],
         "taken": [[c for c in w if c in need] for w in s.won],
         "pile": [list(p) for p in s.pile],
