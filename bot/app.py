@@ -17,7 +17,8 @@ from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, Appli
                           TypeHandler)
 from telegram.request import BaseRequest
 
-from bot import handlers
+from bot import command_gate, handlers
+from bot.command_gate import CommandGate
 from bot.games import all_uis
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t
@@ -134,6 +135,7 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
     app.bot_data["service"] = service
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)
     handlers.install(app)
+    command_gate.install(app, CommandGate(clock))
     return app
 
 
@@ -146,4 +148,4 @@ async def claim_update(update: object, context) -> None:
 
 
 def install_update_claim(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, claim_update), group=-1)
+    app.add_handler(TypeHandler(Update, claim_update), group=-2)  # before the command gate

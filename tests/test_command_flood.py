@@ -1,0 +1,79 @@
+"""One group's flood of commands stalls nobody (issue 16, item 4).
+
+A reply to a group waits for that group's Telegram budget while holding a handler slot
+that every chat shares; so a chat gets at most one command answered at a time, and a
+command repeated within a few seconds is answered once.
+"""
+from __future__ import annotations
+
+import pytest
+
+from bot.command_gate import REPEAT_WINDOW, CommandGate
+from tests.e2e import BotUnderTest, FakeClock
+
+GROUP, OTHER = -1001, -1002
+
+
+@pytest.fixture
+async def bot(fake_telegram, database):
+    clock = FakeClock()
+    fake_telegram.clock = clock
+    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
+    fake_telegram.group(OTHER, "Дача", admins=[1], supergroup=True)
+    running = await BotUnderTest(fake_telegram, database, clock).start()
+    yield running
+    await running.stop()
+
+
+def replies_in(fake, chat_id):
+    return [c for c in fake.log if c.chat_id == chat_id and c.method == "sendMessage"]
+
+
+async def test_a_flood_of_one_command_gets_one_answer(bot, fake_telegram):
+    fake = fake_telegram
+    people = [fake.user(10 + i, f"P{i}") for i in range(30)]
+    for i in range(60):  # thirty people, twice each
+        await bot.send(people[i % 30], GROUP, "/rules king")
+    assert len(replies_in(fake, GROUP)) == 1
+    anya = fake.user(1, "Аня")
+    for _ in range(20):
+        await bot.send(anya, GROUP, "/help")
+    assert len(replies_in(fake, GROUP)) == 2
+    # other chats are answered meanwhile, and the group again once the burst is over
+    await bot.send(anya, anya, "/start")
+    assert replies_in(fake, anya.id)
+    await bot.send(anya, OTHER, "/rules king")
+    assert len(replies_in(fake, OTHER)) == 1
+    await bot.tick(REPEAT_WINDOW + 1)
+    await bot.send(anya, GROUP, "/rules king")
+    assert len(replies_in(fake, GROUP)) == 3
+
+
+async def test_different_people_s_own_commands_are_each_answered(bot, fake_telegram):
+    """/cancel by someone who may not, then by the host: both are answered."""
+    fake = fake_telegram
+    anya, boris = fake.user(1, "Аня"), fake.user(2, "Борис")
+    await bot.send(anya, GROUP, "/durak")
+    await bot.send(boris, GROUP, "/cancel")
+    assert "открывший стол" in fake.last_message(GROUP).text
+    await bot.send(anya, GROUP, "/cancel")
+    assert await bot.repo.find_open_table(GROUP, 0) is None
+
+
+def test_a_chat_busy_with_one_answer_takes_no_other_command_meanwhile():
+    clock = FakeClock()
+    gate = CommandGate(clock)
+    assert gate.admit(GROUP, 0, 1, "/help")
+    assert not gate.admit(GROUP, 0, 2, "/durak")  # the first answer is still on its way
+    assert gate.admit(OTHER, 0, 2, "/durak")  # another chat is not held up
+    gate.done(GROUP)
+    assert gate.admit(GROUP, 0, 2, "/durak")
+    gate.done(GROUP)
+    assert not gate.admit(GROUP, 0, 3, "/help")  # the same answer, seconds ago
+    assert gate.admit(GROUP, 0, 2, "/cancel")
+    gate.done(GROUP)
+    clock.advance(REPEAT_WINDOW)
+    assert gate.admit(GROUP, 0, 3, "/help")
+    # an answer that never reports back frees its chat after a while
+    clock.advance(31)
+    assert gate.admit(GROUP, 0, 4, "/durak")
