@@ -1,0 +1,168 @@
+"""Natural bidding by points once the table has nothing to say: the "captain".
+
+A seat adds its own points to what its partner has shown (``inference``), finds the
+strain (a known eight-card major fit, else notrump when the hands suit it, else a minor
+fit, else a long suit) and the level the combined points are worth:
+
+    notrump  2NT 23, 3NT 25, 6NT 33, 7NT 37
+    majors   3 22, 4 25, slam 33, grand 37
+    minors   3 22, 5 28, slam 33, grand 37
+
+It bids that contract if it is higher than what its side already has, else passes. Slams
+in a suit go through Blackwood (see ``slam.py``). When the opponents outbid it, it competes
+to the level of the total trumps (eight trumps: the two level, nine: the three level) and
+doubles them when its side clearly has the balance of points.
+
+The same thresholds read a natural call backwards (``natural_range``): a bid at a level
+shows what that level needs, less what the partner has already shown.
+"""
+from __future__ import annotations
+
+from .hand import SUITS, Hand
+from .system import MAJORS, bid_rank, cheapest, natural
+
+NT_LEVELS = {2: 23, 3: 25, 6: 33, 7: 37}
+MAJOR_LEVELS = {3: 22, 4: 25, 6: 33, 7: 37}
+MINOR_LEVELS = {3: 22, 5: 28, 6: 33, 7: 37}
+GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
+
+
+def levels(strain: str) -> dict[int, int]:
+    return NT_LEVELS if strain == "NT" else MAJOR_LEVELS if strain in MAJORS else MINOR_LEVELS
+
+
+def target_level(strain: str, points: float) -> int:
+    """The highest level the combined points are worth in ``strain`` (1 or 2 for a partscore)."""
+    best = 1 if strain == "NT" else 2
+    for level, need in levels(strain).items():
+        if points >= need:
+            best = level
+    return best
+
+
+def points_for(level: int, strain: str) -> tuple[int, int]:
+    """The combined points a natural bid of ``level`` in ``strain`` stands for."""
+    table = sorted(levels(strain).items())
+    lo, hi = 0, 37
+    for i, (lvl, need) in enumerate(table):
+        if level >= lvl:
+            lo = need
+            hi = table[i + 1][1] - 1 if i + 1 < len(table) else 37
+    if lo == 0:
+        hi = table[0][1] - 1
+    return lo, hi
+
+
+# ------------------------------------------------------------------ reading natural calls
+def natural_range(call: str, before: list[str], dealer: int, shown: dict):
+    """What a call the table does not know shows, given what each seat had shown."""
+    from engine.bridge.inference import HandRange, range_of
+    base = range_of([natural(call)])
+    if call in ("P", "X", "XX") or not call[0].isdigit():
+        return base
+    seat = (dealer + len(before)) % 4
+    partner = shown[(seat + 2) % 4]
+    level, strain = int(call[0]), call[1:]
+    lo, hi = points_for(level, strain)
+    est = partner.est()
+    contested = any(c != "P" for i, c in enumerate(before) if (dealer + i) % 2 != seat % 2)
+    lo = max(0, int(lo - est) - (6 if contested else 2))
+    hi = min(37, max(lo + 4, int(hi - partner.hcp[0]) + 1))
+    length = dict(base.length)
+    if strain != "NT" and partner.min_len(strain) >= 4:
+        length[strain] = (3 if partner.min_len(strain) >= 5 else 4, 13)   # a raise: support
+    return HandRange((lo, hi), length)
+
+
+# ------------------------------------------------------------------ choosing
+def choose_strain(hand: Hand, partner) -> tuple[str, int]:
+    """(strain, known trumps between the hands; 0 for notrump)."""
+    total = {s: hand.len[s] + partner.min_len(s) for s in SUITS}
+    majors = [m for m in "SH" if total[m] >= 8]
+    if majors:
+        m = max(majors, key=lambda s: total[s])
+        return m, total[m]
+    partner_flat = all(partner.length[s][1] <= 5 for s in SUITS) or all(partner.length[s][0] <= 3 for s in SUITS)
+    minors = [m for m in "DC" if total[m] >= 8]
+    if hand.semi_balanced and partner_flat:
+        return "NT", 0
+    if minors:
+        m = max(minors, key=lambda s: total[s])
+        if total[m] >= 9 or not hand.semi_balanced:
+            return m, total[m]
+    long = hand.longest()
+    if hand.len[long] >= 6:
+        return long, total[long]
+    shown = max(SUITS, key=lambda s: (partner.min_len(s), -SUITS.index(s)))
+    if partner.min_len(shown) >= 6 or (partner.min_len(shown) >= 5 and hand.len[shown] >= 2):
+        return shown, total[shown]
+    return "NT", 0
+
+
+def my_points(hand: Hand, strain: str, partner) -> int:
+    if strain == "NT":
+        return hand.hcp + (1 if max(hand.len.values()) >= 5 else 0)
+    if hand.len[strain] >= 3 and partner.min_len(strain) >= hand.len[strain]:
+        return hand.support_points(strain)     # I am the dummy: count shortness
+    return hand.length_points
+
+
+def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict,
+          forcing: bool) -> str:
+    """The natural call: a contract the side is worth, a competitive bid, a double or pass."""
+    partner = inf[(seat + 2) % 4]
+    strain, trumps = choose_strain(hand, partner)
+    combined = my_points(hand, strain, partner) + partner.est()
+    level = target_level(strain, combined)
+    last = next((i for i in range(len(calls) - 1, -1, -1) if calls[i][0].isdigit()), None)
+    last_bid = calls[last] if last is not None else None
+    ours = last is not None and (dealer + last) % 2 == seat % 2
+    partner_bid = any(c[0].isdigit() for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
+
+    if not partner_bid and not forcing:
+        # partner has said nothing: bid only with a real suit or values of my own
+        if not (hand.hcp >= 12 or hand.len[hand.longest()] >= 6 and hand.hcp >= 8):
+            return "P" if "P" in legal else next(iter(legal))
+        strain = hand.longest() if not hand.semi_balanced or hand.hcp < 15 else "NT"
+        level = 1 if strain == "NT" else 2
+
+    want = f"{level}{strain}"
+    if last_bid is None or bid_rank(want) > bid_rank(last_bid):
+        if strain != "NT" and last_bid is not None and bid_rank(cheapest(strain, last_bid)) < bid_rank(want) \
+                and level < GAME[strain] and not ours:
+            want = cheapest(strain, last_bid)      # compete cheaply below game
+        if want in legal:
+            return want
+    if ours:
+        if forcing:
+            return _cheapest_sensible(hand, strain, last_bid, legal)
+        return "P"
+    # the opponents hold the contract above what we are worth
+    their_level, their_strain = int(last_bid[0]), last_bid[1:]
+    if "X" in legal and _penalty(hand, combined, their_level, their_strain, level, strain):
+        return "X"
+    if strain != "NT" and trumps >= 8:
+        bid = cheapest(strain, last_bid)
+        if bid and int(bid[0]) <= min(trumps - 6, 4) and bid in legal:
+            return bid
+    return "P"
+
+
+def _penalty(hand: Hand, combined: float, level: int, strain: str, my_level: int, my_strain: str) -> bool:
+    """Double the opponents: we hold the balance of points and they are high, or they
+    sacrificed over our game."""
+    if my_level >= GAME[my_strain] and level >= 4 and combined >= 25:
+        return True
+    trumps = hand.len[strain] if strain != "NT" else 0
+    if level >= 2 and combined >= 23 + 2 * max(0, 3 - level) and (strain == "NT" or trumps >= 3):
+        return True
+    return level >= 2 and combined >= 20 and trumps >= 4 and hand.suit_hcp.get(strain, 0) >= 3
+
+
+def _cheapest_sensible(hand: Hand, strain: str, last_bid: str, legal: set[str]) -> str:
+    """Partner's call is forcing: the cheapest natural answer."""
+    for s in (strain, hand.longest(), "NT"):
+        bid = cheapest(s, last_bid)
+        if bid in legal:
+            return bid
+    return "P"
