@@ -22,8 +22,8 @@ from .hand import SUITS, Hand
 from .system import MAJORS, bid_rank, cheapest, natural
 
 NT_LEVELS = {2: 23, 3: 25, 6: 33, 7: 37}
-MAJOR_LEVELS = {3: 22, 4: 25, 6: 33, 7: 37}
-MINOR_LEVELS = {3: 22, 5: 28, 6: 33, 7: 37}
+MAJOR_LEVELS = {3: 22, 4: 25, 6: 32, 7: 36}
+MINOR_LEVELS = {3: 22, 5: 28, 6: 32, 7: 36}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 
 
@@ -65,7 +65,8 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict):
     level, strain = int(call[0]), call[1:]
     lo, hi = points_for(level, strain)
     est = partner.est()
-    contested = any(c != "P" for i, c in enumerate(before) if (dealer + i) % 2 != seat % 2)
+    last = next((i for i in range(len(before) - 1, -1, -1) if before[i] not in ("P",)), None)
+    contested = last is not None and (dealer + last) % 2 != seat % 2   # over an opponent's call
     lo = max(0, int(lo - est) - (6 if contested else 2))
     hi = min(37, max(lo + 4, int(hi - partner.hcp[0]) + 1))
     length = dict(base.length)
@@ -82,6 +83,9 @@ def choose_strain(hand: Hand, partner) -> tuple[str, int]:
     if majors:
         m = max(majors, key=lambda s: total[s])
         return m, total[m]
+    long = hand.longest()
+    if hand.len[long] >= 6 and long in MAJORS:
+        return long, total[long]
     partner_flat = all(partner.length[s][1] <= 5 for s in SUITS) or all(partner.length[s][0] <= 3 for s in SUITS)
     minors = [m for m in "DC" if total[m] >= 8]
     if hand.semi_balanced and partner_flat:
@@ -104,6 +108,9 @@ def my_points(hand: Hand, strain: str, partner) -> int:
         return hand.hcp + (1 if max(hand.len.values()) >= 5 else 0)
     if hand.len[strain] >= 3 and partner.min_len(strain) >= hand.len[strain]:
         return hand.support_points(strain)     # I am the dummy: count shortness
+    if partner.min_len(strain) + hand.len[strain] >= 8:
+        # the long trump hand with a fit: long cards and shortness both count
+        return hand.length_points + sum({0: 3, 1: 2, 2: 1}.get(n, 0) for s, n in hand.len.items() if s != strain)
     return hand.length_points
 
 
@@ -111,26 +118,24 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
           forcing: bool) -> str:
     """The natural call: a contract the side is worth, a competitive bid, a double or pass."""
     partner = inf[(seat + 2) % 4]
-    strain, trumps = choose_strain(hand, partner)
-    combined = my_points(hand, strain, partner) + partner.est()
-    level = target_level(strain, combined)
     last = next((i for i in range(len(calls) - 1, -1, -1) if calls[i][0].isdigit()), None)
     last_bid = calls[last] if last is not None else None
     ours = last is not None and (dealer + last) % 2 == seat % 2
-    partner_bid = any(c[0].isdigit() for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
+    partner_spoke = any(c != "P" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
+    if not partner_spoke and not forcing:
+        return _alone(hand, calls, dealer, seat, last_bid, legal)
 
-    if not partner_bid and not forcing:
-        # partner has said nothing: bid only with a real suit or values of my own
-        if not (hand.hcp >= 12 or hand.len[hand.longest()] >= 6 and hand.hcp >= 8):
-            return "P" if "P" in legal else next(iter(legal))
-        strain = hand.longest() if not hand.semi_balanced or hand.hcp < 15 else "NT"
-        level = 1 if strain == "NT" else 2
-
+    strain, trumps = choose_strain(hand, partner)
+    combined = my_points(hand, strain, partner) + partner.est()
+    level = target_level(strain, combined)
     want = f"{level}{strain}"
+    limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):
-        if strain != "NT" and last_bid is not None and bid_rank(cheapest(strain, last_bid)) < bid_rank(want) \
-                and level < GAME[strain] and not ours:
-            want = cheapest(strain, last_bid)      # compete cheaply below game
+        low = cheapest(strain, last_bid)
+        if bid_rank(low) < bid_rank(want) and (
+                (strain != "NT" and level < GAME[strain] and not ours)          # compete cheaply
+                or (not limited and trumps < 8 and level < 6 and strain != "NT")):  # describe
+            want = low if strain != "NT" or level >= 3 or int(low[0]) <= 2 else want
         if want in legal:
             return want
     if ours:
@@ -145,6 +150,25 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
         bid = cheapest(strain, last_bid)
         if bid and int(bid[0]) <= min(trumps - 6, 4) and bid in legal:
             return bid
+    return "P"
+
+
+def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str | None, legal: set[str]) -> str:
+    """Partner has only passed: bid again only with a long suit or real extra strength."""
+    i_bid = any(c != "P" for i, c in enumerate(calls) if (dealer + i) % 4 == seat)
+    long = hand.longest()
+    bid = cheapest(long, last_bid)
+    if i_bid:
+        if hand.len[long] >= 6 and bid in legal and (int(bid[0]) <= 2 or hand.hcp >= 15 and int(bid[0]) <= 3):
+            return bid
+        if hand.hcp >= 17 and "X" in legal and last_bid and int(last_bid[0]) <= 3:
+            return "X"
+        return "P"
+    if hand.len[long] >= 5 and hand.hcp >= 12 and bid in legal and int(bid[0]) <= 2:
+        return bid
+    nt = cheapest("NT", last_bid)
+    if hand.hcp >= 15 and hand.semi_balanced and nt in legal and int(nt[0]) <= 2:
+        return nt
     return "P"
 
 

@@ -81,6 +81,8 @@ def situation(calls: list[str], dealer: int, index: int | None = None) -> str:
 
 
 def meanings(key: str) -> list[Meaning]:
+    if key not in TABLE and key.startswith("(1") and key[4:].startswith("-1NT"):
+        key = key[5:]       # after our 1NT overcall the notrump system is on
     return TABLE.get(key, [])
 
 
@@ -198,7 +200,7 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
         k = f"{s[:-len(st)]}{t}" if p else t
         add(k, f"{L}{m}", (lo, hi), **{m: (2, 5)}, note="completes the transfer")
         k = f"{k}-{L}{m}"
-        add(k, f"4{m}", (game, slam - 1), **{m: (6, 13)})
+        add(k, f"4{m}", (game, slam - 1), count="length", **{m: (6, 13)})
         add(k, "3NT", (game, slam - 1), **{m: (5, 5)}, note="choose 3NT or 4 of the major")
         if not two:
             add(k, f"3{m}", (inv, game - 1), **{m: (6, 13)}, note="invitational")
@@ -296,7 +298,7 @@ for _o in SUITS:
                 if _r in MAJORS or lvl < 4:
                     add(k, f"{lvl}{_r}", rng, count=_r, **{_r: (4, 13)})
         else:
-            add(k, f"3{_o}", (16, 18), **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), **{_o: (6, 13)})
         add(k, "2NT", (18, 19), balanced=True)
         # a new suit at the one level
         for z in SUITS:
@@ -304,7 +306,7 @@ for _o in SUITS:
                 add(k, f"1{z}", (12, 18), forcing=False, **{z: (4, 13)})
         if _r != "NT":
             add(k, "1NT", (12, 14), balanced=True)
-            add(k, f"3{_o}", (16, 18), **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), **{_o: (6, 13)})
         add(k, f"2{_o}", (12, 15), **{_o: (6, 13)})
         for z in SUITS:   # a new suit at the two level: lower = 12-18, higher (reverse) = 17+
             if z in (_o, _r):
@@ -336,6 +338,21 @@ for _o in SUITS:
         add(f"1{_o}-2NT", f"3{_o}", (10, 13), **{_o: (6, 13)})
     add(f"1{_o}-2NT", "P", (10, 13), balanced=True)
     add(f"1{_o}-3NT", "P", (10, 16))
+
+
+# partner's weak two
+for _m in "SHD":
+    k = f"2{_m}"
+    if _m in MAJORS:
+        add(k, f"4{_m}", (16, 37), count=_m, **{_m: (3, 13)})
+    add(k, "3NT", (16, 37), test=lambda h, m=_m: h.semi_balanced and h.len[m] >= 2)
+    if _m == "D":
+        add(k, "5D", (16, 37), count="D", D=(4, 13))
+    for z in "SHC":
+        if z != _m:
+            add(k, cheapest(z, k), (16, 37), forcing=True, **{z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
+    add(k, f"3{_m}", (0, 15), count=_m, **{_m: (3, 13)}, note="pre-emptive")
+    add(k, "P", (0, 15))
 
 
 # ------------------------------------------------------------------ competition
@@ -421,11 +438,11 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
                 add(k, bid, (6, 37), forcing=True, **{z: (4, 13)})
             elif bid[0] == "2":
                 add(k, bid, (11, 37), forcing=True, **{z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
-        add(k, "3NT", (13, 15), test=lambda h, y=y: h.stopper(y))
+        add(k, "3NT", (13, 19), test=lambda h, y=y: h.stopper(y))
         add(k, "2NT", (11, 12), test=lambda h, y=y: h.stopper(y))
         if over[0] == "1":
             add(k, "1NT", (8, 10), test=lambda h, y=y: h.stopper(y))
-        add(k, "P")
+        add(k, "P", (0, 12))
 
 for _x in "SHD":   # RHO's weak two or pre-empt
     for lvl in (2, 3):
@@ -440,9 +457,21 @@ for _x in "SHD":   # RHO's weak two or pre-empt
             add(k, bid, (12, 17), **{z: (5 if bid[0] == "2" else 6, 13)},
                 test=lambda h, z=z: h.longest() == z and h.good_suit(z))
         add(k, "P")
+        # advancing partner's takeout double of a weak two or pre-empt
+        k = f"({lvl}{_x})-X"
+        unbid = [s for s in "SHDC" if s != _x]
+        add(k, "3NT", (10, 37), test=lambda h, x=_x: h.stopper(x) and not any(h.len[m] >= 4 for m in MAJORS if m != x))
+        for m in unbid:
+            bid = cheapest(m, f"{lvl}{_x}")
+            if m in MAJORS and bid[0] != "4":
+                add(k, f"4{m}", (10, 37), **{m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+            if m in MINORS and bid[0] != "5":
+                add(k, f"5{m}", (13, 37), **{m: (5, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+            add(k, bid, (0, 37), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
 add("(1NT)", "X", (15, 37), note="penalty")
 for _z in "SHDC":
     add("(1NT)", f"2{_z}", (8, 15), **{_z: (6, 13)}, test=lambda h, z=_z: h.good_suit(z))
+    add("(1NT)", f"2{_z}", (10, 15), **{_z: (5, 5)}, test=lambda h, z=_z: h.good_suit(z) and h.longest() == z)
 add("(1NT)", "P")
 
 
