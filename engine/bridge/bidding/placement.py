@@ -54,6 +54,10 @@ def points_for(level: int, strain: str) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------ reading natural calls
+def strain_nt(call: str) -> bool:
+    return call.endswith("NT")
+
+
 def natural_range(call: str, before: list[str], dealer: int, shown: dict):
     """What a call the table does not know shows, given what each seat had shown."""
     from engine.bridge.inference import HandRange, range_of
@@ -62,6 +66,9 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict):
         return base
     seat = (dealer + len(before)) % 4
     partner = shown[(seat + 2) % 4]
+    if not any(c != "P" for i, c in enumerate(before) if (dealer + i) % 2 == seat % 2):
+        # our side's first call, not in the table: an overcall or a balancing bid
+        return HandRange((15, 18) if strain_nt(call) else (8, 17), base.length)
     level, strain = int(call[0]), call[1:]
     lo, hi = points_for(level, strain)
     est = partner.est()
@@ -110,7 +117,7 @@ def my_points(hand: Hand, strain: str, partner) -> int:
         return hand.support_points(strain)     # I am the dummy: count shortness
     if partner.min_len(strain) + hand.len[strain] >= 8:
         # the long trump hand with a fit: long cards and shortness both count
-        return hand.length_points + sum({0: 3, 1: 2, 2: 1}.get(n, 0) for s, n in hand.len.items() if s != strain)
+        return hand.length_points + sum({0: 2, 1: 1}.get(n, 0) for s, n in hand.len.items() if s != strain)
     return hand.length_points
 
 
@@ -124,10 +131,23 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     partner_spoke = any(c != "P" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
     if not partner_spoke and not forcing:
         return _alone(hand, calls, dealer, seat, last_bid, legal)
+    takeout = _takeout_answer(hand, calls, dealer, seat, last_bid, legal)
+    if takeout:
+        return takeout
 
     strain, trumps = choose_strain(hand, partner)
     combined = my_points(hand, strain, partner) + partner.est()
     level = target_level(strain, combined)
+    partner_slam = any(c[0] in "67" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
+    if partner_slam and ours:
+        return "P"                              # partner placed a slam: leave it
+    if level >= 6 and strain != "NT":
+        asked = any(c == "4NT" for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2)
+        if not asked and "4NT" in legal:
+            return "4NT"                        # Blackwood before any suit slam
+        level = 6 if asked or level == 7 else level   # a grand only through Blackwood
+    if level == 7:
+        level = 6
     want = f"{level}{strain}"
     limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):
@@ -153,22 +173,56 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     return "P"
 
 
+def _takeout_answer(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str | None,
+                    legal: set[str]) -> str | None:
+    """Partner doubled a suit for takeout before our side bid, and RHO passed: name a suit
+    (a jump with 10+), or pass for penalties with length and strength in theirs."""
+    if len(calls) < 2 or calls[-1] != "P" or calls[-2] != "X" or last_bid is None or last_bid.endswith("NT"):
+        return None
+    if any(c[0].isdigit() for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2):
+        return None
+    their = last_bid[1:]
+    if hand.len[their] >= 5 and hand.suit_hcp[their] >= 4:
+        return "P"
+    unbid = [s for s in SUITS if s != their]
+    majors = [m for m in unbid if m in MAJORS and hand.len[m] >= 4]
+    suit = max(majors or unbid, key=lambda s: (hand.len[s], -SUITS.index(s)))
+    bid = cheapest(suit, last_bid)
+    if hand.hcp >= 10 and bid and int(bid[0]) < 7:
+        jump = f"{int(bid[0]) + 1}{suit}"
+        if int(jump[0]) <= GAME[suit] and jump in legal:
+            return jump
+    return bid if bid in legal else None
+
+
 def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str | None, legal: set[str]) -> str:
     """Partner has only passed: bid again only with a long suit or real extra strength."""
     i_bid = any(c != "P" for i, c in enumerate(calls) if (dealer + i) % 4 == seat)
     long = hand.longest()
     bid = cheapest(long, last_bid)
+    # in the pass-out seat, bid as if holding a king more (partner has values he could not show)
+    balancing = len(calls) >= 2 and calls[-1] == "P" and calls[-2] == "P" and last_bid is not None
+    pts = hand.hcp + (3 if balancing else 0)
     if i_bid:
-        if hand.len[long] >= 6 and bid in legal and (int(bid[0]) <= 2 or hand.hcp >= 15 and int(bid[0]) <= 3):
+        pts = hand.hcp
+        if hand.len[long] >= 6 and bid in legal and (int(bid[0]) <= 2 or pts >= 15 and int(bid[0]) <= 3):
             return bid
-        if hand.hcp >= 17 and "X" in legal and last_bid and int(last_bid[0]) <= 3:
+        if pts >= 17 and "X" in legal and last_bid and int(last_bid[0]) <= 4:
             return "X"
         return "P"
-    if hand.len[long] >= 5 and hand.hcp >= 12 and bid in legal and int(bid[0]) <= 2:
+    their = last_bid[1:] if last_bid else None
+    if balancing and their and their != "NT" and "X" in legal and pts >= 12 and hand.len[their] <= 2 \
+            and int(last_bid[0]) <= 2 and all(hand.len[s] >= 3 for s in SUITS if s != their):
+        return "X"                              # takeout
+    if hand.len[long] >= 5 and pts >= 12 and bid in legal and int(bid[0]) <= 2:
         return bid
     nt = cheapest("NT", last_bid)
-    if hand.hcp >= 15 and hand.semi_balanced and nt in legal and int(nt[0]) <= 2:
+    if pts >= 15 and hand.semi_balanced and nt in legal and int(nt[0]) <= 2 and \
+            (not their or their == "NT" or hand.stopper(their)):
         return nt
+    if balancing and their and their != "NT" and "X" in legal and pts >= 14 and hand.len[their] <= 2 \
+            and int(last_bid[0]) <= 2:
+        return "X"
     return "P"
 
 

@@ -298,7 +298,7 @@ for _o in SUITS:
                 if _r in MAJORS or lvl < 4:
                     add(k, f"{lvl}{_r}", rng, count=_r, **{_r: (4, 13)})
         else:
-            add(k, f"3{_o}", (16, 19), **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), count="length", **{_o: (6, 13)})
         add(k, "2NT", (18, 19), balanced=True)
         # a new suit at the one level
         for z in SUITS:
@@ -306,7 +306,7 @@ for _o in SUITS:
                 add(k, f"1{z}", (12, 18), forcing=False, **{z: (4, 13)})
         if _r != "NT":
             add(k, "1NT", (12, 14), balanced=True)
-            add(k, f"3{_o}", (16, 19), **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), count="length", **{_o: (6, 13)})
         add(k, f"2{_o}", (12, 15), **{_o: (6, 13)})
         for z in SUITS:   # a new suit at the two level: lower = 12-18, higher (reverse) = 17+
             if z in (_o, _r):
@@ -370,7 +370,7 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
             continue
         lvl = 1 if STRAIN_ORDER.index(z) > STRAIN_ORDER.index(_x) else 2
         add(k, f"{lvl}{z}", (8 if lvl == 1 else 11, 17), **{z: (5, 13)},
-            test=lambda h, z=z, lvl=lvl: h.longest() == z and (lvl == 1 or h.good_suit(z)))
+            test=lambda h, z=z, lvl=lvl: h.longest() == z and (lvl == 1 or h.good_suit(z) or h.hcp >= 13))
         add(k, f"{lvl + 1}{z}", (5, 10), **{z: (6, 7)}, note="weak jump overcall",
             test=lambda h, z=z: h.good_suit(z))
     add(k, "P")
@@ -401,6 +401,10 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
             add(k, f"4{z}", (13, 37), count=z, **{z: (3, 13)})
         add(k, f"{lvl + 2}{z}" if lvl == 1 else f"{lvl + 1}{z}", (11, 12), count=z, **{z: (3, 13)}, note="invitational")
         add(k, f"{lvl + 1}{z}", (7, 10), count=z, **{z: (3, 13)})
+        for w in SUITS:
+            if w not in (z, _x):
+                add(k, cheapest(w, f"{lvl}{z}"), (8, 37), **{w: (5, 13)},
+                    test=lambda h, w=w, z=z: h.len[z] < 3 and h.longest() == w)
         add(k, "3NT", (15, 37), test=lambda h, x=_x: h.stopper(x))
         add(k, "2NT", (12, 14), test=lambda h, x=_x: h.stopper(x))
         if lvl == 1:
@@ -444,8 +448,8 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
             add(k, "1NT", (8, 10), test=lambda h, y=y: h.stopper(y))
         add(k, "P", (0, 12))
 
-for _x in "SHD":   # RHO's weak two or pre-empt
-    for lvl in (2, 3):
+for _x in "SHDC":   # RHO's weak two or pre-empt
+    for lvl in ((2, 3) if _x != "C" else (3,)):
         k = f"({lvl}{_x})"
         add(k, "3NT" if lvl == 3 else "2NT", (16, 19), test=lambda h, x=_x: h.stopper(x) and h.semi_balanced)
         add(k, "X", (13, 37), **{_x: (0, 2)}, note="takeout",
