@@ -22,8 +22,8 @@ from .hand import SUITS, Hand
 from .system import MAJORS, bid_rank, cheapest, natural
 
 NT_LEVELS = {2: 22, 3: 24, 6: 33, 7: 37}
-MAJOR_LEVELS = {3: 21, 4: 24, 6: 32, 7: 36}
-MINOR_LEVELS = {3: 21, 5: 27, 6: 32, 7: 36}
+MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
+MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 
 

@@ -46,6 +46,6 @@ def after_answer(hand: Hand, reply: str, strain: str, combined: float, legal: se
     if missing >= 2:
         bid = f"5{strain}"
         return bid if bid in legal else "P"
-    level = 7 if missing == 0 and combined >= 37 else 6
+    level = 7 if missing == 0 and combined >= 34 else 6
     bid = f"{level}{strain}"
     return bid if bid in legal else ("6" + strain if f"6{strain}" in legal else "P")
