@@ -15,7 +15,7 @@ from engine.bridge.inference import auction_inferences, last_meaning, normalize
 
 from . import slam
 from .hand import Hand
-from .placement import GAME, choose_strain, my_points, place
+from .placement import GAME, choose_strain, my_points, place, target_level
 from .system import meanings, situation
 
 ACTION = {"P": "pass", "X": "double", "XX": "redouble"}
@@ -49,10 +49,24 @@ def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]
         if strain == "NT":
             strain = max("SHDC", key=lambda s: hand.len[s] + partner.min_len(s))
         return slam.after_answer(hand, reply, strain, my_points(hand, strain, partner) + partner.est(), legal)
+    if _slam_in_view(hand, calls, dealer, seat, partner) and "4NT" in legal:
+        return "4NT"                       # before the table's game bids: ask for aces
     for m in meanings(situation(calls, dealer)):
         if m.call in legal and m.fits(hand):
             return m.call
     return place(hand, calls, dealer, seat, legal, inf, _forced(calls, dealer, seat))
+
+
+def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner) -> bool:
+    """A known suit fit (eight cards), partner's strength known within a few points, and
+    the combined points for a slam: ask for aces (4NT) before any game bid."""
+    partner_bid = any(c[0].isdigit() for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
+    if not partner_bid or any(c == "4NT" or c[0] in "67" for c in calls) or partner.hcp[1] - partner.hcp[0] > 6:
+        return False
+    strain, trumps = choose_strain(hand, partner)
+    if strain == "NT" or trumps < 8:
+        return False
+    return target_level(strain, my_points(hand, strain, partner) + partner.est()) >= 6
 
 
 def _forced(calls: list[str], dealer: int, seat: int) -> bool:

@@ -141,7 +141,7 @@ def _four_major(h: Hand) -> bool:
 def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
     """Responses to a notrump opening (or 2C-2D-2NT) showing ``lo``-``hi``: Stayman,
     Jacoby transfers, quantitative raises. ``two``: the opening was at the two level."""
-    game = 24 - lo          # responder's points for game opposite the minimum
+    game = 25 - lo          # responder's points for game opposite the minimum
     inv = game - 2          # an invitation
     slam = 33 - lo
     p = prefix
