@@ -29,7 +29,7 @@ class HandRange:
     def est(self) -> float:
         """A working estimate of the points: the low end plus a little (never above the top)."""
         lo, hi = self.hcp
-        return lo + min((hi - lo) / 2, 3)
+        return lo + min((hi - lo) / 2, 4)
 
     def min_len(self, suit: str) -> int:
         return self.length[suit][0]
