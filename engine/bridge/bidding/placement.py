@@ -83,8 +83,9 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict):
 
 
 # ------------------------------------------------------------------ choosing
-def choose_strain(hand: Hand, partner) -> tuple[str, int]:
-    """(strain, known trumps between the hands; 0 for notrump)."""
+def choose_strain(hand: Hand, partner, theirs: str = "") -> tuple[str, int]:
+    """(strain, known trumps between the hands; 0 for notrump). ``theirs``: the suits the
+    opponents bid, which notrump needs stopped (by me, as far as I know)."""
     total = {s: hand.len[s] + partner.min_len(s) for s in SUITS}
     majors = [m for m in "SH" if total[m] >= 8]
     if majors:
@@ -95,7 +96,8 @@ def choose_strain(hand: Hand, partner) -> tuple[str, int]:
         return long, total[long]
     partner_flat = all(partner.length[s][1] <= 5 for s in SUITS) or all(partner.length[s][0] <= 3 for s in SUITS)
     minors = [m for m in "DC" if total[m] >= 8]
-    if hand.semi_balanced and partner_flat:
+    stopped = all(hand.stopper(x) for x in theirs)
+    if hand.semi_balanced and partner_flat and stopped:
         return "NT", 0
     if minors:
         m = max(minors, key=lambda s: total[s])
@@ -107,7 +109,22 @@ def choose_strain(hand: Hand, partner) -> tuple[str, int]:
     shown = max(SUITS, key=lambda s: (partner.min_len(s), -SUITS.index(s)))
     if partner.min_len(shown) >= 6 or (partner.min_len(shown) >= 5 and hand.len[shown] >= 2):
         return shown, total[shown]
+    if not stopped:
+        best = max(SUITS, key=lambda s: (total[s], -SUITS.index(s)))
+        if total[best] >= 7:
+            return best, total[best]
     return "NT", 0
+
+
+def their_suits(calls: list[str], dealer: int, seat: int) -> str:
+    return "".join(dict.fromkeys(c[1] for i, c in enumerate(calls)
+                                 if (dealer + i) % 2 != seat % 2 and c[0].isdigit() and c[1:] != "NT"))
+
+
+def partner_estimate(hand: Hand, partner, inf: dict, seat: int) -> float:
+    """Partner's working points, no more than the opponents' shown minimum leaves him."""
+    opp = inf[(seat + 1) % 4].hcp[0] + inf[(seat + 3) % 4].hcp[0]
+    return max(partner.hcp[0], min(partner.est(), 40 - hand.hcp - opp))
 
 
 def my_points(hand: Hand, strain: str, partner) -> int:
@@ -135,8 +152,8 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     if takeout:
         return takeout
 
-    strain, trumps = choose_strain(hand, partner)
-    combined = my_points(hand, strain, partner) + partner.est()
+    strain, trumps = choose_strain(hand, partner, their_suits(calls, dealer, seat))
+    combined = my_points(hand, strain, partner) + partner_estimate(hand, partner, inf, seat)
     level = target_level(strain, combined)
     partner_slam = any(c[0] in "67" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
     if partner_slam and ours:
