@@ -4,9 +4,13 @@ A seat adds its own points to what its partner has shown (``inference``), finds 
 strain (a known eight-card major fit, else notrump when the hands suit it, else a minor
 fit, else a long suit) and the level the combined points are worth:
 
-    notrump  2NT 23, 3NT 25, 6NT 33, 7NT 37
-    majors   3 22, 4 25, slam 33, grand 37
-    minors   3 22, 5 28, slam 33, grand 37
+    notrump  2NT 22, 3NT 24, 6NT 33, 7NT 37
+    majors   3 21, 4 24, slam 31, grand 35
+    minors   3 21, 5 27, slam 31, grand 35
+
+(a point lighter than the textbook: the double-dummy par the bench measures against
+rewards bidding games and slams). Partner's points are his shown minimum plus half his
+range (at most four), no more than the opponents' shown strength leaves him.
 
 It bids that contract if it is higher than what its side already has, else passes. Slams
 in a suit go through Blackwood (see ``slam.py``). When the opponents outbid it, it competes
