@@ -2,7 +2,8 @@
 The asker bids six when at most one ace is missing, seven with all four and the points for
 a grand, and stops at five of the suit when two are missing.
 
-A 4NT straight after partner's notrump bid is quantitative instead (the table has those).
+A 4NT the system table gives a meaning (the quantitative raises of a notrump opening) is
+not Blackwood; every other 4NT is.
 """
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ def _our_calls(calls: list[str], dealer: int, seat: int) -> list[tuple[int, int,
 
 
 def partner_asks(calls: list[str], dealer: int, seat: int) -> bool:
-    """Partner's last call is an ace-asking 4NT (not right after my notrump bid)."""
+    """Partner's last call is an ace-asking 4NT: every 4NT the system table does not give
+    another meaning (the quantitative raises of a notrump opening)."""
+    from .system import meanings, situation
     ours = [(i, s, c) for i, s, c in _our_calls(calls, dealer, seat) if c != "P"]
     if not ours or ours[-1][2] != "4NT" or ours[-1][1] == seat:
         return False
-    mine_before = [c for i, s, c in ours[:-1] if s == seat]
-    return not (mine_before and mine_before[-1].endswith("NT"))
+    index = ours[-1][0]
+    return not any(m.call == "4NT" for m in meanings(situation(calls, dealer, index)))
 
 
 def answer(hand: Hand, legal: set[str]) -> str:
