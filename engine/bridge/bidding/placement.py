@@ -235,7 +235,8 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
     if balancing and their and their != "NT" and "X" in legal and pts >= 12 and hand.len[their] <= 2 \
             and int(last_bid[0]) <= 2 and all(hand.len[s] >= 3 for s in SUITS if s != their):
         return "X"                              # takeout
-    if hand.len[long] >= 5 and pts >= 12 and bid in legal and int(bid[0]) <= 2:
+    if (hand.len[long] >= 5 and pts >= 12 or hand.len[long] >= 6 and pts >= 10) and bid in legal \
+            and int(bid[0]) <= 2:
         return bid
     nt = cheapest("NT", last_bid)
     if pts >= 15 and hand.semi_balanced and nt in legal and int(nt[0]) <= 2 and \
