@@ -3,16 +3,18 @@ reached is scored at its double-dummy tricks (duplicate scoring, the deal's vuln
 from the board number) and compared with the double-dummy par of the deal (``endplay``).
 
 Figures: mean |IMPs| from par (goal <= 3), the share of deals where a makeable game / slam
-(by double dummy, for the side that can make it) was bid and made, both for the strong
-bidder and, as a reference, the frozen earlier computer (bench/baseline/bridge_ai.py);
-and the strong bidder's time per decision.
+(by double dummy, for a side that can make one) was bid and made by that side, for the
+strong bidder and, as references, the normal level and the frozen earlier computer
+(bench/baseline/bridge_ai.py); and the strong bidder's time per decision.
+
+    python -m bench.strength.bridge_auction [--quick]
 """
 from __future__ import annotations
 
 import random
 
 from bench.baseline import bridge_ai as baseline
-from bench.strength.common import DecisionTimer, Figure, at_most, rate_ci
+from bench.strength.common import DecisionTimer, Figure, at_most, mean_ci, rate_ci
 from engine.bridge import ai
 from engine.bridge import auction as A
 from engine.bridge.rules import call_view
@@ -123,13 +125,17 @@ def run(quick: bool, seed: int) -> list[Figure]:
     timer = DecisionTimer(lambda v, l, r: ai.computer_action(v, l, r, level="strong"))
     strong = evaluate(boards, timer, seed)
     base = evaluate(boards, baseline.computer_action, seed)
+    normal = evaluate(boards, lambda v, l, r: ai.computer_action(v, l, r, level="normal"), seed)
     figs = [at_most(GAME, "auction: mean |IMPs| from double-dummy par", strong["imps"], 3.0, " IMPs")]
     for name, res in (("strong", strong), ("baseline", base)):
         for key in ("game", "slam"):
             p, h = rate_ci(sum(res[key]), len(res[key]))
             figs.append(Figure(GAME, f"auction ({name}): makeable {key} bid", p, h, "report", True, "",
                                len(res[key])))
-    figs.append(at_most(GAME, "auction (baseline): mean |IMPs| from par", base["imps"], 99, " IMPs"))
+    for name, res in (("normal", normal), ("baseline", base)):
+        value, half, count = mean_ci(res["imps"])
+        figs.append(Figure(GAME, f"auction ({name}): mean |IMPs| from par", value, half, "report", True,
+                           " IMPs", count))
     return figs + timer.figures(GAME)
 
 
