@@ -15,7 +15,7 @@ from engine.bridge.inference import auction_inferences, last_meaning, normalize
 
 from . import slam
 from .hand import Hand
-from .placement import GAME, choose_strain, my_points, place, target_level
+from .placement import GAME, SLAM_HCP, choose_strain, my_points, place, target_level
 from .system import meanings, situation
 
 ACTION = {"P": "pass", "X": "double", "XX": "redouble"}
@@ -66,7 +66,8 @@ def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner)
     strain, trumps = choose_strain(hand, partner)
     if strain == "NT" or trumps < 8:
         return False
-    return target_level(strain, my_points(hand, strain, partner) + partner.est()) >= 6
+    return (target_level(strain, my_points(hand, strain, partner) + partner.est()) >= 6
+            and hand.hcp + partner.est() >= SLAM_HCP)
 
 
 def _forced(calls: list[str], dealer: int, seat: int) -> bool:

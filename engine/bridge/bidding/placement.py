@@ -29,6 +29,7 @@ NT_LEVELS = {2: 22, 3: 24, 6: 33, 7: 37}
 MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
 MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
+SLAM_HCP = 28       # a suit slam also needs this many high-card points between the hands
 
 
 def levels(strain: str) -> dict[int, int]:
@@ -157,8 +158,11 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
         return takeout
 
     strain, trumps = choose_strain(hand, partner, their_suits(calls, dealer, seat))
-    combined = my_points(hand, strain, partner) + partner_estimate(hand, partner, inf, seat)
+    est = partner_estimate(hand, partner, inf, seat)
+    combined = my_points(hand, strain, partner) + est
     level = target_level(strain, combined)
+    if level >= 6 and hand.hcp + est < SLAM_HCP:
+        level = GAME[strain]                    # shape alone does not make a slam
     partner_slam = any(c[0] in "67" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
     if partner_slam and ours:
         return "P"                              # partner placed a slam: leave it
