@@ -258,7 +258,7 @@ def _penalty(hand: Hand, combined: float, level: int, strain: str, my_level: int
     if my_level >= GAME[my_strain] and level >= 4 and combined >= 25:
         return True
     trumps = hand.len[strain] if strain != "NT" else 0
-    if level >= 2 and combined >= 23 + 2 * max(0, 3 - level) and (strain == "NT" or trumps >= 3):
+    if level >= 2 and combined >= 25 + 2 * max(0, 3 - level) and (strain == "NT" or trumps >= 3):
         return True
     return level >= 2 and combined >= 20 and trumps >= 4 and hand.suit_hcp.get(strain, 0) >= 3
 
