@@ -1,0 +1,145 @@
+"""Bridge bidding strength (issue 11): four computers bid fixed random deals; the contract
+reached is scored at its double-dummy tricks (duplicate scoring, the deal's vulnerability
+from the board number) and compared with the double-dummy par of the deal (``endplay``).
+
+Figures: mean |IMPs| from par (goal <= 3), the share of deals where a makeable game / slam
+(by double dummy, for a side that can make one) was bid and made by that side, for the
+strong bidder and, as references, the normal level and the frozen earlier computer
+(bench/baseline/bridge_ai.py); and the strong bidder's time per decision.
+
+    python -m bench.strength.bridge_auction [--quick]
+"""
+from __future__ import annotations
+
+import random
+
+from bench.baseline import bridge_ai as baseline
+from bench.strength.common import DecisionTimer, Figure, at_most, mean_ci, rate_ci
+from engine.bridge import ai
+from engine.bridge import auction as A
+from engine.bridge.rules import call_view
+
+GAME = "bridge"
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+DENOMS = ("S", "H", "D", "C", "NT")     # endplay's table rows
+# duplicate boards 1..16: vulnerability none / NS / EW / both
+VUL_CYCLE = ["-", "NS", "EW", "All", "NS", "EW", "All", "-", "EW", "All", "-", "NS", "All", "-", "NS", "EW"]
+IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
+             1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
+
+
+def imps(diff: int) -> int:
+    d = abs(diff)
+    n = sum(1 for step in IMP_STEPS if d >= step)
+    return n if diff >= 0 else -n
+
+
+def deal(rng: random.Random) -> list[list[str]]:
+    deck = [r + s for s in SUITS for r in RANKS]
+    rng.shuffle(deck)
+    return [deck[i * 13:(i + 1) * 13] for i in range(4)]
+
+
+def bid(hands: list[list[str]], dealer: int, vul: dict, choose, rng: random.Random) -> list[str]:
+    calls: list[str] = []
+    while not A.finished(calls):
+        seat = (dealer + len(calls)) % 4
+        legal = [{"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c
+                 for c in A.legal_calls(calls, dealer)]
+        view = {"game": "bridge", "seat": seat, "phase": "auction", "dealer": dealer,
+                "vulnerable": dict(vul), "auction": [{"seat": (dealer + i) % 4, **call_view(c)}
+                                                     for i, c in enumerate(calls)],
+                "hand": hands[seat], "contract": None, "declarer": None, "played": [], "trick": []}
+        action = choose(view, legal, rng)
+        assert action in legal, (action, legal)
+        calls.append({"pass": "P", "double": "X", "redouble": "XX"}.get(action, action[4:]))
+        if len(calls) > 60:
+            raise AssertionError("auction does not end")
+    return calls
+
+
+def score_ns(calls: list[str], dealer: int, table: list[list[int]], vul: str) -> tuple[int, str, int, int]:
+    """(NS score, contract text, declaring side 0/1 or -1, level) at double-dummy tricks."""
+    from endplay.types import Contract, Denom, Penalty, Player, Vul
+    if A.passed_out(calls):
+        return 0, "pass", -1, 0
+    contract, declarer = A.contract_and_declarer(calls, dealer)
+    tricks = table[DENOMS.index(contract.strain)][declarer]
+    denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
+    pen = [Penalty.passed, Penalty.doubled, Penalty.redoubled][contract.doubling]
+    c = Contract(level=contract.level, denom=denom[contract.strain], declarer=Player(declarer),
+                 penalty=pen, result=tricks - contract.need)
+    v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
+    s = c.score(v)
+    return (s if declarer % 2 == 0 else -s), str(contract), declarer % 2, contract.level
+
+
+def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], int]:
+    from endplay.dds import calc_dd_table, par
+    from endplay.types import Deal, Player, Vul
+    pbn = "N:" + " ".join(".".join("".join(sorted((c[0] for c in h if c[1] == s),
+                                                  key=lambda r: -RANKS.index(r))) for s in SUITS)
+                          for h in hands)
+    table = calc_dd_table(Deal.from_pbn(pbn))
+    v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
+    return table.to_list(), par(table, v, Player(dealer)).score
+
+
+def can_make(table: list[list[int]], side: int, need_level: dict) -> bool:
+    return any(max(table[d][side], table[d][side + 2]) >= 6 + need_level[s] for d, s in enumerate(DENOMS))
+
+
+def evaluate(boards: list[tuple], choose, rng_seed: int) -> dict:
+    game_lvl = {"S": 4, "H": 4, "D": 5, "C": 5, "NT": 3}
+    slam_lvl = {s: 6 for s in DENOMS}
+    out = {"imps": [], "game": [], "slam": []}
+    for n, (hands, dealer, vul, table, par_score) in enumerate(boards):
+        calls = bid(hands, dealer, {"NS": vul in ("NS", "All"), "EW": vul in ("EW", "All")}, choose,
+                    random.Random(rng_seed * 1000 + n))
+        score, text, side, level = score_ns(calls, dealer, table, vul)
+        out["imps"].append(abs(imps(score - par_score)))
+        made = False
+        if side >= 0:
+            contract, declarer = A.contract_and_declarer(calls, dealer)
+            made = table[DENOMS.index(contract.strain)][declarer] >= contract.need
+        for key, need in (("game", game_lvl), ("slam", slam_lvl)):
+            for s in (0, 1):
+                if can_make(table, s, need):
+                    reached = (side == s and made and level >= need[text.rstrip("X")[1:]])
+                    out[key].append(1.0 if reached else 0.0)
+    return out
+
+
+def run(quick: bool, seed: int) -> list[Figure]:
+    n = 30 if quick else 300
+    rng = random.Random(seed * 7919 + 11)
+    boards = []
+    for i in range(n):
+        hands = deal(rng)
+        board = i + 1
+        dealer = (board - 1) % 4
+        vul = VUL_CYCLE[(board - 1) % 16]
+        table, par_score = dd(hands, dealer, vul)
+        boards.append((hands, dealer, vul, table, par_score))
+    timer = DecisionTimer(lambda v, l, r: ai.computer_action(v, l, r, level="strong"))
+    strong = evaluate(boards, timer, seed)
+    base = evaluate(boards, baseline.computer_action, seed)
+    normal = evaluate(boards, lambda v, l, r: ai.computer_action(v, l, r, level="normal"), seed)
+    figs = [at_most(GAME, "auction: mean |IMPs| from double-dummy par", strong["imps"], 3.0, " IMPs")]
+    for name, res in (("strong", strong), ("baseline", base)):
+        for key in ("game", "slam"):
+            p, h = rate_ci(sum(res[key]), len(res[key]))
+            figs.append(Figure(GAME, f"auction ({name}): makeable {key} bid", p, h, "report", True, "",
+                               len(res[key])))
+    for name, res in (("normal", normal), ("baseline", base)):
+        value, half, count = mean_ci(res["imps"])
+        figs.append(Figure(GAME, f"auction ({name}): mean |IMPs| from par", value, half, "report", True,
+                           " IMPs", count))
+    return figs + timer.figures(GAME)
+
+
+if __name__ == "__main__":   # python -m bench.strength.bridge_auction [--quick]
+    import sys
+    for f in run("--quick" in sys.argv, 1):
+        print(f.line())

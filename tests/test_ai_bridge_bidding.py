@@ -1,0 +1,202 @@
+"""The strong computer's bidding (engine/bridge/bidding/) and the auction inference
+(engine/bridge/inference.py): seeded decisions, readings of partner's calls, legality over
+random deals, and that it decides from the seat's view alone."""
+from __future__ import annotations
+
+import random
+
+from engine.base import get_game
+from engine.bridge import ai
+from engine.bridge import auction as A
+from engine.bridge.bidding import choose_call, decide
+from engine.bridge.bidding.hand import Hand
+from engine.bridge.inference import HandRange, auction_inferences
+from engine.bridge.rules import call_view
+
+G = get_game("bridge")
+N, E, S, W = range(4)
+
+
+def cards(pbn: str) -> list[str]:
+    """'AKQ2.K32.A32.432' (spades.hearts.diamonds.clubs) -> ['AS', 'KS', ...]."""
+    out = []
+    for suit, ranks in zip("SHDC", pbn.split(".")):
+        out += [r + suit for r in ranks]
+    assert len(out) == 13, pbn
+    return out
+
+
+def deal_of(hands: list[list[str]], dealer: int = 0, board: int = 1) -> str:
+    deck = [None] * 52
+    slots = {seat: [i for i in range(52) if (dealer + 1 + i) % 4 == seat] for seat in range(4)}
+    for seat, hand in enumerate(hands):
+        for i, card in zip(slots[seat], hand):
+            deck[i] = card
+    return f"deal dealer={'NESW'[dealer]} board={board} " + " ".join(deck)
+
+
+def bid_out(north: str, south: str, seed: int = 2, dealer: int = N) -> tuple[list[str], object]:
+    """Four strong computers bid: N and S hold these hands, E and W share the rest (seeded)."""
+    ns = cards(north) + cards(south)
+    assert len(set(ns)) == 26
+    rest = [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in ns]
+    random.Random(seed).shuffle(rest)
+    hands = [cards(north), rest[:13], cards(south), rest[13:]]
+    state, _ = G.apply(G.initial_state(G.Options(), 4), None, deal_of(hands, dealer))
+    rng = random.Random(1)
+    while state.phase == "auction":
+        seat = G.to_act(state)[0]
+        action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng)
+        state, _ = G.apply(state, seat, action)
+    return state.calls, state.contract
+
+
+def call(pbn: str, calls: list[str], dealer: int = N) -> str:
+    """The strong player's call with this hand after ``calls``."""
+    seat = (dealer + len(calls)) % 4
+    view = {"seat": seat, "phase": "auction", "dealer": dealer, "hand": cards(pbn),
+            "auction": [{"seat": (dealer + i) % 4, **call_view(c)} for i, c in enumerate(calls)]}
+    legal = [{"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c
+             for c in A.legal_calls(calls, dealer)]
+    action = choose_call(view, legal)
+    assert action in legal
+    return {"pass": "P", "double": "X", "redouble": "XX"}.get(action, action[4:])
+
+
+# --------------------------------------------------------------- seeded decisions
+def test_opens_1nt_with_15_to_17_balanced():
+    assert call("AQ2.KJ3.Q432.K32", []) == "1NT"        # 15, 3-3-4-3
+    assert call("AQ2.KJ3.KJ43.K32", []) == "1NT"        # 17
+    assert call("AQ2.KJ3.KQ43.A32", []) == "1D"         # 19: too strong
+    assert call("AQ.KJ3.KQ4.AJ532", []) == "2NT"        # 20 balanced
+
+
+def test_stayman_and_transfers_over_1nt():
+    assert call("KJ52.Q843.Q32.42", ["1NT", "P"]) == "2C"     # 8 and both majors: Stayman
+    assert call("J9752.Q4.832.942", ["1NT", "P"]) == "2H"     # five spades: transfer
+    assert call("42.KJ9752.832.94", ["1NT", "P"]) == "2D"     # six hearts: transfer, even weak
+    assert call("42.Q94.8532.9432", ["1NT", "P"]) == "P"      # nothing to say
+    # opener answers: hearts first, completes the transfer
+    assert call("AQ2.KJ43.Q43.K32", ["1NT", "P", "2C", "P"]) == "2H"
+    assert call("AQ2.KJ3.Q432.K32", ["1NT", "P", "2C", "P"]) == "2D"
+    assert call("AQ2.KJ3.Q432.K32", ["1NT", "P", "2D", "P"]) == "2H"
+    # responder with game values and a four-card fit raises to game
+    assert call("KJ52.Q843.J32.A2", ["1NT", "P", "2C", "P", "2H", "P"]) == "4H"
+
+
+def test_partner_2nt_with_nine_is_read_as_nine():
+    inf = auction_inferences(["1NT", "P", "2NT", "P"], N)
+    lo, hi = inf[S].hcp
+    assert lo <= 9 <= hi and lo >= 8
+    # responder's 2NT over one of a suit is invitational 11-12
+    lo, hi = auction_inferences(["1H", "P", "2NT"], N)[S].hcp
+    assert lo <= 11 and hi >= 12 and lo >= 10
+    # opener with a maximum accepts the 2NT invitation
+    assert call("AQ2.KJ3.KQ43.J32", ["1NT", "P", "2NT", "P"]) == "3NT"
+    assert call("AQ2.KJ3.Q432.K32", ["1NT", "P", "2NT", "P"]) == "P"
+
+
+def test_reaches_4h_with_a_nine_card_fit_and_26_points():
+    calls, contract = bid_out("A2.KQ952.K43.Q32",       # N 14, five hearts
+                              "K54.AJ74.Q52.K54")       # S 13, four: 27 and nine trumps
+    assert (contract.level, contract.strain) == (4, "H"), calls
+
+
+def test_stops_in_five_missing_two_aces():
+    calls, contract = bid_out("KQ2.KQJ532.KQ3.K",       # N 19, no ace
+                              "J43.AT98.J54.A43")       # S 10, aces of hearts and clubs
+    assert contract.strain == "H" and contract.level == 5, calls
+    assert "4NT" in calls
+
+
+def test_bids_slam_with_the_aces():
+    calls, contract = bid_out("AQ2.KQJ52.KQ3.Q2",       # N 19, one ace
+                              "J43.AT98.A54.A43")       # S 13, three aces
+    assert contract.strain == "H" and contract.level >= 6, calls
+
+
+def test_overcall_and_takeout_double():
+    assert call("AQJ72.K3.843.J32", ["1D"], dealer=E) == "1S"
+    assert call("AQ72.K432.3.AJ32", ["1D"], dealer=E) == "X"
+    # partner doubled, I have a five-card major and a few points: bid it
+    assert call("Q8742.J32.843.32", ["1D", "X", "P"], dealer=E) == "1S"
+
+
+# --------------------------------------------------------------- inference
+def test_inference_reads_a_humans_natural_bids():
+    inf = auction_inferences(["1H", "P", "1S", "P", "2C"], N)
+    assert inf[N].length["H"][0] >= 5 and inf[N].hcp[0] >= 10
+    assert inf[S].length["S"][0] >= 4 and inf[S].hcp[0] >= 6
+    assert inf[N].length["C"][0] >= 4
+    # calls the table has no entry for are read loosely, never crash
+    inf = auction_inferences(["1S", "P", "3C", "P", "5D", "X", "XX", "P", "P", "7NT"], N)
+    assert inf[S].length["C"][0] >= 4 and isinstance(inf[E], HandRange)
+    # the view's own forms of a call are accepted too
+    inf = auction_inferences([{"seat": 0, "call": "bid", "level": 1, "strain": "NT"}, {"seat": 1, "call": "pass"}], N)
+    assert inf[N].hcp == (15, 17)
+    assert auction_inferences(["bid 1NT", "pass"], N)[N].hcp == (15, 17)
+
+
+def test_inference_never_crashes_on_random_auctions():
+    rng = random.Random(5)
+    for _ in range(200):
+        calls: list[str] = []
+        dealer = rng.randrange(4)
+        while not A.finished(calls) and len(calls) < 30:
+            legal = A.legal_calls(calls, dealer)
+            calls.append(rng.choice(legal[:8]) if rng.random() < 0.6 else "P")
+        inf = auction_inferences(calls, dealer)
+        for r in inf.values():
+            assert 0 <= r.hcp[0] <= r.hcp[1] <= 37
+            assert all(0 <= lo <= hi <= 13 for lo, hi in r.length.values())
+
+
+# --------------------------------------------------------------- legality, views only
+def test_strong_player_returns_legal_actions_over_random_deals():
+    rng = random.Random(3)
+    for game in range(2):
+        state = G.initial_state(G.Options(), 4)
+        state, _ = G.apply(state, None, G.new_deal(G.Options(), 4, rng, []))
+        deals = 0
+        while not G.is_over(state) and deals < 3:
+            action = G.system_action(state, rng)
+            if action:
+                state, _ = G.apply(state, None, action)
+                deals += 1
+                continue
+            seat = G.to_act(state)[0]
+            legal = G.legal_actions(state, seat)
+            action = ai.computer_action(G.view(state, seat), legal, rng, level="strong")
+            assert action in legal
+            state, _ = G.apply(state, seat, action)
+
+
+def test_decides_from_the_view_alone_and_deterministically():
+    # a bare view (the seat's hand and the public auction) is enough
+    view = {"seat": S, "phase": "auction", "dealer": N, "hand": cards("KJ52.Q843.Q32.42"),
+            "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}]}
+    legal = ["pass", "double"][:1] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1:]]
+    first = ai.computer_action(view, legal, random.Random(1), level="strong")
+    assert first == "bid 2C"
+    assert all(ai.computer_action(view, legal, random.Random(k), level="strong") == first for k in range(5))
+    # the engine's view of a seat carries no other seat's card
+    state, _ = G.apply(G.initial_state(G.Options(), 4), None, G.new_deal(G.Options(), 4, random.Random(2), []))
+    for seat in range(4):
+        v = G.view(state, seat)
+        others = {c for s in range(4) if s != seat for c in state.hands[s]}
+        assert not others & set(v["hand"])
+
+
+def test_normal_level_is_between_and_legal():
+    rng = random.Random(9)
+    view = {"seat": S, "phase": "auction", "dealer": N, "hand": cards("KJ52.Q843.Q32.42"),
+            "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}]}
+    legal = ["pass"] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1:]]
+    for _ in range(20):
+        assert ai.computer_action(view, legal, rng, level="normal") in legal
+
+
+def test_hand_evaluation():
+    h = Hand(cards("AKQ2.K32.A32.432"))
+    assert h.hcp == 16 and h.balanced and h.aces == 2
+    assert decide(h, [], N, N, set(A.legal_calls([], N))) == "1NT"
