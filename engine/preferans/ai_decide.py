@@ -1,0 +1,248 @@
+"""The strong player's decisions before the play: auction, talon, contract, defence and
+the kontra chain, each by the chance of the contract making (``ai_eval.chances``) and
+what making or failing is worth.
+
+What a contract is worth, in whists of the settlement (rules §7), seen as "my result
+minus the mean of the other two": a contract of value v changes the declarer's column
+by ±v, and the column counts ten times, so making it is worth +10v to the declarer
+(less the soups: about 1.5v per defenders' trick), failing it −10v − 7.5v. A defender
+who passes while the contract goes through loses 5v; one who sets it wins 5v plus his
+soups; one who whists and falls short of his quota pays 10v. The thresholds below
+come from these sums; ``Budget`` holds the search sizes (the normal level uses less).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from zlib import crc32
+
+from . import ai_easy
+from .ai_eval import (BETTEL, SUIT_OF, best_discard, chances, first_leader, keep_score,
+                      plausible_declarer)
+from .ai_sample import Knowledge, auction_knowledge, knowledge, sample
+from .dd import Solver, mask_of
+from .scoring import value
+
+NAME = {2: "S", 3: "D", 4: "H", 5: "C", 6: "BETTEL", 7: "SANS"}
+NUMBER = {v: k for k, v in NAME.items()}
+MADE_GAIN = 8.0      # × v: a made contract, between played (≈6v) and undefended (10v)
+FAIL_LOSS = 17.5     # × v: a failed one, with the defenders' five tricks of soup
+BETTEL_FAIL = 25.0   # × v: a failed Bettel (each defender writes 5v)
+
+
+@dataclass(frozen=True)
+class Budget:
+    nodes: int          # solver nodes per decision (then no new layout is started)
+    samples: int        # at most this many layouts
+    candidates: int     # contracts checked by search (the rest by the quick guess)
+
+
+STRONG = Budget(nodes=20000, samples=10, candidates=2)
+NORMAL = Budget(nodes=3000, samples=4, candidates=1)
+
+
+def declarer_ev(p: float, number: int, igra: bool = False) -> float:
+    v = value(number, igra)
+    if number == BETTEL:
+        return v * (10.0 * p - BETTEL_FAIL * (1 - p))
+    return v * (MADE_GAIN * p - FAIL_LOSS * (1 - p))
+
+
+def _seed(*parts) -> int:
+    return crc32(repr(parts).encode())
+
+
+def _candidates(hand: list[str], numbers: list[int], k: int) -> list[int]:
+    """The ``k`` most promising contracts by the quick guess (Bettel only if it looks safe)."""
+    scored = []
+    for n in numbers:
+        s = keep_score(hand, n)
+        if n == BETTEL and s < 6:
+            continue
+        scored.append((s + (0.3 if n == 7 else 0), n))
+    scored.sort(reverse=True)
+    return [n for _, n in scored[:k]]
+
+
+# --------------------------------------------------------------------------- auction
+def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+    hand = view["hand"]
+    if "bid 2" not in legal and "moje" not in legal and not any(a.startswith("bid") for a in legal):
+        return "pass"  # after an igra: our player does not name igra contracts
+    quick = max([ai_easy.estimate(hand, s) for s in "SDHC"] + [ai_easy.estimate(hand, None)])
+    bettelish = keep_score(hand, BETTEL) >= 6
+    if quick < 3.5 and not bettelish:
+        return "pass"
+    high = view["high"]
+    lowest = 2 if high is None else high + (0 if "moje" in legal else 1)
+    numbers = [n for n in range(max(lowest, 2), 8)]
+    if not numbers:
+        return "pass"
+    cands = _candidates(hand, numbers, budget.candidates)
+    if not cands:
+        return "pass"
+    me, fh = view["seat"], view["first_hand"]
+    know = auction_knowledge(view)
+    p = chances(know, me, me, fh, cands, rng, budget.nodes, budget.samples, pick_talon=True)
+    good = [n for n in cands if declarer_ev(p[n], n) > 0]
+    if not good:
+        return "pass"
+    top = max(good)
+    if "moje" in legal and high is not None and high <= top:
+        return "moje"
+    bids = sorted(int(a.split()[1]) for a in legal if a.startswith("bid "))
+    ok = [b for b in bids if b <= top]
+    return f"bid {ok[0]}" if ok else "pass"
+
+
+# --------------------------------------------------------------------------- talon
+@lru_cache(maxsize=64)
+def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, budget: Budget
+               ) -> tuple[int, tuple[str, str]]:
+    """The contract and the two discards for these twelve cards (pure: its own random
+    source is seeded by the cards, so the two discards and the contract agree)."""
+    hand12 = list(twelve)
+    numbers = [n for n in range(bid, 8)]
+    plans = {n: best_discard(hand12, n) for n in numbers}
+    tens = {n: [c for c in hand12 if c not in plans[n]] for n in numbers}
+    scored = sorted(((keep_score(tens[n], n), n) for n in numbers), reverse=True)
+    cands = [n for _, n in scored[:max(budget.candidates, 2)]]
+    rng = random.Random(_seed(twelve, bid, me, fh))
+    unknown = [c for c in ai_easy_deck() if c not in twelve]
+    know = Knowledge(me, [], {(me + 1) % 3: 10, (me + 2) % 3: 10},
+                     {c: ((me + 1) % 3, (me + 2) % 3) for c in unknown})
+    evs = {}
+    for n in cands:
+        p = chances(know, me, me, fh, [n], rng, budget.nodes // len(cands), budget.samples,
+                    my_cards=tens[n])[n]
+        evs[n] = declarer_ev(p, n)
+    best = max(cands, key=lambda n: (evs[n], -n))
+    return best, plans[best]
+
+
+def ai_easy_deck() -> list[str]:
+    from .rules import DECK
+    return DECK
+
+
+def _twelve(view: dict) -> tuple[str, ...]:
+    return tuple(sorted(view["hand"] + (view.get("my_discards") or [])))
+
+
+def discard(view: dict, legal: list[str], budget: Budget) -> str:
+    number, pair = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"], budget)
+    for c in pair:
+        if f"discard {c}" in legal:
+            return f"discard {c}"
+    return legal[0]  # pragma: no cover - the plan's cards are in hand
+
+
+def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+    if view.get("igra"):
+        return ai_easy.computer_action(view, legal, rng)
+    number, _ = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"], budget)
+    want = f"contract {NAME[number]}"
+    return want if want in legal else legal[0]
+
+
+# --------------------------------------------------------------------------- defence, kontra
+@dataclass
+class Odds:
+    """From a defender's seat, over sampled layouts: the chance the contract makes and
+    the defenders reach four tricks with both playing, and (``alone``) the chance it
+    makes and I take two when I play alone against the declarer."""
+    make: float
+    four: float
+    make_alone: float = 1.0
+    two_alone: float = 0.0
+
+
+def defender_odds(view: dict, rng: random.Random, budget: Budget, alone: bool = False) -> Odds:
+    number, decl, me = view["number"], view["declarer"], view["seat"]
+    know = knowledge(view)
+    bettel = number == BETTEL
+    three = Solver(decl, [0, 1, 2], SUIT_OF[number], bettel)
+    two = Solver(decl, sorted([decl, me]), SUIT_OF[number], bettel)
+    lead = first_leader(view["first_hand"], decl, number)
+    lead2 = first_leader(view["first_hand"], decl, number, (decl, me))
+    mine = mask_of(view["hand"])
+    counts = [0, 0, 0, 0]
+    samples = 0
+    while samples < budget.samples and (samples < 2 or three.nodes + two.nodes < budget.nodes):
+        layout = plausible_layout(know, rng, decl, number)
+        hands = {x: (mine if x == me else mask_of(layout[x])) for x in range(3)}
+        h = three._tuple(hands)
+        if bettel:
+            counts[0] += not three._ge(h, lead, (), 1)
+        else:
+            counts[0] += three._ge(h, lead, (), 6)
+            counts[1] += not three._ge(h, lead, (), 7)
+        if alone and not bettel:
+            h2 = tuple(hands[x] if x in (decl, me) else 0 for x in range(3))
+            counts[2] += two._ge(h2, lead2, (), 6)
+            counts[3] += not two._ge(h2, lead2, (), 9)
+        samples += 1
+    if bettel:
+        counts[1] = samples - counts[0]
+    f = [c / samples for c in counts]
+    return Odds(f[0], f[1], f[2] if alone else 1.0, f[3] if alone else 0.0)
+
+
+def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int) -> dict:
+    """A layout in which the declarer's hand fits his having declared ``number``."""
+    layout = sample(know, rng)
+    for _ in range(30):
+        if plausible_declarer(layout[decl], number):
+            break
+        layout = sample(know, rng)
+    return layout
+
+
+def _two_needs_kontra(view: dict) -> bool:
+    opts = view.get("options") or {}
+    refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
+    return (opts.get("two_requires_kontra", True) and view["number"] == 2 and not view["igra"]
+            and refe[view["declarer"]] == 0)
+
+
+# EVs in units of v (the contract's value), from the sums in the module docstring
+SET_GAIN = 5.0 + 1.5 * 2.5     # the contract fails: its column swing, my soups
+MADE_LOSS = -5.0               # it makes (soups of a trick or two partly offset it)
+QUOTA_LOSS = 10.0              # a defender penalty
+
+
+def defence(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+    if _two_needs_kontra(view):  # a "two" is only played if kontra'd: play if we would
+        odds = defender_odds(view, rng, budget)
+        return "play" if 1 - odds.make >= 0.35 else "pass"
+    alone = "invite" in legal   # the other defender passed: alone, with him, or a free win
+    odds = defender_odds(view, rng, budget, alone=alone)
+    ev_three = (1 - odds.make) * SET_GAIN + odds.make * (MADE_LOSS + 1.5 * 2) \
+        - QUOTA_LOSS * (1 - odds.four) * 0.5
+    if alone:
+        ev_pass = MADE_LOSS
+        ev_alone = (1 - odds.make_alone) * (5 + 7.5) + odds.make_alone * (MADE_LOSS + 1.5 * 2.5) \
+            - QUOTA_LOSS * (1 - odds.two_alone)
+        ev_invite = (1 - odds.make) * (5 + 7.5) + odds.make * (MADE_LOSS + 1.5 * 3.5) \
+            - QUOTA_LOSS * (1 - odds.four)
+        best = max((ev_pass, "pass"), (ev_alone, "play"), (ev_invite, "invite"))
+        return best[1]
+    # D1 (the other may still pass: then a free win) or D2 after D1 played
+    ev_pass = MADE_LOSS if view["seat"] == (view["declarer"] + 1) % 3 else \
+        MADE_LOSS + 10 * (1 - odds.make) / 2
+    return "play" if ev_three > ev_pass else "pass"
+
+
+def kontra(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+    me, decl = view["seat"], view["declarer"]
+    if me == decl:  # raise (rekontra) only with a near-certain contract
+        know = knowledge(view)
+        p = chances(know, me, decl, view["first_hand"], [view["number"]], rng, budget.nodes,
+                    budget.samples)[view["number"]]
+        return "raise" if p >= 0.85 and "raise" in legal else "stop"
+    p_set = 1 - defender_odds(view, rng, budget).make
+    if "kontra" in legal:
+        need = 0.35 if _two_needs_kontra(view) else 0.65
+        return "kontra" if p_set >= need else "no"
+    return "raise" if p_set >= 0.85 and "raise" in legal else "stop"
