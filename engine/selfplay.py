@@ -8,6 +8,7 @@ Deterministic for a seed.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
 import time
@@ -18,9 +19,10 @@ from engine.base import get_game
 
 def selfplay(game_name: str, games: int, seed: int, players: int = 2,
              options: Any = None, policy: str = "computer",
-             max_actions: int = 100_000) -> dict:
+             max_actions: int = 100_000, level: str = "easy") -> dict:
     """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` from each
-    seat's own view) or ``random`` (uniform among the legal actions)."""
+    seat's own view, at ``level``: easy by default, so a run measures the engine, not
+    a search) or ``random`` (uniform among the legal actions)."""
     if policy not in ("computer", "random"):
         raise ValueError("policy is 'computer' or 'random'")
     game = get_game(game_name)
@@ -30,7 +32,7 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
     actions = 0
     initial, apply, to_act, legal_actions = (game.initial_state, game.apply, game.to_act,
                                              game.legal_actions)
-    view, choose, is_over = game.view, game.computer_action, game.is_over
+    view, choose, is_over = game.view, _at_level(game.computer_action, level), game.is_over
     start = time.perf_counter()
     for _ in range(games):
         state = initial(opts, players)
@@ -61,6 +63,17 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
             "actions": actions, "results": history}
 
 
+def _at_level(choose, level: str):
+    """``choose`` with its ``level`` fixed, for the players that have levels."""
+    try:
+        has_level = "level" in inspect.signature(choose).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        has_level = False
+    if not has_level:
+        return choose
+    return lambda view, legal, rng: choose(view, legal, rng, level=level)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.selfplay")
     p.add_argument("game")
@@ -69,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--options", default="{}", help="options as JSON")
     p.add_argument("--policy", default="computer", choices=["computer", "random"])
+    p.add_argument("--level", default="easy", help="computer level: easy, normal or strong")
     a = p.parse_args(argv)
     out = selfplay(a.game, a.games, a.seed, players=a.players, options=json.loads(a.options),
-                   policy=a.policy)
+                   policy=a.policy, level=a.level)
     out.pop("results")
     print(json.dumps(out))
     return 0

@@ -25,6 +25,11 @@ async def bot(fake_telegram, database):
     await running.stop()
 
 
+def easy(view, legal, rng):
+    """The people's stand-in: the quick easy computer (the strong one searches)."""
+    return G.computer_action(view, legal, rng, level="easy")
+
+
 def people(fake, n, lang="ru"):
     names = ["Аня", "Борис", "Вера"]
     return [fake.user(i + 1, names[i], language_code=lang) for i in range(n)]
@@ -97,7 +102,7 @@ async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):
         seen["defence"] |= "Защита:" in text
         seen["tricks"] |= "Взятки:" in text
 
-    moves = await press_as(bot, table.id, [anya, boris], G.computer_action, watch=watch)
+    moves = await press_as(bot, table.id, [anya, boris], easy, watch=watch)
     assert moves > 20 and all(seen.values()), seen
     row, state = await bot.state(table.id)
     assert row.status == "between"
@@ -133,7 +138,7 @@ def kontra_policy(view, legal, rng):
         return "play"
     if view["phase"] == "auction" and "bid 2" in legal and rng.random() < 0.5:
         return "bid 2"
-    return G.computer_action(view, legal, rng)
+    return easy(view, legal, rng)
 
 
 async def test_options_through_the_bot_hidden_talon_kontra_cap_slovenian(bot, fake_telegram):
@@ -172,7 +177,7 @@ def friendly_policy(view, legal, rng):
         return "pass"
     if "no" in legal:
         return "no"
-    return G.computer_action(view, legal, rng)
+    return easy(view, legal, rng)
 
 
 async def test_english_table(bot, fake_telegram):
@@ -184,7 +189,7 @@ async def test_english_table(bot, fake_telegram):
     await bot.press(anya, await bot.table_message(GROUP), "▶️ Start")
     group = await bot.table_message(GROUP)
     assert "Hand 1" in group.text
-    await press_as(bot, table.id, [anya, boris], G.computer_action, seed=2, hands=3)
+    await press_as(bot, table.id, [anya, boris], easy, seed=2, hands=3)
     _, before = await bot.state(table.id)
     await bot.restart()                     # the state comes back from the snapshot + log
     _, after = await bot.state(table.id)

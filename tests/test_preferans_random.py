@@ -151,7 +151,7 @@ def play_pulka(seed: int, max_hands: int, policy_mix: float, options: dict | Non
                 view = G.view(state, seat)
                 if steps % 3 == 0:
                     check_view(state, view, seat)
-                action = G.computer_action(view, legal, rng)
+                action = G.computer_action(view, legal, rng, level="easy")
                 assert action in legal
             if junk_every and steps % junk_every == 0:
                 junk = rng.choice(JUNK)

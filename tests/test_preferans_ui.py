@@ -11,7 +11,7 @@ all_uis()
 from bot.games.preferans import group_text, hand_text, result_lines, sheet_post  # noqa: E402
 from bot.games.preferans_score import group_text as score_group_text  # noqa: E402
 from engine.base import get_game  # noqa: E402
-from engine.preferans import ai  # noqa: E402
+from engine.preferans import ai_easy as ai  # noqa: E402
 from engine.preferans.sheet import sheet_text  # noqa: E402
 from tests.test_preferans_rules import A, B, C, run, start  # noqa: E402
 
@@ -118,7 +118,7 @@ def computer_pulka(seed: int) -> tuple[int, list[tuple[float, str]]]:
             continue
         seat = G.to_act(s)[0]
         view, legal = G.view(s, seat), G.legal_actions(s, seat)
-        action = G.computer_action(view, legal, rng)
+        action = G.computer_action(view, legal, rng, level="easy")
         if s.phase == "defence":
             decisions.append((ai.defence_estimate(view["hand"], view["trump"]), action))
         s, _ = G.apply(s, seat, action)

@@ -31,6 +31,16 @@ def first_leader(fh: int, declarer: int, number: int, parts=(0, 1, 2)) -> int:
     return leader
 
 
+def more(samples: int, nodes: int, least: int, most: int, budget: int) -> bool:
+    """Start another layout? At least ``least``, at most ``most``, and only while one
+    more layout of the average size so far still fits the node budget."""
+    if samples >= most:
+        return False
+    if samples < least:
+        return True
+    return nodes + nodes / samples <= budget
+
+
 def makes(solver: Solver, hands: dict[int, int], leader: int, number: int) -> bool:
     """Does the declarer make the contract in this layout, double-dummy?"""
     h = solver._tuple(hands)
@@ -86,7 +96,7 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
     samples = 0
     nodes = 0
     mine = list(my_cards if my_cards is not None else know.hand)
-    while samples < max_samples and (samples < 2 or nodes < node_budget):
+    while more(samples, nodes, 2, max_samples, node_budget):
         layout = sample(know, rng)
         if decl_filter is not None:
             for _ in range(12):

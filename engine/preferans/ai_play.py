@@ -14,6 +14,7 @@ import random
 from engine.cards import RANK_VALUE
 
 from .ai_sample import knowledge, sample
+from .ai_eval import more
 from .dd import Solver, card_int, mask_of
 
 BETTEL = 6
@@ -38,7 +39,6 @@ def choose_card(view: dict, legal: list[str], rng: random.Random,
     me, decl = view["seat"], view["declarer"]
     bettel = view["number"] == BETTEL
     parts = list(view["participants"])
-    defence = view.get("defence") or {}
     lone = len(parts) == 2
     quota = 2 if lone else 4
     sign = 1.0 if me == decl else -1.0
@@ -49,13 +49,12 @@ def choose_card(view: dict, legal: list[str], rng: random.Random,
     score = {c: 0.0 for c in cards}
     mine = mask_of(view["hand"])
     samples = 0
-    while samples < max_samples and (samples < min_samples or solver.nodes < node_budget):
+    while more(samples, solver.nodes, min_samples, max_samples, node_budget):
         layout = sample(know, rng)
         hands = {x: (mine if x == me else mask_of(layout.get(x, []))) for x in parts}
         values = solver.card_values(hands, me, trick)
         for c in cards:
             score[c] += sign * utility(won_before + values[card_int(c)], bettel, quota)
         samples += 1
-    del defence
     best = max(cards, key=lambda c: (round(score[c], 6), -RANK_VALUE[c[0]], c[1] != view["trump"]))
     return "play " + best
