@@ -11,7 +11,7 @@ from itertools import combinations
 
 from . import ai_easy
 from .ai_sample import PILE, Knowledge, sample
-from .dd import Solver, mask_of
+from .dd import OutOfNodes, Solver, mask_of
 
 SUIT_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
 BETTEL, SANS = 6, 7
@@ -73,6 +73,12 @@ def best_discard(hand12: list[str], number: int) -> tuple[str, str]:
     return best  # type: ignore[return-value]
 
 
+def guess_chance(cards: list[str], number: int, talon: bool = False) -> float:
+    """A rough P(make) from the quick guess alone (when the search ran out); before the
+    talon is taken, hope for about a trick from it."""
+    return min(1.0, max(0.0, (keep_score(cards, number) + (1.0 if talon else 0.0) - 4.5) / 3))
+
+
 def plausible_declarer(cards: list[str], number: int) -> bool:
     """Would a player have declared ``number`` with these ten cards? (Rejects layouts
     that contradict the auction.)"""
@@ -92,7 +98,8 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
     ``decl_filter``: the declarer is somebody else and declared this contract:
     layouts where his hand would not have done so are redrawn (a few times)."""
     made = {n: 0 for n in numbers}
-    solvers = {n: Solver(declarer, [0, 1, 2], SUIT_OF[n], n == BETTEL) for n in numbers}
+    cap = 2 * node_budget // max(1, len(numbers))
+    solvers = {n: Solver(declarer, [0, 1, 2], SUIT_OF[n], n == BETTEL, limit=cap) for n in numbers}
     samples = 0
     nodes = 0
     mine = list(my_cards if my_cards is not None else know.hand)
@@ -103,18 +110,25 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
                 if plausible_declarer(layout[declarer], decl_filter):
                     break
                 layout = sample(know, rng)
+        outcome = {}
+        try:
+            for n in numbers:
+                hands = {x: mask_of(layout[x]) for x in range(3) if x != me}
+                if pick_talon:
+                    twelve = mine + layout[PILE]
+                    drop = best_discard(twelve, n)
+                    hands[me] = mask_of([c for c in twelve if c not in drop])
+                else:
+                    hands[me] = mask_of(mine)
+                s = solvers[n]
+                before = s.nodes
+                outcome[n] = makes(s, hands, first_leader(fh, declarer, n), n)
+                nodes += s.nodes - before
+        except OutOfNodes:  # cut off: keep the layouts solved so far
+            break
         for n in numbers:
-            hands = {x: mask_of(layout[x]) for x in range(3) if x != me}
-            if pick_talon:
-                twelve = mine + layout[PILE]
-                drop = best_discard(twelve, n)
-                hands[me] = mask_of([c for c in twelve if c not in drop])
-            else:
-                hands[me] = mask_of(mine)
-            s = solvers[n]
-            before = s.nodes
-            if makes(s, hands, first_leader(fh, declarer, n), n):
-                made[n] += 1
-            nodes += s.nodes - before
+            made[n] += outcome[n]
         samples += 1
+    if samples == 0:  # no layout could be solved in the budget: the quick guess
+        return {n: guess_chance(mine, n, pick_talon) for n in numbers}
     return {n: made[n] / samples for n in numbers}

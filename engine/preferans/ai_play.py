@@ -14,10 +14,12 @@ import random
 from engine.cards import RANK_VALUE
 
 from .ai_sample import knowledge, sample
+from . import ai_easy
 from .ai_eval import more
-from .dd import Solver, card_int, mask_of
+from .dd import OutOfNodes, Solver, card_int, mask_of
 
 BETTEL = 6
+HARD_CAP = 4  # × the node budget: no decision searches longer than this
 
 
 def utility(decl_tricks: int, bettel: bool, quota: int) -> float:
@@ -44,7 +46,7 @@ def choose_card(view: dict, legal: list[str], rng: random.Random,
     sign = 1.0 if me == decl else -1.0
     trick = tuple((s, card_int(c)) for s, c in view.get("trick") or [])
     know = knowledge(view)
-    solver = Solver(decl, parts, view["trump"], bettel)
+    solver = Solver(decl, parts, view["trump"], bettel, limit=HARD_CAP * node_budget)
     won_before = view["won"][decl]
     score = {c: 0.0 for c in cards}
     mine = mask_of(view["hand"])
@@ -52,9 +54,14 @@ def choose_card(view: dict, legal: list[str], rng: random.Random,
     while more(samples, solver.nodes, min_samples, max_samples, node_budget):
         layout = sample(know, rng)
         hands = {x: (mine if x == me else mask_of(layout.get(x, []))) for x in parts}
-        values = solver.card_values(hands, me, trick)
+        try:
+            values = solver.card_values(hands, me, trick)
+        except OutOfNodes:  # a huge search (early in a hand): keep the layouts solved so far
+            break
         for c in cards:
             score[c] += sign * utility(won_before + values[card_int(c)], bettel, quota)
         samples += 1
+    if samples == 0:  # not even one layout fitted: the simple player's card
+        return ai_easy.computer_action(view, legal, rng)
     best = max(cards, key=lambda c: (round(score[c], 6), -RANK_VALUE[c[0]], c[1] != view["trump"]))
     return "play " + best

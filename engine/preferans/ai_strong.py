@@ -31,7 +31,7 @@ class Level:
     play_max: int
 
 
-STRONG = Level(ai_decide.STRONG, play_nodes=4000, play_min=2, play_max=24)
+STRONG = Level(ai_decide.STRONG, play_nodes=3000, play_min=2, play_max=24)
 NORMAL = Level(ai_decide.NORMAL, play_nodes=800, play_min=1, play_max=4)
 
 

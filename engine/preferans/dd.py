@@ -53,12 +53,17 @@ def popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
+class OutOfNodes(Exception):
+    """The solver's node limit was reached (the search is cut off, deterministically)."""
+
+
 class Solver:
     """Solves positions of one contract. ``seats`` are the participants in clockwise
     order (the passed defender of a two-handed play is left out); ``trump`` is a suit
     letter or None; ``bettel``: the declarer wants no trick."""
 
-    def __init__(self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False):
+    def __init__(self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False,
+                 limit: int | None = None):
         self.declarer = declarer
         self.seats = list(seats)
         self.n = len(seats)
@@ -68,6 +73,8 @@ class Solver:
         self.max_is_decl = not bettel
         self.tt: dict = {}
         self.nodes = 0
+        # a hard cap on the nodes of all searches of this solver: past it, OutOfNodes
+        self.limit = limit if limit is not None else 1 << 62
 
     # ------------------------------------------------------------------ public
     def tricks(self, hands: dict[int, int], leader: int) -> int:
@@ -77,7 +84,8 @@ class Solver:
     def card_values(self, hands: dict[int, int], turn: int, trick: tuple) -> dict[int, int]:
         """For each card ``turn`` may play now: the declarer's tricks from the current
         trick on (it included) after that card, with best play afterwards. ``trick`` is
-        the ((seat, card), ...) played to the current trick so far."""
+        the ((seat, card), ...) played to the current trick so far. In Bettel only 0 or
+        1 (play stops at the declarer's first trick)."""
         h = self._tuple(hands)
         out: dict[int, int] = {}
         legal = self._legal(h[turn], trick)
@@ -94,7 +102,12 @@ class Solver:
 
             def ge(need: int, h2=h2, t2=t2) -> bool:
                 return self._after(h2, turn, t2, need)
-            val = self._exact(ge, left) if guess is None else self._from_guess(ge, guess, left)
+            if not self.max_is_decl:  # Bettel: only whether the declarer takes a trick
+                val = 1 if ge(1) else 0
+            elif guess is None:
+                val = self._exact(ge, left)
+            else:
+                val = self._from_guess(ge, guess, left)
             guess = val
             for c in group:
                 out[c] = val
@@ -295,6 +308,8 @@ class Solver:
 
     def _search(self, h: tuple, turn: int, trick: tuple, need: int) -> bool:
         self.nodes += 1
+        if self.nodes > self.limit:
+            raise OutOfNodes
         me_max = (turn == self.declarer) == self.max_is_decl
         h0, h1, h2 = h
         for rep in self._moves(h, turn, trick):
