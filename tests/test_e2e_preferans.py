@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.base import get_game
+from engine.preferans import ai
 from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
 
 GROUP = -1001
@@ -16,7 +17,10 @@ G = get_game("preferans")
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
+async def bot(fake_telegram, database, monkeypatch):
+    # the computer seat plays the quick easy level here: these tests are about the bot
+    # (the strong player has its own tests and benchmark)
+    monkeypatch.setattr(type(G), "computer_action", staticmethod(easy))
     clock = FakeClock()
     fake_telegram.clock = clock
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
@@ -27,7 +31,7 @@ async def bot(fake_telegram, database):
 
 def easy(view, legal, rng):
     """The people's stand-in: the quick easy computer (the strong one searches)."""
-    return G.computer_action(view, legal, rng, level="easy")
+    return ai.computer_action(view, legal, rng, level="easy")
 
 
 def people(fake, n, lang="ru"):

@@ -30,7 +30,7 @@ from engine.preferans.scoring import settlement
 GAME = "preferans"
 OPTIONS = {"bula": 30, "max_kontra_level": 2}   # the kontra chain stops at rekontra
 GOAL = 10.0
-FULL_DEALS, QUICK_DEALS = 60, 6
+FULL_DEALS, QUICK_DEALS = 140, 6
 
 
 def strong(view: dict, legal: list[str], rng: random.Random) -> str:

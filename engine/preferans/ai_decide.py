@@ -9,6 +9,11 @@ by ±v, and the column counts ten times, so making it is worth +10v to the decla
 who passes while the contract goes through loses 5v; one who sets it wins 5v plus his
 soups; one who whists and falls short of his quota pays 10v. The thresholds below
 come from these sums; ``Budget`` holds the search sizes (the normal level uses less).
+
+Searches whose answer the next decision needs again (the auction's calls, the two
+discards and the contract, the defence and the kontra round) are pure functions of
+what the seat sees, seeded by it and cached, so they agree and are not repeated.
+Each side raises the kontra chain at most once, so it always ends.
 """
 from __future__ import annotations
 
@@ -26,7 +31,6 @@ from .rules import DECK
 from .scoring import value
 
 NAME = {2: "S", 3: "D", 4: "H", 5: "C", 6: "BETTEL", 7: "SANS"}
-NUMBER = {v: k for k, v in NAME.items()}
 # × v: a made contract, between played (≈6v) and undefended (10v). Set higher than that
 # because the double-dummy chance is a lower bound: the solver's defenders see every
 # card, real ones do not (measured: contracts bid at a 60-70 % chance made about 90 %).
