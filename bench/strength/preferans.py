@@ -14,6 +14,10 @@ The 95 % interval is over deals. The kontra chain is capped at rekontra with the
 engine's option ``max_kontra_level = 2``.
 
 Both time figures are the strong player's decisions only (``DecisionTimer``).
+
+Last full run (seed 1, 140 deals = 420 hands, shared machine, 322 s): +2.75 ± 10.4
+whists per hand (goal +10: missed); p99 0.64 s, mean 0.078 s per decision. The spread
+per deal is large (sd ≈ 60 whists), so ±10 needs about 140 deals.
 """
 from __future__ import annotations
 
