@@ -10,6 +10,7 @@ import pytest
 
 from bot.screens import move_key
 from engine.base import get_game
+from engine.preferans import ai
 from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
 
 GROUP = -1001
@@ -17,13 +18,21 @@ G = get_game("preferans")
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
+async def bot(fake_telegram, database, monkeypatch):
+    # the computer seat plays the quick easy level here: these tests are about the bot
+    # (the strong player has its own tests and benchmark)
+    monkeypatch.setattr(type(G), "computer_action", staticmethod(easy))
     clock = FakeClock()
     fake_telegram.clock = clock
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
     running = await BotUnderTest(fake_telegram, database, clock).start()
     yield running
     await running.stop()
+
+
+def easy(view, legal, rng):
+    """The people's stand-in: the quick easy computer (the strong one searches)."""
+    return ai.computer_action(view, legal, rng, level="easy")
 
 
 def people(fake, n, lang="ru"):
@@ -98,7 +107,7 @@ async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):
         seen["defence"] |= "Защита:" in text
         seen["tricks"] |= "Взятки:" in text
 
-    moves = await press_as(bot, table.id, [anya, boris], G.computer_action, watch=watch)
+    moves = await press_as(bot, table.id, [anya, boris], easy, watch=watch)
     assert moves > 20 and all(seen.values()), seen
     row, state = await bot.state(table.id)
     assert row.status == "between"
@@ -134,7 +143,7 @@ def kontra_policy(view, legal, rng):
         return "play"
     if view["phase"] == "auction" and "bid 2" in legal and rng.random() < 0.5:
         return "bid 2"
-    return G.computer_action(view, legal, rng)
+    return easy(view, legal, rng)
 
 
 async def test_options_through_the_bot_hidden_talon_kontra_cap_slovenian(bot, fake_telegram):
@@ -173,7 +182,7 @@ def friendly_policy(view, legal, rng):
         return "pass"
     if "no" in legal:
         return "no"
-    return G.computer_action(view, legal, rng)
+    return easy(view, legal, rng)
 
 
 async def test_english_table(bot, fake_telegram):
@@ -185,7 +194,7 @@ async def test_english_table(bot, fake_telegram):
     await bot.press(anya, await bot.table_message(GROUP), "▶️ Start")
     group = await bot.table_message(GROUP)
     assert "Hand 1" in group.text
-    await press_as(bot, table.id, [anya, boris], G.computer_action, seed=2, hands=3)
+    await press_as(bot, table.id, [anya, boris], easy, seed=2, hands=3)
     _, before = await bot.state(table.id)
     await bot.restart()                     # the state comes back from the snapshot + log
     _, after = await bot.state(table.id)

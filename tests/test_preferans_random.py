@@ -151,7 +151,7 @@ def play_pulka(seed: int, max_hands: int, policy_mix: float, options: dict | Non
                 view = G.view(state, seat)
                 if steps % 3 == 0:
                     check_view(state, view, seat)
-                action = G.computer_action(view, legal, rng)
+                action = G.computer_action(view, legal, rng, level="easy")
                 assert action in legal
             if junk_every and steps % junk_every == 0:
                 junk = rng.choice(JUNK)
@@ -183,11 +183,11 @@ def check_view(state, view, seat) -> None:
             for card in state.hands[other]:
                 if card not in (view.get("talon") or []):
                     assert card not in view["hand"]
-                    assert f"'{card}'" not in text or card in str(view["trick"]) + str(view["last_trick"])
+                    assert f"'{card}'" not in text or card in str(view["trick"]) + str(view["last_trick"]) + str(view["played"])
     if seat != state.declarer:
         for card in state.discards:
             assert f"'{card}'" not in text or card in (view.get("talon") or [])
-    on_table = str(view["trick"]) + str(view["last_trick"])
+    on_table = str(view["trick"]) + str(view["last_trick"]) + str(view["played"])  # face up once played
     if state.igra or not state.options.show_talon:
         if seat != state.declarer or state.igra:
             for card in state.talon:

@@ -118,7 +118,7 @@ def computer_pulka(seed: int) -> tuple[int, list[tuple[float, str]]]:
             continue
         seat = G.to_act(s)[0]
         view, legal = G.view(s, seat), G.legal_actions(s, seat)
-        action = G.computer_action(view, legal, rng)
+        action = G.computer_action(view, legal, rng, level="easy")
         if s.phase == "defence":
             decisions.append((ai.defence_estimate(view["hand"], view["trump"]), action))
         s, _ = G.apply(s, seat, action)

@@ -85,6 +85,7 @@ def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None
     t.kstage, t.kqueue, t.kindex = None, [], 0
     t.trick_leader, t.trick, t.last_trick = None, [], []
     t.won, t.tricks_played = [0, 0, 0], 0
+    t.played = []
     t.phase = "auction"
     t.turn = t.fh
     events.append({"type": "deal", "hand_no": t.hand_no, "dealer": dealer, "first_hand": t.fh})
@@ -582,6 +583,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
     t.won[winner] += 1
     t.tricks_played += 1
     t.last_trick, t.trick = t.trick, []
+    t.played = t.played + [t.last_trick]
     events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick],
                    "won": list(t.won)})
     d = t.declarer
@@ -684,6 +686,8 @@ def view(s: State, seat: int | None) -> dict:
         "participants": participants(s) if s.phase == "play" else [],
         "trick": [list(x) for x in s.trick], "trick_leader": s.trick_leader,
         "last_trick": [list(x) for x in s.last_trick],
+        # every finished trick of this hand (face up at the table, so a player may remember them)
+        "played": [[list(x) for x in t] for t in s.played] if s.phase not in ("deal", "over") else [],
         "won": list(s.won), "tricks_played": s.tricks_played,
         "hand_counts": [len(h) for h in s.hands],
         "bula": p.bula, "options": {

@@ -10,6 +10,9 @@ from typing import Any
 from .options import PreferansOptions, parse_options
 from .scoring import Pull
 
+# fields added after the first release, with their value for an old snapshot
+OPTIONAL_FIELDS = {"played": list}
+
 PHASES = ("deal", "auction", "naming", "discard", "contract", "defence", "kontra", "play", "over")
 
 
@@ -25,7 +28,7 @@ class State:
         # defence and kontra
         "defence", "kontra", "level", "kstage", "kqueue", "kindex",
         # play
-        "trick_leader", "trick", "last_trick", "won", "tricks_played",
+        "trick_leader", "trick", "last_trick", "won", "tricks_played", "played",
         # sheet and results
         "pull", "last_row", "result",
     )
@@ -65,6 +68,7 @@ class State:
         self.last_trick: list[list] = []
         self.won = [0, 0, 0]
         self.tricks_played = 0
+        self.played: list[list] = []           # this hand's finished tricks, [[seat, card], ...] each (public)
         self.pull = Pull.start(options.bula)
         self.last_row: dict | None = None      # what the last finished hand wrote (public)
         self.result: dict | None = None
@@ -88,6 +92,7 @@ class State:
         s.trick = self.trick[:]
         s.last_trick = self.last_trick[:]
         s.won = self.won[:]
+        s.played = self.played[:]
         return s
 
     @property
@@ -109,6 +114,8 @@ class State:
                 value = value.to_json()
             elif name == "defence":
                 value = {str(k): v for k, v in value.items()}
+            elif name == "played":
+                value = [[list(p) for p in t] for t in value]
             elif isinstance(value, list):
                 value = [list(x) if isinstance(x, (list, tuple)) else x for x in value]
             out[name] = value
@@ -120,11 +127,16 @@ class State:
         for name in cls.__slots__:
             if name == "options":
                 continue
-            value = data[name]
+            if name in OPTIONAL_FIELDS and name not in data:
+                value = OPTIONAL_FIELDS[name]()  # a dump from before the field existed
+            else:
+                value = data[name]
             if name == "pull":
                 value = Pull.from_json(value)
             elif name == "defence":
                 value = {int(k): v for k, v in value.items()}
+            elif name == "played":
+                value = [[list(p) for p in t] for t in value]
             elif isinstance(value, list):
                 value = [list(x) if isinstance(x, list) else x for x in value]
             setattr(s, name, value)
