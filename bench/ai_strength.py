@@ -21,15 +21,19 @@ if __package__ in (None, ""):  # `python bench/ai_strength.py`
 
 from bench.common import header  # noqa: E402
 
-GAMES = ("durak", "bridge", "whist", "preferans", "king")
+# strength modules in bench/strength/: bridge card play and the bridge auction apart
+GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "king")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", choices=[*GAMES, []], help="games to measure (default: all)")
+    parser.add_argument("games", nargs="*", metavar="game", help=f"some of {', '.join(GAMES)} (default: all)")
     parser.add_argument("--quick", action="store_true", help="small matches: a smoke run, wide intervals")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
     header("computer players' strength")
     figures = []
     for name in args.games or GAMES:
