@@ -18,7 +18,7 @@ from engine.errors import EngineError, NotYourTurn
 G = get_game("durak")
 VIEW_KEYS = {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
              "trump_in_stock", "stock", "discard", "hand_counts", "finished", "attacker",
-             "defender", "to_act", "table", "taking", "result", "bout", "gone", "known"}
+             "defender", "to_act", "table", "taking", "result", "bout", "gone", "known", "options"}
 
 
 # ---------------------------------------------------------------------------------

@@ -761,7 +761,7 @@ def test_views():
     assert set(pub) == {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
                         "trump_in_stock", "stock", "discard", "hand_counts", "finished",
                         "attacker", "defender", "to_act", "table", "taking", "result", "bout",
-                        "gone", "known"}
+                        "gone", "known", "options"}
     assert pub["seat"] is None and pub["stock"] == 3 and pub["trump_in_stock"]
     assert pub["hand_counts"] == [2, 2, 2] and pub["dealer"] == 2
     me = G.view(s, 1)

@@ -697,6 +697,7 @@ def view(s: State, seat: int | None) -> dict:
         # public memory: discarded face up, and cards seen going into each hand
         "gone": sorted(s.gone, key=_CARD_KEY.__getitem__),
         "known": [sorted(k, key=_CARD_KEY.__getitem__) for k in s.known],
+        "options": s.options.model_dump(),  # the table's rules, public (computer players)
     }
     if seat is not None:
         v["hand"] = sorted(s.hands[seat], key=_HAND_KEY[trump].__getitem__)
