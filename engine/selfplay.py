@@ -18,9 +18,10 @@ from engine.base import get_game
 
 def selfplay(game_name: str, games: int, seed: int, players: int = 2,
              options: Any = None, policy: str = "computer",
-             max_actions: int = 100_000) -> dict:
+             max_actions: int = 100_000, level: str = "easy") -> dict:
     """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` from each
-    seat's own view) or ``random`` (uniform among the legal actions)."""
+    seat's own view, at ``level``: the quick ``easy`` by default) or ``random``
+    (uniform among the legal actions)."""
     if policy not in ("computer", "random"):
         raise ValueError("policy is 'computer' or 'random'")
     game = get_game(game_name)
@@ -45,7 +46,7 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
             seat = to_act(state)[0]
             legal = legal_actions(state, seat)
             if policy == "computer":
-                action = choose(view(state, seat), legal, rng)
+                action = choose(view(state, seat), legal, rng, level=level)
             else:
                 action = rng.choice(legal)
             state, _ = apply(state, seat, action)

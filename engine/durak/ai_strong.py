@@ -1,15 +1,20 @@
 """The strong durak player: determinized search on the pure engine.
 
-It decides from its own seat's view only (ai_world.Knowledge):
-1. Candidates: the legal actions worth weighing (every attack and throw-in; for a
-   defence, taking and the cheapest cover of each suit for each open card).
-2. Endgame: heads-up, the stock gone and every card known (the discards were face up,
-   the rest is in the other hand), the game is one of perfect information, so it is
-   solved exactly (ai_search.Solver) when the node budget allows.
+It decides from its own seat's view only (ai_world.Knowledge), which carries the
+public memory a player keeps at the table (cards discarded face up, cards seen going
+into a hand, the drawn trump card):
+1. Candidates: the legal actions worth weighing: every attack and throw-in; for a
+   defence, taking, transfers, and the cheapest cover of each suit for each open card
+   (while the stock lasts, no trump where a plain card covers).
+2. Endgame: heads-up with the stock gone (or only the known trump card left) every
+   unseen card is in the other hand: a game of perfect information, solved exactly by
+   alpha-beta on the engine (ai_search.Solver) when the node budget allows.
 3. Otherwise Monte Carlo over sampled worlds: deal the unseen cards at random
-   consistently with what the seat saw, apply each candidate, and play each world out
-   with the heuristic for everybody (ai_search.rollout). The candidate with the best
-   total wins; ties go to the heuristic's own choice (ai_policy.py).
+   consistently with what the seat saw, apply each candidate with the engine, and play
+   the world out with the heuristic for everybody (ai_fastsim.py heads-up, the engine
+   itself with more players). Every candidate meets the same worlds. The best total
+   wins; the heuristic's own choice (ai_policy.py) starts with a head start, because
+   playouts are noisy and the heuristic is a sound default.
 Budgets count worlds and nodes, never seconds, so a decision is reproducible from the
 rng seed. ``Budget`` sets how hard it looks: ``normal`` is the same method with a much
 smaller one (ai.py).
@@ -33,10 +38,12 @@ class Budget:
     min_worlds: int = 8      # ... but at least this many sampled worlds per candidate
     max_worlds: int = 48
     solve_nodes: int = 3000  # exact endgame search
+    prior: float = 0.15      # head start of the heuristic's choice, a share of the worlds:
+                             # playouts are noisy, so the search must be clearly better
 
 
 STRONG = Budget()
-DEBUG = False
+ENGINE_SLOWER = 5  # engine playouts (more than two players) against ai_fastsim's
 
 
 def computer_action(view: dict, legal: list[str], rng: random.Random,
@@ -77,10 +84,13 @@ def candidates(view: dict, legal: list[str], guess: str) -> list[str]:
                     cheapest[key] = (v, a)
             elif p[0] in ("transfer", "take"):
                 out.append(a)
+        if view.get("stock", 0) > 0:
+            # while the stock lasts, a trump never covers a card a plain cover can beat
+            plain = {k[0] for k in cheapest if k[1] != trump}
+            cheapest = {k: v for k, v in cheapest.items() if k[1] != trump or k[0] not in plain}
         out += [a for _, a in cheapest.values()]
         if not out:  # only blind covers (and no take): the heuristic decides
             out = [guess]
-        del trump
     return [guess] + [a for a in out if a != guess]
 
 
@@ -88,8 +98,10 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
                  budget: Budget) -> str:
     me = know.me
     worlds = max(budget.min_worlds, min(budget.max_worlds, budget.rollouts // len(cands)))
+    if know.n > 2:  # playouts run on the engine itself, several times slower
+        worlds = max(2, worlds // ENGINE_SLOWER)
     score = {a: 0.0 for a in cands}
-    score[guess] += 0.5  # ties go to the heuristic
+    score[guess] += 0.5 + budget.prior * worlds  # ties (and near-ties) go to the heuristic
     for _ in range(worlds):
         world = know.sample(rng)
         for a in cands:
@@ -98,7 +110,6 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
             except Exception:  # a world the view cannot rule out but the engine can
                 continue
             score[a] += _playout(s, me)
-    if DEBUG: print(score)
     return max(cands, key=score.__getitem__)
 
 
