@@ -58,9 +58,9 @@ def test_plays_the_winning_endgame_line():
 
 
 def test_only_legal_actions_over_whole_games():
-    for players, level, seed in ((2, "strong", 1), (2, "normal", 2), (3, "normal", 3)):
+    for players, level, seed, deck in ((2, "strong", 1, 36), (3, "normal", 3, 24)):
         rng = random.Random(seed)
-        s = G.initial_state({}, players)
+        s = G.initial_state({"deck_size": deck}, players)
         s, _ = G.apply(s, None, G.new_deal(s.options, players, rng, []))
         steps = 0
         while not G.is_over(s):

@@ -234,6 +234,7 @@ class Checker:
                 assert set(e) == {"type", "seat", "count"}
 
     def check_views(self, s):
+        pub = G.view(s, None)
         for seat in [None] + list(range(s.n)):
             v = G.view(s, seat)
             keys = VIEW_KEYS | ({"hand"} if seat is not None else set())
@@ -257,7 +258,7 @@ class Checker:
             assert v["hand_counts"] == [len(h) for h in s.hands]
             assert v["stock"] == len(s.stock) and v["discard"] == len(s.discard)
             # public memory: only cards the whole table saw face up, and still true
-            assert v["gone"] == G.view(s, None)["gone"] and v["known"] == G.view(s, None)["known"]
+            assert v["gone"] == pub["gone"] and v["known"] == pub["known"]
             assert set(v["gone"]) <= self.seen & set(s.discard)
             for k, h in zip(v["known"], s.hands):
                 assert set(k) <= self.seen & set(h)

@@ -43,7 +43,7 @@ class Budget:
 
 
 STRONG = Budget()
-ENGINE_SLOWER = 5  # engine playouts (more than two players) against ai_fastsim's
+ENGINE_SLOWER = 8  # engine playouts (more than two players) against ai_fastsim's
 
 
 def computer_action(view: dict, legal: list[str], rng: random.Random,
