@@ -71,7 +71,7 @@ def _throw(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
                 continue
         elif not taking and defender is not None and counts and counts[defender] > 0:
             # stock gone, defender still covering: throw what is cheap for me, keep trumps
-            if any(c[1] == trump for c in cards) and len(counts) > 0:
+            if any(c[1] == trump for c in cards):
                 continue
         key = (-len(cards), v)
         if best_v is None or key < best_v:

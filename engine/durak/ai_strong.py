@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 
 from engine.cards import RANK_VALUE as RV
+from engine.errors import EngineError
 
 from . import ai_fastsim, ai_policy
 from . import rules as R
@@ -107,7 +108,7 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
         for a in cands:
             try:
                 s, _ = R.apply(world, me, a)
-            except Exception:  # a world the view cannot rule out but the engine can
+            except EngineError:  # a world the view cannot rule out but the engine can
                 continue
             score[a] += _playout(s, me)
     return max(cands, key=score.__getitem__)
