@@ -107,7 +107,7 @@ def _rate(measure: str, r: dict, goal: float | None) -> Figure:
 def run(quick: bool, seed: int) -> list[Figure]:
     # a strong game costs a few seconds (dozens of searched decisions): the full run
     # stays near ten minutes on a shared two-core machine, quick well under one
-    games = 10 if quick else 150
+    games = 24 if quick else 150
     timer = DecisionTimer(strong)
     vs_cheap = match(timer, cheapest, games, seed)
     vs_base = match(timer, baseline.computer_action, games, seed + 1)
