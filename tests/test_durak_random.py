@@ -18,7 +18,7 @@ from engine.errors import EngineError, NotYourTurn
 G = get_game("durak")
 VIEW_KEYS = {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
              "trump_in_stock", "stock", "discard", "hand_counts", "finished", "attacker",
-             "defender", "to_act", "table", "taking", "result", "bout"}
+             "defender", "to_act", "table", "taking", "result", "bout", "gone", "known", "options"}
 
 
 # ---------------------------------------------------------------------------------
@@ -91,6 +91,7 @@ class Checker:
         self.bout = None
         self.bout_hand = None
         self.transferred = False
+        self.seen = set()  # every card that was ever face up for the whole table
 
     def start(self, s):
         """Called on a state at the start of a bout."""
@@ -101,6 +102,13 @@ class Checker:
     def check(self, prev, s, seat, action, events, views=True):
         o = s.options
         verb = action.split()[0]
+        for t in (prev, s):
+            self.seen.add(t.trump_card)
+            self.seen |= {p[0] for p in t.table} | {p[2] for p in t.table if p[2] and not p[3]}
+        if verb in ("attack", "throw", "beat", "transfer"):
+            self.seen |= set(action_cards(action))
+        if verb == "challenge":
+            self.seen.add(prev.table[prev.verdict][2])
         # 1. card conservation
         if s.phase != "deal":
             cards = all_cards(s)
@@ -226,6 +234,7 @@ class Checker:
                 assert set(e) == {"type", "seat", "count"}
 
     def check_views(self, s):
+        pub = G.view(s, None)
         for seat in [None] + list(range(s.n)):
             v = G.view(s, seat)
             keys = VIEW_KEYS | ({"hand"} if seat is not None else set())
@@ -236,6 +245,7 @@ class Checker:
                 if p[2] is not None and (not p[3] or p[4] == seat):
                     ok.add(p[2])
             ok.add(s.trump_card)
+            ok |= self.seen  # public memory: cards once face up for the whole table
             if seat is not None:
                 ok |= set(s.hands[seat])
                 assert sorted(v["hand"]) == sorted(s.hands[seat])
@@ -247,6 +257,11 @@ class Checker:
                     assert e["cover"] is None
             assert v["hand_counts"] == [len(h) for h in s.hands]
             assert v["stock"] == len(s.stock) and v["discard"] == len(s.discard)
+            # public memory: only cards the whole table saw face up, and still true
+            assert v["gone"] == pub["gone"] and v["known"] == pub["known"]
+            assert set(v["gone"]) <= self.seen & set(s.discard)
+            for k, h in zip(v["known"], s.hands):
+                assert set(k) <= self.seen & set(h)
 
 
 # ---------------------------------------------------------------------------------
@@ -348,7 +363,7 @@ def play_random_game(options, players, seed, *, deep=True, history=None, max_act
             action = random_subset_action(s, seat, rng)
         if action is None:
             if computer:
-                action = G.computer_action(G.view(s, seat), legal, rng)
+                action = G.computer_action(G.view(s, seat), legal, rng, level="easy")
                 assert action in legal
             else:
                 action = pick(legal, rng)

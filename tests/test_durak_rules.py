@@ -760,7 +760,8 @@ def test_views():
     pub = G.view(s, None)
     assert set(pub) == {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
                         "trump_in_stock", "stock", "discard", "hand_counts", "finished",
-                        "attacker", "defender", "to_act", "table", "taking", "result", "bout"}
+                        "attacker", "defender", "to_act", "table", "taking", "result", "bout",
+                        "gone", "known", "options"}
     assert pub["seat"] is None and pub["stock"] == 3 and pub["trump_in_stock"]
     assert pub["hand_counts"] == [2, 2, 2] and pub["dealer"] == 2
     me = G.view(s, 1)
@@ -845,7 +846,8 @@ def test_series_dealer_is_last_durak():
         while not G.is_over(s):
             seat = G.to_act(s)[0]
             s, _ = G.apply(s, seat, G.computer_action(G.view(s, seat),
-                                                      G.legal_actions(s, seat), rng))
+                                                      G.legal_actions(s, seat), rng,
+                                                      level="easy"))
         history.append(G.result(s))
     t = tally(history, 3)
     assert sum(t["fools"]) + t["draws"] == 6

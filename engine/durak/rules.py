@@ -167,6 +167,7 @@ def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[dic
         else:     # no stock: the dealer's last card shows trump and stays in his hand
             s.trump_card = deck[k - 1]
             s.stock = []
+            s.known[dealer].append(s.trump_card)
         s.trump = s.trump_card[1]
     else:
         s.stock = rest
@@ -246,6 +247,15 @@ def to_act(s: State) -> list[int]:
 def _remove(hand: list[str], cards: list[str]) -> None:
     for c in cards:
         hand.remove(c)
+
+
+def _forget(t: State, seat: int, cards: list[str]) -> None:
+    """Public memory: ``cards`` left ``seat``'s hand face up, so nobody counts them there."""
+    k = t.known[seat]
+    if k:
+        for c in cards:
+            if c in k:
+                k.remove(c)
 
 
 # ---------------------------------------------------------------------------------
@@ -333,6 +343,7 @@ def _lay(s: State, seat: int, cards: list[str]) -> State:
         raise error("too_many_cards", limit=max(cap, 0))
     t = s.clone()
     _remove(t.hands[seat], cards)
+    _forget(t, seat, cards)
     t.table.extend((c, seat, None, False, None) for c in cards)
     return t
 
@@ -363,6 +374,7 @@ def _h_beat(s: State, seat: int, args: list[str], events: list[dict]):
         raise error("does_not_beat", cover=c, attack=a)
     t = s.clone()
     t.hands[seat].remove(c)
+    _forget(t, seat, [c])
     p = t.table[i]
     t.table[i] = (a, p[1], c, False, seat)
     events.append({"type": "beat", "seat": seat, "attack": a, "cover": c})
@@ -387,6 +399,7 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
     _check_in_hand(s.hands[seat], [c])
     t = s.clone()
     t.hands[seat].remove(c)
+    t.known[seat] = []  # a card went face down: which one is nobody's business
     owner = t.table[i][1]
     t.table[i] = (a, owner, c, True, seat)
     events.append({"type": "blind", "seat": seat, "attack": a})
@@ -413,6 +426,8 @@ def _h_challenge(s: State, seat: int, args: list[str], events: list[dict]):
     t = s.clone()
     a, _, c, _, _ = t.table[t.verdict]
     ok = beats(c, a, t.trump)
+    p = t.table[t.verdict]
+    t.table[t.verdict] = (a, p[1], c, False, p[4])  # turned face up for everyone
     events.append({"type": "challenge", "seat": seat, "attack": a, "card": c, "legal": ok})
     if ok:
         _end_bout(t, seat, True, events)
@@ -440,6 +455,7 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
         raise error("too_many_cards", limit=max(free, 0))
     t = s.clone()
     t.hands[seat].remove(c)
+    _forget(t, seat, [c])
     t.table.append((c, seat, None, False, None))
     t.attacker, t.defender = seat, nxt
     events.append({"type": "transfer", "seat": seat, "card": c, "to": nxt})
@@ -536,13 +552,16 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) ->
     is still in), else the next active player after D."""
     cards = [p[0] for p in t.table]
     cards.extend(p[2] for p in t.table if p[2] is not None)
+    seen = [p[0] for p in t.table] + [p[2] for p in t.table if p[2] is not None and not p[3]]
     t.table = []
     t.cands, t.ci, t.taking, t.verdict, t.decider = [], 0, False, None, None
     if taker is None:
         t.discard = t.discard + cards
+        t.gone = t.gone + seen
         events.append({"type": "bito", "count": len(cards)})
     else:
         t.hands[taker].extend(cards)
+        t.known[taker].extend(seen)
         events.append({"type": "pickup", "seat": taker, "count": len(cards)})
         r = t.rules
         if r.two_decks and len(t.hands[taker]) >= r.loss_at:
@@ -558,6 +577,8 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) ->
                 got = t.stock[:need]
                 t.stock = t.stock[need:]
                 hands[x].extend(got)
+                if not t.stock and t.trump_card in got:  # the face-up trump card, drawn last
+                    t.known[x].append(t.trump_card)
                 events.append({"type": "draw_cards", "seat": x, "count": len(got)})
     if not t.stock:
         for x in range(n):
@@ -673,6 +694,10 @@ def view(s: State, seat: int | None) -> dict:
         "taking": s.taking,
         "result": dict(s.result) if s.result is not None else None,
         "bout": s.bout,
+        # public memory: discarded face up, and cards seen going into each hand
+        "gone": sorted(s.gone, key=_CARD_KEY.__getitem__),
+        "known": [sorted(k, key=_CARD_KEY.__getitem__) for k in s.known],
+        "options": s.options.model_dump(),  # the table's rules, public (computer players)
     }
     if seat is not None:
         v["hand"] = sorted(s.hands[seat], key=_HAND_KEY[trump].__getitem__)

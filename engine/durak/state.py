@@ -53,7 +53,8 @@ def rules_for(options: DurakOptions) -> Rules:
 class State:
     __slots__ = ("options", "rules", "n", "phase", "dealer", "lead", "trump", "trump_card",
                  "stock", "discard", "hands", "table", "attacker", "defender", "bout",
-                 "cands", "ci", "taking", "verdict", "decider", "finished", "result")
+                 "cands", "ci", "taking", "verdict", "decider", "finished", "result",
+                 "gone", "known")
 
     def __init__(self, options: DurakOptions, n: int) -> None:
         self.options = options
@@ -78,6 +79,9 @@ class State:
         self.decider: int | None = None
         self.finished = [False] * n
         self.result: dict | None = None
+        # Public memory (what every player at the table saw, so a player may remember it):
+        self.gone: list[str] = []             # cards discarded face up (never the blind covers)
+        self.known: list[list[str]] = [[] for _ in range(n)]  # cards seen going into each hand
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -103,6 +107,8 @@ class State:
         s.decider = self.decider
         s.finished = self.finished[:]
         s.result = self.result
+        s.gone = self.gone
+        s.known = [k[:] for k in self.known]
         return s
 
     # ---- serialisation -------------------------------------------------------------
@@ -131,6 +137,8 @@ class State:
             "decider": self.decider,
             "finished": list(self.finished),
             "result": dict(self.result) if self.result is not None else None,
+            "gone": list(self.gone),
+            "known": [list(k) for k in self.known],
         }
 
     @classmethod
@@ -157,4 +165,11 @@ class State:
         s.decider = data["decider"]
         s.finished = list(data["finished"])
         s.result = dict(data["result"]) if data["result"] is not None else None
+        # dumps from before the public memory: without blind covers every discard was
+        # face up; who picked up what is lost (an empty memory is only less informed)
+        gone = data.get("gone")
+        if gone is None:
+            gone = [] if s.rules.blind else data["discard"]
+        s.gone = list(gone)
+        s.known = [list(k) for k in data.get("known") or [[] for _ in range(s.n)]]
         return s
