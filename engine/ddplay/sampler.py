@@ -1,0 +1,66 @@
+"""Deal the unseen cards to the hidden hands, consistently with what a seat has seen.
+
+Hard constraints (always kept when they can be): every hidden hand gets exactly the
+number of cards it holds, and no card of a suit its player showed out of. Soft
+constraints (the auction's promises, whatever the caller's ``accept`` checks) are tried
+for a bounded number of deals and then dropped, so a wrong bid never breaks the sampler.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Mapping, Sequence
+
+Hands = dict[int, list[str]]
+
+SOFT_TRIES = 40    # deals tried per sample for the soft constraints before giving up on them
+HARD_TRIES = 200   # deals tried for the voids; beyond that the view did not add up: ignore them
+
+
+def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
+               rng: random.Random) -> Hands | None:
+    cards = pool[:]
+    rng.shuffle(cards)
+    # the most constrained hand first: it takes the first cards it may hold
+    order = sorted(need, key=lambda s: (-len(voids.get(s, ())), s))
+    out: Hands = {}
+    for seat in order[:-1]:
+        banned = voids.get(seat, set())
+        mine, rest = [], []
+        for card in cards:
+            if len(mine) < need[seat] and card[1] not in banned:
+                mine.append(card)
+            else:
+                rest.append(card)
+        if len(mine) < need[seat]:
+            return None
+        out[seat], cards = mine, rest
+    last = order[-1]
+    if any(card[1] in voids.get(last, ()) for card in cards):
+        return None
+    out[last] = cards
+    return out
+
+
+def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
+                 rng: random.Random, accept: Callable[[Hands], bool] | None = None) -> Hands:
+    """One deal of ``pool`` to the seats of ``need`` (seat -> cards it holds)."""
+    pool = sorted(pool)  # the order of the caller's set must not change the result
+    if not need:
+        return {}
+    extra = len(pool) - sum(need.values())
+    if extra > 0:  # the view missed some played cards (an old snapshot): drop a few
+        rng.shuffle(pool)
+        pool = sorted(pool[extra:])
+    elif extra < 0:
+        raise ValueError("fewer unseen cards than hidden cards")
+    fallback = None
+    for attempt in range(HARD_TRIES):
+        hands = _deal_once(pool, need, voids, rng)
+        if hands is None:
+            continue
+        if accept is None or accept(hands):
+            return hands
+        fallback = fallback or hands
+        if attempt + 1 >= SOFT_TRIES:
+            return fallback
+    return fallback or _deal_once(pool, need, {}, rng)
