@@ -7,11 +7,13 @@
   (as ``ai_easy``), so a claim is never rejected and the play never loops on claims;
 - cards: ``play_ai.choose_play``; never concedes.
 ``normal`` is the same player with a much smaller sampling budget (``NORMAL_BUDGET``:
-2–6 deals per decision instead of 5–32): it plays reasonable cards but misguesses more.
+2–6 deals per decision instead of 4–64): it plays reasonable cards but misguesses more.
 """
 from __future__ import annotations
 
 import random
+
+from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
 
 from . import ai_easy, play_ai
 
@@ -36,8 +38,8 @@ def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
 
 
 def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, play_ai.STRONG_BUDGET)
+    return _action(view, legal, rng, STRONG_BUDGET)
 
 
 def computer_action_normal(view: dict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, play_ai.NORMAL_BUDGET)
+    return _action(view, legal, rng, NORMAL_BUDGET)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import choose_card
-from engine.ddplay.sampler import Hands, sample_hands
+from engine.ddplay.chooser import STRONG_BUDGET, choose_card, samples_for
+from engine.ddplay.sampler import Hands, sample_hands, voids
 from engine.tricks import winning_index
 
 from .ai_easy import HCP
@@ -27,15 +27,6 @@ from .inference import HandRange, auction_inferences
 
 FULL = frozenset(make_deck(52))
 CALLS = {"pass": "P", "double": "X", "redouble": "XX"}
-
-# Deals solved per decision by cards still in the four hands. A 13-card DDS solve costs
-# ~0.1 s, a 12-card one ~10 ms and from 10 cards on ~1–3 ms (measured on this machine).
-STRONG_BUDGET = ((48, 5), (44, 12), (36, 24), (0, 32))
-NORMAL_BUDGET = ((48, 2), (44, 3), (36, 5), (0, 6))
-
-
-def samples_for(cards_left: int, budget=STRONG_BUDGET) -> int:
-    return next(n for floor, n in budget if cards_left > floor or floor == 0)
 
 
 def seats_of_played(view: dict, trump: str | None) -> list[tuple[int, str]]:
@@ -47,17 +38,6 @@ def seats_of_played(view: dict, trump: str | None) -> list[tuple[int, str]]:
         cards = played[start:start + 4]
         out += [((leader + i) % 4, c) for i, c in enumerate(cards)]
         leader = (leader + winning_index(cards, trump)) % 4
-    return out
-
-
-def voids(tricks: list[list[tuple[int, str]]]) -> dict[int, set[str]]:
-    """Suits each seat showed out of: it did not follow the suit led."""
-    out: dict[int, set[str]] = {s: set() for s in range(4)}
-    for trick in tricks:
-        led = trick[0][1][1] if trick else None
-        for seat, card in trick[1:]:
-            if card[1] != led:
-                out[seat].add(led)
     return out
 
 

@@ -16,6 +16,17 @@ SOFT_TRIES = 40    # deals tried per sample for the soft constraints before givi
 HARD_TRIES = 200   # deals tried for the voids; beyond that the view did not add up: ignore them
 
 
+def voids(tricks: list[list[tuple[int, str]]]) -> dict[int, set[str]]:
+    """Suits each seat showed out of: it did not follow the suit led."""
+    out: dict[int, set[str]] = {s: set() for s in range(4)}
+    for trick in tricks:
+        led = trick[0][1][1] if trick else None
+        for seat, card in trick[1:]:
+            if card[1] != led:
+                out[seat].add(led)
+    return out
+
+
 def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
                rng: random.Random) -> Hands | None:
     cards = pool[:]
