@@ -153,7 +153,7 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
                 seat = next(s.seat for s in await repo.get_seats(table.id) if s.user_id == user.id)
                 legal = engine.legal_actions(state, seat)
                 if legal:
-                    pick = engine.computer_action(engine.view(state, seat), legal, rng)
+                    pick = engine.computer_action(engine.view(state, seat), legal, rng, level="easy")
                     wanted = f"a:{table.id}:{table.version}:{legal.index(pick)}"
                     data = wanted if wanted in moves else data
             await fake.press_raw(app, user, user.id, message_id, data)

@@ -18,9 +18,10 @@ from engine.base import get_game
 
 def selfplay(game_name: str, games: int, seed: int, players: int = 2,
              options: Any = None, policy: str = "computer",
-             max_actions: int = 100_000) -> dict:
-    """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` from each
-    seat's own view) or ``random`` (uniform among the legal actions)."""
+             max_actions: int = 100_000, level: str = "easy") -> dict:
+    """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` at ``level``
+    from each seat's own view; easy by default, so self-play measures the engine, not a
+    search) or ``random`` (uniform among the legal actions)."""
     if policy not in ("computer", "random"):
         raise ValueError("policy is 'computer' or 'random'")
     game = get_game(game_name)
@@ -30,7 +31,10 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
     actions = 0
     initial, apply, to_act, legal_actions = (game.initial_state, game.apply, game.to_act,
                                              game.legal_actions)
-    view, choose, is_over = game.view, game.computer_action, game.is_over
+    view, computer, is_over = game.view, game.computer_action, game.is_over
+
+    def choose(v, legal, rng):
+        return computer(v, legal, rng, level=level)
     start = time.perf_counter()
     for _ in range(games):
         state = initial(opts, players)
@@ -69,9 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--options", default="{}", help="options as JSON")
     p.add_argument("--policy", default="computer", choices=["computer", "random"])
+    p.add_argument("--level", default="easy", choices=["easy", "normal", "strong"],
+                   help="the computer players' level (default easy: an engine-speed run)")
     a = p.parse_args(argv)
     out = selfplay(a.game, a.games, a.seed, players=a.players, options=json.loads(a.options),
-                   policy=a.policy)
+                   policy=a.policy, level=a.level)
     out.pop("results")
     print(json.dumps(out))
     return 0

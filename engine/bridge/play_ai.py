@@ -4,7 +4,8 @@ From its own seat's view only, the player knows its hand, dummy once it is down,
 card played and by whom (the view's ``played`` list is in play order: the first trick is
 led by the declarer's left-hand opponent and each trick's winner leads the next), and the
 auction. It deals the cards it cannot see to the hidden hands many times — keeping hand
-sizes and the suits a player showed out of, and (softly) what the auction promised
+sizes, the suits a player showed out of, the cards a follower cannot hold (he would
+have played the cheaper of two equal cards), and (softly) what the auction promised
 (``inference.auction_inferences``) — solves each deal double dummy with DDS and plays the
 card with the best total. The declarer plays dummy's cards the same way, from his seat.
 
@@ -19,7 +20,7 @@ import random
 
 from engine.cards import make_deck
 from engine.ddplay.chooser import STRONG_BUDGET, choose_card, samples_for
-from engine.ddplay.sampler import Hands, sample_hands, voids
+from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
 from engine.tricks import winning_index
 
 from .ai_easy import HCP
@@ -80,7 +81,9 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     seen = {c for h in known.values() for c in h} | {c for _, c in history} | {c for _, c in trick}
     pool = [c for c in FULL if c not in seen]
     need = {s: counts[s] for s in range(4) if s not in known}
-    void = voids([history[i:i + 4] for i in range(0, len(history), 4)] + [trick])
+    tricks = [history[i:i + 4] for i in range(0, len(history), 4)] + [trick]
+    void = voids(tricks)
+    bans = cheapest_of_equals(tricks)
 
     # the auction's promises are about the hands as dealt: hidden cards + cards played
     ranges = auction_inferences(_calls(view), view["dealer"]) if view.get("auction") else {}
@@ -90,7 +93,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
         return all(_fits(hands[s] + played_by[s], r) for s, r in ranges.items() if s in hands)
 
     def sample(r: random.Random) -> Hands:
-        return sample_hands(pool, need, void, r, accept if ranges else None)
+        return sample_hands(pool, need, void, r, accept if ranges else None, bans)
 
     cards_left = sum(counts)
     leader = view["trick_leader"]

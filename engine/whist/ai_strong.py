@@ -4,8 +4,9 @@ From its own view the player knows its hand, every card of the finished tricks a
 played it (``played``), the trick on the table, the turned-up trump (in the dealer's hand
 until he plays it) and the table's ``must_trump`` rule. It deals the 39-odd cards it
 cannot see to the three other hands many times — keeping hand sizes, the suits a player
-showed out of, and, under ``must_trump``, a player's trump void when he showed out of the
-suit led without trumping — solves each deal double dummy with DDS and plays the card with
+showed out of, under ``must_trump`` a player's trump void when he showed out of the suit
+led without trumping, and the cards a follower cannot hold (he would have played the
+cheaper of two equal cards) — solves each deal double dummy with DDS and plays the card with
 the best total.
 
 DDS knows no ``must_trump``: it lets a void hand discard where the rule forces a trump.
@@ -23,22 +24,26 @@ import random
 
 from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, choose_card, samples_for
-from engine.ddplay.sampler import Hands, sample_hands, voids
+from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
 
 from . import ai_easy
 
 FULL = frozenset(make_deck(52))
 
 
-def known_voids(view: dict) -> dict[int, set[str]]:
+def tricks_seen(view: dict) -> list[list[tuple[int, str]]]:
+    """The finished tricks of this deal and the trick on the table, as (seat, card)."""
     played = [(p, c) for p, c in view.get("played", [])]
-    tricks = [played[i:i + 4] for i in range(0, len(played), 4)]
-    trick = [(p, c) for p, c in view["trick"]]
-    out = voids(tricks + [trick])
+    return [played[i:i + 4] for i in range(0, len(played), 4)] + [[(p, c) for p, c in view["trick"]]]
+
+
+def known_voids(view: dict) -> dict[int, set[str]]:
+    tricks = tricks_seen(view)
+    out = voids(tricks)
     trump = view.get("trump")
     if view.get("must_trump") and trump:
         # showing out of the suit led with a non-trump: no trump left either
-        for t in tricks + [trick]:
+        for t in tricks:
             led = t[0][1][1] if t else None
             for seat, card in t[1:]:
                 if card[1] != led and card[1] != trump:
@@ -64,9 +69,10 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     pool = [c for c in FULL if c not in seen]
     need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
     void = known_voids(view)
+    bans = cheapest_of_equals(tricks_seen(view))
 
     def sample(r: random.Random) -> Hands:
-        hands = sample_hands(pool, need, void, r)
+        hands = sample_hands(pool, need, void, r, None, bans)
         if fixed:
             hands[dealer] = hands[dealer] + fixed
         return hands
