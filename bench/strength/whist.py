@@ -3,7 +3,8 @@
 Four strong computers play deals with the default options (the ``seed`` preset: trump by
 turn-up, ``must_trump``). Every card is charged the drop in its side's double-dummy tricks
 (DDS on the true deal); summed per deal per pair (goal <= 0.8 tricks per pair per deal;
-today's computer 2.4), and the strong player's time per decision.
+today's computer 2.4), and the strong player's time per decision (wall clock and CPU,
+as in bench/strength/bridge.py).
 
 DDS does not know ``must_trump``. To show it is close enough, the last figure compares
 its value of positions met in play (five tricks or fewer left, every 7th card) with an
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 import random
 
-from bench.strength.common import DecisionTimer, Figure, at_most, rate_ci
+from bench.strength.bridge import CpuTimer
+from bench.strength.common import Figure, at_most, rate_ci
 from engine.ddplay.solver import solve
 from engine.tricks import playable, winning_index
 from engine.whist import ai_strong, rules
 
-FULL_DEALS, QUICK_DEALS = 150, 15
+FULL_DEALS, QUICK_DEALS = 100, 15   # 200 pair figures: ~15 min on the shared machine
 
 
 def exact_value(hands: list[list[str]], leader: int, trump: str | None,
@@ -84,13 +86,13 @@ def play_deal(deal_no: int, seed: int, choose, checks: list[bool]) -> tuple[int,
 
 def run(quick: bool, seed: int) -> list[Figure]:
     deals = QUICK_DEALS if quick else FULL_DEALS
-    timer = DecisionTimer(ai_strong.computer_action)
+    timer = CpuTimer(ai_strong.computer_action)
     per_pair: list[float] = []
     checks: list[bool] = []
     for i in range(deals):
         per_pair.extend(play_deal(i, seed, timer, checks))
     differ, half = rate_ci(sum(not ok for ok in checks), len(checks))
     return [at_most("whist", "DD tricks lost per pair per deal", per_pair, 0.8),
-            *timer.figures("whist"),
+            *timer.figures("whist"), *timer.cpu_figures("whist"),
             Figure("whist", "DDS value differs from the must_trump value (<= 5 tricks)",
                    differ, half, "<= 0.1", differ <= 0.1, "", len(checks))]
