@@ -1,6 +1,6 @@
 """The strong whist computer (engine/whist/ai_strong.py: double-dummy sampling) and the
-public information it reads: the whist view now carries this deal's played cards, the
-turned-up trump and the must_trump rule — never a card hidden from that seat."""
+public information it reads: the whist view now carries this deal's played cards and the
+must_trump rule — never a card hidden from that seat."""
 from __future__ import annotations
 
 import random
@@ -91,13 +91,13 @@ def test_view_shows_played_cards_and_no_hidden_card():
         seat = rules.to_act(s)[0]
         s, _ = rules.apply(s, seat, rules.legal_actions(s, seat)[0])
     public = rules.view(s, None)
-    assert len(public["played"]) == 8 and public["turned_up"] == s.turn_up
+    assert len(public["played"]) == 8
     for seat in range(4):
         v = rules.view(s, seat)
         assert v["played"] == public["played"] and v["must_trump"] is True
         others = {c for i, h in enumerate(s.hands) if i != seat for c in h}
-        shown = {c for _, c in v["played"]} | {c for _, c in v["trick"]} | {v["turned_up"]}
-        assert not (shown & others) - {s.turn_up}  # the turn-up card was shown to all
+        shown = {c for _, c in v["played"]} | {c for _, c in v["trick"]}
+        assert not shown & others
     # an old snapshot without "played" still loads
     data = s.dump()
     del data["played"]

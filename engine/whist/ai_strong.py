@@ -61,8 +61,10 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     counts = view["hand_counts"]
     known: Hands = {me: list(view["hand"])}
     seen = set(view["hand"]) | {c for _, c in played} | {c for _, c in trick}
-    dealer, turned = view.get("dealer"), view.get("turned_up")
-    fixed: list[str] = []   # the turned-up card, still in the dealer's hand
+    dealer, turned = view.get("dealer"), view.get("turn_up")
+    # the turned-up card, while the view shows it (until the dealer's first play: the
+    # project keeps it hidden afterwards), is in the dealer's hand
+    fixed: list[str] = []
     if turned and turned not in seen and dealer is not None and dealer != me:
         fixed = [turned]
         seen.add(turned)

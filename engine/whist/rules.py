@@ -114,7 +114,8 @@ def view(state: State, seat: int | None) -> dict:
     """What ``seat`` (None = the group) may see: own hand, the turned-up card until the
     dealer's first play, the trick on the table, the last trick, the counts, and every
     card of this deal's finished tricks with who played it (``played``: what a player at
-    the table saw face up and may remember; the computer players read it)."""
+    the table saw face up and may remember; the computer players read it) and the
+    ``must_trump`` rule."""
     o = state.options
     sheet = state.sheet
     v: dict[str, Any] = {
@@ -133,8 +134,6 @@ def view(state: State, seat: int | None) -> dict:
         "leader": state.leader,
         "trick": [[s, c] for s, c in state.plays],
         "played": [[p, c] for p, c in state.played],
-        # the turned-up card stays in the dealer's hand until he plays it: all saw it
-        "turned_up": state.turn_up if state.phase == "play" else None,
         "must_trump": o.must_trump,
         "last_trick": None if state.last_trick is None else {
             "leader": state.last_trick["leader"], "winner": state.last_trick["winner"],
