@@ -151,3 +151,16 @@ def test_played_cards_get_their_seats_and_decisions_repeat_for_a_seed():
     legal = rules.legal_actions(s, E)
     picks = {ai.computer_action(rules.view(s, E), legal, random.Random(9)) for _ in range(3)}
     assert len(picks) == 1
+
+
+def test_a_view_that_does_not_add_up_falls_back_to_the_easy_play():
+    s = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
+                  S: ["KS", "AD", "KD", "QD", "2C"], W: ["TS", "AH", "KH", "QH"]},
+                 S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    view = rules.view(s, E)
+    view["hand_counts"] = [13, 13, 13, 13]  # more hidden cards than unseen ones
+    assert strong_choice_of(view, rules.legal_actions(s, E)) in rules.legal_actions(s, E)
+
+
+def strong_choice_of(view: dict, legal: list[str]) -> str:
+    return ai.computer_action(view, legal, random.Random(1))

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 
+from endplay._dds import DDSError
+
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
 
 from . import ai_easy, play_ai
@@ -33,7 +35,10 @@ def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
         if claim is not None and view["tricks_played"] < 12 and ai_easy._all_winners(view):
             action = claim  # the first claim offered is all the remaining tricks
         else:
-            action = play_ai.choose_play(view, legal, rng, budget)
+            try:
+                action = play_ai.choose_play(view, legal, rng, budget)
+            except (ValueError, DDSError):  # a view that does not add up: never stall the table
+                action = ai_easy.choose_play(view, legal)
     return action if action in legal else legal[0]
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import random
 
+from endplay._dds import DDSError
+
 from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, choose_card, samples_for
 from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
@@ -90,7 +92,10 @@ def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1 or not legal[0].startswith("play "):
         return ai_easy.computer_action(view, legal, rng)
-    action = choose_play(view, legal, rng, budget)
+    try:
+        action = choose_play(view, legal, rng, budget)
+    except (ValueError, DDSError):  # a view that does not add up: never stall the table
+        action = ai_easy.computer_action(view, legal, rng)
     return action if action in legal else legal[0]
 
 
