@@ -49,11 +49,11 @@ def _calls(view: dict) -> list[str]:
     return out
 
 
-def _fits(cards: list[str], rng_: HandRange) -> bool:
+def _fits(cards: list[str], wanted: HandRange) -> bool:
     hcp = sum(HCP.get(c[0], 0) for c in cards)
-    if not rng_.hcp[0] <= hcp <= rng_.hcp[1]:
+    if not wanted.hcp[0] <= hcp <= wanted.hcp[1]:
         return False
-    for suit, (lo, hi) in rng_.length.items():
+    for suit, (lo, hi) in wanted.length.items():
         if not lo <= sum(1 for c in cards if c[1] == suit) <= hi:
             return False
     return True
@@ -68,7 +68,6 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     me, declarer, dummy = view["seat"], view["declarer"], view["dummy"]
     strain = view["contract"]["strain"]
     trump = None if strain == "NT" else strain
-    due = view["turn"]
 
     history = seats_of_played(view, trump)
     trick = [(s, c) for s, c in view["trick"]]
