@@ -63,7 +63,8 @@ def rubber(seed=4):
         seat = None
         if action is None:
             seat = G.to_act(state)[0]
-            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng)
+            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng,
+                                       level="easy")
         state, _ = G.apply(state, seat, action)
     return state
 

@@ -200,7 +200,7 @@ def play_rubber(seed: int, policy: str, options=None, checker_cls=Checker, max_a
                         if other not in waiting:
                             assert G.legal_actions(state, other) == []
                 if policy == "computer":
-                    action = G.computer_action(G.view(state, seat), legal, rng)
+                    action = G.computer_action(G.view(state, seat), legal, rng, level="easy")
                 else:
                     action = random_choice(state, seat, legal, rng)
                 assert action in legal

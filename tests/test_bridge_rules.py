@@ -437,7 +437,8 @@ def test_dump_load_round_trip_and_replay():
             seat = None
         else:
             seat = G.to_act(state)[0]
-            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng)
+            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng,
+                                       level="easy")
         state, _ = G.apply(state, seat, action)
         log.append((seat, action))
         steps += 1

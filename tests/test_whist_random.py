@@ -88,7 +88,7 @@ def run_match(seed, options, policy):
             seat = G.to_act(state)[0]
             legal = G.legal_actions(state, seat)
             assert legal
-            action = (G.computer_action(G.view(state, seat), legal, rng) if policy == "computer"
+            action = (G.computer_action(G.view(state, seat), legal, rng, level="easy") if policy == "computer"
                       else rng.choice(legal))
             assert action in legal
             if action.startswith("play "):
@@ -216,7 +216,7 @@ def test_many_deals_computer_and_random_mix():
             seat = G.to_act(state)[0]
             legal = G.legal_actions(state, seat)
             action = rng.choice(legal) if rng.random() < 0.5 else \
-                G.computer_action(G.view(state, seat), legal, rng)
+                G.computer_action(G.view(state, seat), legal, rng, level="easy")
             state, events = G.apply(state, seat, action)
             for ev in events:
                 if ev["type"] == "deal_scored":

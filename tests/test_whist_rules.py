@@ -195,7 +195,7 @@ def play_until(state, rng, stop):
             continue
         seat = G.to_act(state)[0]
         state, _ = G.apply(state, seat, G.computer_action(G.view(state, seat),
-                                                          G.legal_actions(state, seat), rng))
+                                                          G.legal_actions(state, seat), rng, level="easy"))
     return state
 
 

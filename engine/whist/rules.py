@@ -112,7 +112,10 @@ def honours_in(cards: list[str], trump: str, ranks: tuple[str, ...]) -> int:
 
 def view(state: State, seat: int | None) -> dict:
     """What ``seat`` (None = the group) may see: own hand, the turned-up card until the
-    dealer's first play, the trick on the table, the last trick, the counts."""
+    dealer's first play, the trick on the table, the last trick, the counts, and every
+    card of this deal's finished tricks with who played it (``played``: what a player at
+    the table saw face up and may remember; the computer players read it) and the
+    ``must_trump`` rule."""
     o = state.options
     sheet = state.sheet
     v: dict[str, Any] = {
@@ -130,6 +133,8 @@ def view(state: State, seat: int | None) -> dict:
         "hand_counts": [len(h) for h in state.hands],
         "leader": state.leader,
         "trick": [[s, c] for s, c in state.plays],
+        "played": [[p, c] for p, c in state.played],
+        "must_trump": o.must_trump,
         "last_trick": None if state.last_trick is None else {
             "leader": state.last_trick["leader"], "winner": state.last_trick["winner"],
             "plays": [[s, c] for s, c in state.last_trick["plays"]]},
@@ -219,6 +224,7 @@ def _deal(state: State, args: list[str], action: str) -> tuple[State, list[dict]
     s.won = [[], []]
     s.plays = []
     s.last_trick = None
+    s.played = []
     s.votes = []
     s.delegated = False
     s.dealer_played = False
@@ -300,6 +306,7 @@ def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[
     won[side] = won[side] + cards
     s.won = won
     s.last_trick = {"leader": s.leader, "plays": [[p, c] for p, c in s.plays], "winner": winner}
+    s.played = s.played + [[p, c] for p, c in s.plays]  # replaced, never mutated: states share it
     s.plays = []
     s.leader = winner
     events.append({"type": "trick", "winner": winner, "cards": cards,

@@ -21,7 +21,7 @@ SEAT_LETTERS = "NESW"
 class State:
     __slots__ = ("options", "options_json", "phase", "deal_no", "dealer", "next_dealer", "hands", "trump",
                  "turn_up", "dealer_played", "chooser", "delegated", "leader", "plays",
-                 "won", "last_trick", "held", "sheet", "votes", "result")
+                 "won", "last_trick", "played", "held", "sheet", "votes", "result")
 
     def __init__(self, options: WhistOptions) -> None:
         self.options = options
@@ -40,6 +40,7 @@ class State:
         self.plays: list[tuple[int, str]] = []  # the trick in progress
         self.won: list[list[str]] = [[], []]   # cards of the tricks won, per side (NS, EW)
         self.last_trick: dict | None = None    # {"leader", "plays", "winner"}
+        self.played: list[list] = []           # [seat, card] of this deal's finished tricks, in order
         self.held: list[int] = [0, 0]          # trump honours held as dealt, per side
         self.sheet = Sheet(options)
         self.votes: list[int] = []             # seats that want another rubber (no limit)
@@ -84,6 +85,7 @@ class State:
             "plays": [[s, c] for s, c in self.plays],
             "won": [list(w) for w in self.won],
             "last_trick": _copy_trick(self.last_trick),
+            "played": [[p, c] for p, c in self.played],
             "held": list(self.held),
             "entries": [_copy_entry(e) for e in self.sheet.entries],
             "votes": list(self.votes),
@@ -109,6 +111,8 @@ class State:
         s.plays = [(int(p[0]), p[1]) for p in data["plays"]]
         s.won = [list(w) for w in data["won"]]
         s.last_trick = _copy_trick(data["last_trick"])
+        # snapshots from before "played" existed: only the last trick is known
+        s.played = [[int(p), c] for p, c in data.get("played", [])]
         s.held = list(data["held"])
         s.sheet = Sheet.replay(s.options, data["entries"])
         s.votes = list(data["votes"])

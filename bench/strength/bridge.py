@@ -1,0 +1,98 @@
+"""Bridge card play of the strong computer, measured double dummy (issue 11).
+
+Four strong computers play each deal; the auction is today's easy bidding (the strong
+player keeps it until the bidding branch lands), passed-out deals are skipped. Every card
+is charged its cost: the drop in its side's double-dummy tricks (DDS on the true deal:
+the best card's value minus the played card's). An accepted claim costs the claiming side
+what it left on the table and the defenders what they gave. Summed per deal per side:
+- the declaring side's tricks lost per played deal (goal <= 0.6; today's computer 2.0),
+- the defenders' tricks given away per played deal (goal <= 0.8; today's 1.9),
+and the strong player's time per card decision: wall-clock (``DecisionTimer``, the goal's
+measure) and, as a second pair of figures, the process's CPU time per decision, which is
+what a decision costs when the shared machine is not also busy with other work.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from bench.strength.common import DecisionTimer, Figure, at_most
+from engine.bridge import ai_strong, rules
+from engine.ddplay.solver import solve
+
+FULL_DEALS, QUICK_DEALS = 100, 20   # 100 played deals: ~15 min on the shared machine
+
+
+class CpuTimer(DecisionTimer):
+    """A DecisionTimer that also records the CPU time of each decision."""
+
+    def __init__(self, choose) -> None:
+        super().__init__(choose)
+        self.cpu: list[float] = []
+
+    def __call__(self, *args, **kwargs) -> str:
+        start = time.process_time()
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            self.cpu.append(time.process_time() - start)
+
+    def cpu_figures(self, game: str) -> list[Figure]:
+        data = sorted(self.cpu)
+        if not data:
+            return []
+        p99 = data[min(len(data) - 1, int(0.99 * len(data)))]
+        mean = statistics.fmean(data)
+        return [Figure(game, "CPU time per decision, p99", p99, 0, "<= 1", p99 <= 1.0, " s", len(data)),
+                Figure(game, "CPU time per decision, mean", mean, 0, "<= 0.3", mean <= 0.3, " s", len(data))]
+
+
+def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
+    """(declaring side's DD loss, defenders' DD loss) of one deal, or None if passed out."""
+    rng = random.Random(seed * 100_003 + deal_no)
+    state = rules.initial_state({})
+    state, _ = rules.apply(state, None, rules.deal_action(deal_no % 4, 1, rng))
+    loss = [0, 0]   # per side: N–S, E–W
+    while state.phase in ("auction", "play", "claim"):
+        seat = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, seat)
+        view = rules.view(state, seat)
+        if state.phase == "auction":
+            action = ai_strong.computer_action(view, legal, rng)
+        else:
+            action = choose(view, legal, rng)
+        if state.phase == "play" and action.startswith(("play ", "claim ")):
+            trick = state.trick
+            scores = solve(state.hands, trick.leader, state.contract.trump,
+                           [c for _, c in trick.plays])
+            due = rules.turn(state)
+            best = max(scores.values())
+            if action.startswith("play "):
+                loss[due % 2] += best - scores[action.split()[1]]
+            else:  # a claim by the declarer on lead: judged against the DD value
+                k = int(action.split()[1])
+                side = state.declarer % 2
+                loss[side] += max(0, best - k)
+                loss[1 - side] += max(0, k - best)
+        state, _ = rules.apply(state, seat, action)
+        if state.phase == "deal" and state.contract is None:
+            return None   # passed out
+    side = state.declarer % 2
+    return loss[side], loss[1 - side]
+
+
+def run(quick: bool, seed: int) -> list[Figure]:
+    deals = QUICK_DEALS if quick else FULL_DEALS
+    timer = CpuTimer(ai_strong.computer_action)
+    declaring, defending = [], []
+    i = 0
+    while len(declaring) < deals:
+        result = play_deal(i, seed, timer)
+        i += 1
+        if result is not None:
+            declaring.append(result[0])
+            defending.append(result[1])
+    return [at_most("bridge", "declaring side's DD tricks lost per deal", declaring, 0.6),
+            at_most("bridge", "defenders' DD tricks given away per deal", defending, 0.8),
+            *timer.figures("bridge"), *timer.cpu_figures("bridge")]

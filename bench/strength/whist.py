@@ -1,0 +1,98 @@
+"""Whist card play of the strong computer, measured double dummy (issue 11).
+
+Four strong computers play deals with the default options (the ``seed`` preset: trump by
+turn-up, ``must_trump``). Every card is charged the drop in its side's double-dummy tricks
+(DDS on the true deal); summed per deal per pair (goal <= 0.8 tricks per pair per deal;
+today's computer 2.4), and the strong player's time per decision (wall clock and CPU,
+as in bench/strength/bridge.py).
+
+DDS does not know ``must_trump``. To show it is close enough, the last figure compares
+its value of positions met in play (five tricks or fewer left, every 7th card) with an
+exact solver that keeps the rule: the share of positions where the two differ.
+"""
+from __future__ import annotations
+
+import random
+
+from bench.strength.bridge import CpuTimer
+from bench.strength.common import Figure, at_most, rate_ci
+from engine.ddplay.solver import solve
+from engine.tricks import playable, winning_index
+from engine.whist import ai_strong, rules
+
+FULL_DEALS, QUICK_DEALS = 100, 15   # 200 pair figures: ~15 min on the shared machine
+
+
+def exact_value(hands: list[list[str]], leader: int, trump: str | None,
+                trick: list[str]) -> int:
+    """Tricks the side on play takes from here with best play, ``must_trump`` kept
+    (alpha-beta over the remaining tricks with a table of solved positions)."""
+    memo: dict = {}
+    on_play = (leader + len(trick)) % 4
+
+    def search(hands, leader, plays, side_tricks_needed_side):
+        # value: tricks of side ``on_play % 2`` from this point
+        seat = (leader + len(plays)) % 4
+        if not plays:
+            if not hands[seat]:
+                return 0
+            key = (tuple(frozenset(h) for h in hands), leader)
+            if key in memo:
+                return memo[key]
+        led = plays[0][1] if plays else None
+        options = playable(sorted(hands[seat]), led, trump, must_trump=True)
+        mine = seat % 2 == on_play % 2
+        best = None
+        for card in options:
+            rest = [h if i != seat else [c for c in h if c != card] for i, h in enumerate(hands)]
+            now = plays + [card]
+            if len(now) == 4:
+                winner = (leader + winning_index(now, trump)) % 4
+                value = (winner % 2 == on_play % 2) + search(rest, winner, [], None)
+            else:
+                value = search(rest, leader, now, None)
+            if best is None or (value > best if mine else value < best):
+                best = value
+        if not plays:
+            memo[(tuple(frozenset(h) for h in hands), leader)] = best
+        return best
+
+    return search([list(h) for h in hands], leader, list(trick), None)
+
+
+def play_deal(deal_no: int, seed: int, choose, checks: list[bool]) -> tuple[int, int]:
+    """DD tricks lost by N–S and by E–W in one deal."""
+    rng = random.Random(seed * 100_003 + deal_no)
+    state = rules.initial_state({}, 4)
+    state, _ = rules.apply(state, None, rules.deal_action(deal_no % 4, rng))
+    loss = [0, 0]
+    n = 0
+    while state.phase == "play":
+        seat = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, seat)
+        action = choose(rules.view(state, seat), legal, rng)
+        trick = [c for _, c in state.plays]
+        scores = solve(state.hands, state.leader, state.trump, trick)
+        allowed = [a.split()[1] for a in legal]
+        loss[seat % 2] += max(scores[c] for c in allowed) - scores[action.split()[1]]
+        cards_left = sum(len(h) for h in state.hands)
+        n += 1
+        if cards_left <= 20 and n % 7 == 0:
+            checks.append(max(scores[c] for c in allowed) ==
+                          exact_value(state.hands, state.leader, state.trump, trick))
+        state, _ = rules.apply(state, seat, action)
+    return loss[0], loss[1]
+
+
+def run(quick: bool, seed: int) -> list[Figure]:
+    deals = QUICK_DEALS if quick else FULL_DEALS
+    timer = CpuTimer(ai_strong.computer_action)
+    per_pair: list[float] = []
+    checks: list[bool] = []
+    for i in range(deals):
+        per_pair.extend(play_deal(i, seed, timer, checks))
+    differ, half = rate_ci(sum(not ok for ok in checks), len(checks))
+    return [at_most("whist", "DD tricks lost per pair per deal", per_pair, 0.8),
+            *timer.figures("whist"), *timer.cpu_figures("whist"),
+            Figure("whist", "DDS value differs from the must_trump value (<= 5 tricks)",
+                   differ, half, "<= 0.1", differ <= 0.1, "", len(checks))]

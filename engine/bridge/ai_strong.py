@@ -1,0 +1,62 @@
+"""The strong (and normal) bridge computer: DD-sampling card play (``play_ai``).
+
+- auction: the natural bidding system of ``bidding/`` (docs/bridge-bidding.md); at the
+  normal level one call in four is the easy player's instead;
+- claim phase: a defender answers with ``ai_easy.claim_is_sound`` (an exact check: he
+  sees both the declarer's hand and dummy, so his partner's cards too);
+- claims: the declarer claims the rest only when every card of his side is a winner
+  (as ``ai_easy``), so a claim is never rejected and the play never loops on claims;
+- cards: ``play_ai.choose_play``; never concedes.
+``normal`` is the same player with a much smaller sampling budget (``NORMAL_BUDGET``:
+2–6 deals per decision instead of 4–128): it plays reasonable cards but misguesses more,
+and bids the same system less reliably.
+"""
+from __future__ import annotations
+
+import random
+
+from endplay._dds import DDSError
+
+from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
+
+from . import ai_easy, play_ai
+from .bidding import choose_call
+
+
+NORMAL_EASY_CALLS = 0.25  # the normal level's share of calls made the easy player's way
+
+
+def _call(view: dict, legal: list[str], rng: random.Random, normal: bool) -> str:
+    if normal and rng.random() < NORMAL_EASY_CALLS:
+        return ai_easy.choose_call(view, legal)
+    return choose_call(view, legal)
+
+
+def _action(view: dict, legal: list[str], rng: random.Random, budget, normal: bool = False) -> str:
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    phase = view.get("phase")
+    if phase == "auction":
+        action = _call(view, legal, rng, normal)
+    elif phase == "claim":
+        action = "accept" if ai_easy.claim_is_sound(view) else "reject"
+    else:
+        claim = next((a for a in legal if a.startswith("claim ")), None)
+        if claim is not None and view["tricks_played"] < 12 and ai_easy._all_winners(view):
+            action = claim  # the first claim offered is all the remaining tricks
+        else:
+            try:
+                action = play_ai.choose_play(view, legal, rng, budget)
+            except (ValueError, DDSError):  # a view that does not add up: never stall the table
+                action = ai_easy.choose_play(view, legal)
+    return action if action in legal else legal[0]
+
+
+def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+    return _action(view, legal, rng, STRONG_BUDGET)
+
+
+def computer_action_normal(view: dict, legal: list[str], rng: random.Random) -> str:
+    return _action(view, legal, rng, NORMAL_BUDGET, normal=True)

@@ -1,0 +1,107 @@
+"""The strong (and normal) whist computer: double-dummy sampling card play (engine/ddplay).
+
+From its own view the player knows its hand, every card of the finished tricks and who
+played it (``played``), the trick on the table, the turned-up trump (in the dealer's hand
+until he plays it) and the table's ``must_trump`` rule. It deals the 39-odd cards it
+cannot see to the three other hands many times — keeping hand sizes, the suits a player
+showed out of, under ``must_trump`` a player's trump void when he showed out of the suit
+led without trumping, and the cards a follower cannot hold (he would have played the
+cheaper of two equal cards) — solves each deal double dummy with DDS and plays the card with
+the best total.
+
+DDS knows no ``must_trump``: it lets a void hand discard where the rule forces a trump.
+Our own choice is always among ``legal`` (which keeps the rule); the other hands' future
+plays are judged by DDS as if they could discard. The benchmark (bench/strength/whist.py)
+measures how often that changes a position's value; it is rare and small, so we keep DDS
+(a Python solver for the rule would be ~1000x slower at 13 cards).
+
+Trump naming (``dealer_names``) and the vote after a rubber stay with ``ai_easy``.
+``normal`` is the same player with a much smaller sampling budget.
+"""
+from __future__ import annotations
+
+import random
+
+from endplay._dds import DDSError
+
+from engine.cards import make_deck
+from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, choose_card, samples_for
+from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
+
+from . import ai_easy
+
+FULL = frozenset(make_deck(52))
+
+
+def tricks_seen(view: dict) -> list[list[tuple[int, str]]]:
+    """The finished tricks of this deal and the trick on the table, as (seat, card)."""
+    played = [(p, c) for p, c in view.get("played", [])]
+    return [played[i:i + 4] for i in range(0, len(played), 4)] + [[(p, c) for p, c in view["trick"]]]
+
+
+def known_voids(view: dict) -> dict[int, set[str]]:
+    tricks = tricks_seen(view)
+    out = voids(tricks)
+    trump = view.get("trump")
+    if view.get("must_trump") and trump:
+        # showing out of the suit led with a non-trump: no trump left either
+        for t in tricks:
+            led = t[0][1][1] if t else None
+            for seat, card in t[1:]:
+                if card[1] != led and card[1] != trump:
+                    out[seat].add(trump)
+    return out
+
+
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
+    cards = [a.split()[1] for a in legal]
+    if len(cards) == 1:
+        return legal[0]
+    me, trump = view["seat"], view.get("trump")
+    played = [(p, c) for p, c in view.get("played", [])]
+    trick = [(p, c) for p, c in view["trick"]]
+    counts = view["hand_counts"]
+    known: Hands = {me: list(view["hand"])}
+    seen = set(view["hand"]) | {c for _, c in played} | {c for _, c in trick}
+    dealer, turned = view.get("dealer"), view.get("turn_up")
+    # the turned-up card, while the view shows it (until the dealer's first play: the
+    # project keeps it hidden afterwards), is in the dealer's hand
+    fixed: list[str] = []
+    if turned and turned not in seen and dealer is not None and dealer != me:
+        fixed = [turned]
+        seen.add(turned)
+    pool = [c for c in FULL if c not in seen]
+    need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
+    void = known_voids(view)
+    bans = cheapest_of_equals(tricks_seen(view))
+
+    def sample(r: random.Random) -> Hands:
+        hands = sample_hands(pool, need, void, r, None, bans)
+        if fixed:
+            hands[dealer] = hands[dealer] + fixed
+        return hands
+
+    leader = view["leader"]
+    card = choose_card(cards, known, sample, samples_for(sum(counts), budget), leader, trump,
+                       [c for _, c in trick], rng)
+    return "play " + card
+
+
+def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1 or not legal[0].startswith("play "):
+        return ai_easy.computer_action(view, legal, rng)
+    try:
+        action = choose_play(view, legal, rng, budget)
+    except (ValueError, DDSError):  # a view that does not add up: never stall the table
+        action = ai_easy.computer_action(view, legal, rng)
+    return action if action in legal else legal[0]
+
+
+def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+    return _action(view, legal, rng, STRONG_BUDGET)
+
+
+def computer_action_normal(view: dict, legal: list[str], rng: random.Random) -> str:
+    return _action(view, legal, rng, NORMAL_BUDGET)
