@@ -19,8 +19,8 @@ from endplay._dds import DDSError
 
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
 
-from . import ai_easy, play_ai
-from .bidding import choose_call
+from .bidding import choose_call  # first: the bidding package and inference.py import each other
+from . import ai_easy, play_ai  # noqa: E402 (after the bidding package, see above)
 
 
 NORMAL_EASY_CALLS = 0.25  # the normal level's share of calls made the easy player's way
