@@ -26,6 +26,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from bot import screens
 from bot.i18n import t
+from bot.render.common import fit_message
 from bot.service import TableService
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, OutboxItem
@@ -246,10 +247,8 @@ class Sender:
                 await self.bot.delete_message(seat.user_id, seat.ping_message_id)
             except (BadRequest, Forbidden):
                 pass
-        key = "ping.reminder" if reminder else "ping.turn"
-        title = table.settings.get("title") or ""
         try:
-            message = await self.bot.send_message(seat.user_id, t(table.lang, key, title=title),
+            message = await self.bot.send_message(seat.user_id, fit_message(screens.ping(table, reminder)),
                                                   parse_mode=ParseMode.HTML)
         except Forbidden:
             await self.repo.set_dm_open(seat.user_id, False)
@@ -278,7 +277,7 @@ class Sender:
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
-        await self.bot.send_message(table.chat_id, payload["text"], parse_mode=ParseMode.HTML,
+        await self.bot.send_message(table.chat_id, fit_message(payload["text"]), parse_mode=ParseMode.HTML,
                                     reply_markup=markup, message_thread_id=table.thread_id or None)
         return True
 
@@ -291,6 +290,7 @@ class Sender:
     async def _show(self, chat_id: int, message_id: int | None, screen: screens.Screen,
                     thread_id: int = 0) -> int | None:
         """Edit the message in place, or send it when there is none (or it is gone)."""
+        screen = screens.Screen(fit_message(screen.text), screen.markup)
         shown = (screen.text, screen.markup.to_json() if screen.markup else None)
         if message_id is not None:
             if self._last_render.get((chat_id, message_id)) == shown:

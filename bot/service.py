@@ -23,7 +23,8 @@ from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxIt
                             TableRow, TimerRow)
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
-from bot.screens import TIMER_CHOICES, computer_level
+from bot.render.common import display_name
+from bot.screens import TIMER_CHOICES, computer_level, seat_names
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -334,7 +335,7 @@ class TableService:
             if not s.is_computer and not ui_for(table.game).group_controls:
                 user = await self.repo.get_user(s.user_id)
                 if not (user and user.dm_open):
-                    missing.append(s.name)
+                    missing.append(display_name(s.name))
         if missing:
             raise UserError("err.dm_needed", names=", ".join(missing))
         await self._start_game(table, seats)
@@ -387,7 +388,7 @@ class TableService:
             snapshot = True
         else:
             timer = self._timer_for(table, version, after, seats)
-        names = [s.name for s in seats]
+        names = seat_names(seats)
         texts = ui.posts(events, game.view(after, None), names, table.lang, history)
         if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
@@ -563,7 +564,7 @@ class TableService:
             if mine is None and person.id != table.opener_id and not await is_admin(table.chat_id):
                 raise UserError("err.not_seated")
             if command == "rematch":
-                missing = [s.name for s in seats if not s.is_computer and not ui_for(table.game).group_controls
+                missing = [display_name(s.name) for s in seats if not s.is_computer and not ui_for(table.game).group_controls
                            and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)]
                 if missing:
                     raise UserError("err.dm_needed", names=", ".join(missing))
