@@ -146,6 +146,12 @@ def ping(table: TableRow, reminder: bool = False) -> str:
     return t(table.lang, "ping.reminder" if reminder else "ping.turn", title=title)
 
 
+def notice(table: TableRow, key: str) -> str:
+    """A one-off DM about a table, naming its game and group."""
+    title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
+    return t(table.lang, key, game=esc(header(table)), title=title)
+
+
 def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:
     p = f"r:{table_id}:{version}:"
     return keyboard([[(t(lang, "table.btn.rematch"), p + "rematch"), (t(lang, "table.btn.close"), p + "close")]])

@@ -152,6 +152,11 @@ class Sender:
             except BadRequest:  # Telegram refused this message: retrying cannot help
                 log.exception("Telegram refused %s; dropped", first)
                 sent = False
+            except Forbidden as error:  # removed from the group: its tables close, no retries
+                log.warning("cannot write in chat %s (%s); closing its tables", chat_id, error)
+                sent = False
+                if chat_id < 0:
+                    await self.service.chat_lost(chat_id)
             except (TimedOut, NetworkError) as error:
                 log.warning("network error, will retry: %s", error)
                 return 2.0 if wait is None else min(wait, 2.0)
@@ -181,6 +186,8 @@ class Sender:
             return await self._refresh_group(table, seats)
         if item.kind == "post":
             return await self._post(table, seats, item)
+        if item.kind == "notice":
+            return await self._notice(table, item)
         if table.game_no == 0 or item.target is None or item.target >= len(seats):
             return False
         seat = seats[item.target]
@@ -256,6 +263,15 @@ class Sender:
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
         seat.ping_message_id = message.message_id
         return True
+
+    async def _notice(self, table, item: OutboxItem) -> bool:
+        """A one-off message to a player's DM about their table (e.g. it was closed)."""
+        try:
+            await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]),
+                                        parse_mode=ParseMode.HTML)
+        except Forbidden:
+            await self.repo.set_dm_open(item.chat_id, False)
+        return False
 
     async def _unping(self, table, seats, seat_no: int) -> bool:
         """Delete the "your turn" ping once the turn has passed, so a DM keeps only the hand."""

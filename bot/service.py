@@ -43,6 +43,14 @@ class UserError(Exception):
         self.params = params
 
 
+def button_number(text: str, digits: int = 18) -> int:
+    """A number in callback data: ASCII digits only (``int`` would take "١" or "１" and
+    ``str.isdigit`` even "²"), short enough for a 64-bit database column."""
+    if not (text.isascii() and text.isdigit() and len(text) <= digits):
+        raise UserError("err.bad_button")
+    return int(text)
+
+
 class StaleButton(UserError):
     def __init__(self) -> None:
         super().__init__("err.stale")
@@ -303,10 +311,7 @@ class TableService:
         """The seat a join takes: the one asked for at a fixed-seat table, else the next."""
         taken = {s.seat for s in seats}
         if command.startswith("join:"):
-            try:
-                place = int(command[5:])
-            except ValueError:
-                raise UserError("err.bad_button") from None
+            place = button_number(command[5:], digits=2)
             if not seat_names or not 0 <= place < len(seat_names):
                 raise UserError("err.bad_button")
             if place in taken:
@@ -669,6 +674,31 @@ class TableService:
                     items += [OutboxItem("hand", s.user_id, table.id, target=s.seat)
                               for s in seats if not s.is_computer]
                 await self._enqueue(items)
+
+    async def chat_lost(self, chat_id: int) -> None:
+        """The bot was removed from a group (or may no longer write there): its open
+        tables close, and the seated people hear it in their DMs. A rare event, so the
+        open tables are scanned rather than indexed by chat."""
+        for table in await self.repo.tables_with_status(LOBBY, PLAYING, BETWEEN):
+            if table.chat_id != chat_id:
+                continue
+            async with self.lock(table.id):
+                for _ in range(5):  # another worker may move the table meanwhile
+                    current = await self.repo.get_table(table.id)
+                    if current is None or current.status == CLOSED:
+                        break
+                    try:
+                        await self.repo.update_table(table.id, expected_version=current.version,
+                                                     status=CLOSED)
+                    except VersionConflict:
+                        continue
+                    seats = await self.repo.get_seats(table.id)
+                    await self._enqueue([OutboxItem("notice", s.user_id, table.id,
+                                                    payload={"key": "table.closed_removed"})
+                                         for s in seats if not s.is_computer])
+                    log.warning("table %s closed: the bot cannot write in chat %s any more",
+                                table.id, chat_id)
+                    break
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.repo.migrate_chat(old_chat_id, new_chat_id)

@@ -64,7 +64,8 @@ def screens_of(table, seats, state, events, history, players) -> list[tuple[str,
     game, ui = get_game(table.game), ui_for(table.game)
     texts = [("group", screens.group_table(table, seats, state).text),
              ("group/thinking", screens.group_table(table, seats, state, thinking=0).text),
-             ("ping", screens.ping(table)), ("reminder", screens.ping(table, reminder=True))]
+             ("ping", screens.ping(table)), ("reminder", screens.ping(table, reminder=True)),
+             ("notice", screens.notice(table, "table.closed_removed"))]
     # the seats to act see prompts and the most lines; seat 0 stands for the others
     texts += [(f"hand {s}", screens.hand(table, seats, state, s).text)
               for s in sorted({0, *game.to_act(state)})]
