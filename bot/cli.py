@@ -15,10 +15,23 @@ def _settings():
     except ConfigError as error:
         print(f"cardbot: {error}", file=sys.stderr)
         return None
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.redact import install, url_secrets
+
+    install(settings.log_level, (settings.token, settings.webhook_secret or "",
+                                 *url_secrets(settings.database_url)))
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return settings
+
+
+def _serve(command: str, start) -> int:
+    """Run the bot; a failure to start (a bad database URL, say) is logged through the
+    redacting formatter, never printed raw with the URL in it."""
+    try:
+        start()
+    except Exception as error:
+        logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error, exc_info=True)
+        return 1
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -29,8 +42,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)
-    return 0
+    return _serve("run", lambda: build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES))
 
 
 def _webhook(args: argparse.Namespace) -> int:
@@ -48,12 +60,14 @@ def _webhook(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"cardbot webhook: {error}", file=sys.stderr)
         return 2
-    app = build_application(settings)
-    install_update_claim(app)
-    # Every worker sets the same URL and secret: harmless, and no worker is special.
-    app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
-                    secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
-    return 0
+    def start() -> None:
+        app = build_application(settings)
+        install_update_claim(app)
+        # Every worker sets the same URL and secret: harmless, and no worker is special.
+        app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
+                        secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
+
+    return _serve("webhook", start)
 
 
 MAX_LINE = 200  # a refusal is one short line, whatever the input held
