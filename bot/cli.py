@@ -61,6 +61,9 @@ def _webhook(args: argparse.Namespace) -> int:
         print(f"cardbot webhook: {error}", file=sys.stderr)
         return 2
     def start() -> None:
+        from bot.webhook import harden
+
+        harden()
         app = build_application(settings)
         install_update_claim(app)
         # Every worker sets the same URL and secret: harmless, and no worker is special.
