@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import signal
+import threading
 import time
 from typing import Callable
 
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 BASE_COMMANDS = ("newgame", "language", "help", "rules", "cancel")
 TIMER_POLL_SECONDS = 1.0
 CONCURRENT_UPDATES = 16
+STOP_DEADLINE = 8.0  # seconds a stop may take (systemd and docker kill after 10)
 
 
 class Runtime:
@@ -43,6 +47,7 @@ class Runtime:
         await self.repo.open()
         await self._set_commands()
         if background:
+            self._bound_the_stop()
             # Resuming runs behind the updates: a table is loaded when it is first touched,
             # so a restart with many stored tables answers at once.
             self._tasks = [asyncio.create_task(self._resume(), name="resume"),
@@ -50,6 +55,28 @@ class Runtime:
                            asyncio.create_task(self._timer_loop(), name="timers")]
         else:
             await self.service.resume()
+
+    def _bound_the_stop(self) -> None:
+        """SIGTERM / SIGINT stop the bot as PTB would, but within STOP_DEADLINE: with
+        Telegram unreachable, PTB's last getUpdates and in-flight requests wait for their
+        network timeouts one after another. Exiting then loses nothing: every accepted
+        move is committed, and unsent messages wait in the outbox for the next start."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(signum, self._stop_requested)
+            except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
+                return
+
+    def _stop_requested(self) -> None:
+        def overdue() -> None:
+            os.write(2, f"cardbot: not stopped after {STOP_DEADLINE:.0f} s; exiting\n".encode())
+            os._exit(1)
+
+        timer = threading.Timer(STOP_DEADLINE, overdue)
+        timer.daemon = True
+        timer.start()
+        self.app.stop_running()
 
     async def _resume(self) -> None:
         try:
@@ -148,4 +175,4 @@ async def claim_update(update: object, context) -> None:
 
 
 def install_update_claim(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, claim_update), group=-2)  # before the command gate
+    app.add_handler(TypeHandler(Update, claim_update), group=-3)  # before the gates (-2, -1)

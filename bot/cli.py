@@ -15,10 +15,23 @@ def _settings():
     except ConfigError as error:
         print(f"cardbot: {error}", file=sys.stderr)
         return None
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.redact import install, url_secrets
+
+    install(settings.log_level, (settings.token, settings.webhook_secret or "",
+                                 *url_secrets(settings.database_url)))
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return settings
+
+
+def _serve(command: str, start) -> int:
+    """Run the bot; a failure to start (a bad database URL, say) is logged through the
+    redacting formatter, never printed raw with the URL in it."""
+    try:
+        start()
+    except Exception as error:
+        logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error, exc_info=True)
+        return 1
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -29,8 +42,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)
-    return 0
+    return _serve("run", lambda: build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES))
 
 
 def _webhook(args: argparse.Namespace) -> int:
@@ -48,31 +60,63 @@ def _webhook(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"cardbot webhook: {error}", file=sys.stderr)
         return 2
-    app = build_application(settings)
-    install_update_claim(app)
-    # Every worker sets the same URL and secret: harmless, and no worker is special.
-    app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
-                    secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
-    return 0
+    def start() -> None:
+        from bot.webhook import harden
+
+        harden()
+        app = build_application(settings)
+        install_update_claim(app)
+        # Every worker sets the same URL and secret: harmless, and no worker is special.
+        app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
+                        secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
+
+    return _serve("webhook", start)
+
+
+MAX_LINE = 200  # a refusal is one short line, whatever the input held
+# What a malformed record makes the readers raise: refused like any bad record.
+MALFORMED = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def _refuse(command: str, message: object) -> int:
+    """One line on stderr, at most MAX_LINE characters, and exit status 2."""
+    line = " ".join(f"cardbot {command}: {message}".split())
+    print(line if len(line) <= MAX_LINE else line[:MAX_LINE - 1] + "…", file=sys.stderr)
+    return 2
 
 
 def _read_json(path: str):
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    return json.loads(text)
+    """The record as JSON; OSError, UnicodeError or ValueError (json's, or a number over
+    Python's digit limit) for a file that is not one; RecursionError for deep nesting."""
+    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    return json.loads(data.decode("utf-8"))
+
+
+def _load(command: str, path: str):
+    try:
+        return _read_json(path), None
+    except OSError as error:
+        return None, _refuse(command, f"cannot read {path}: {error.strerror or error}")
+    except UnicodeError:
+        return None, _refuse(command, f"cannot read {path}: not UTF-8 text")
+    except RecursionError:
+        return None, _refuse(command, f"cannot read {path}: JSON nested too deeply")
+    except ValueError as error:
+        return None, _refuse(command, f"cannot read {path}: not JSON ({error})")
 
 
 def _replay(args: argparse.Namespace) -> int:
     from engine.records import RecordError, replay
 
+    record, failed = _load("replay", args.file)
+    if failed:
+        return failed
     try:
-        record = _read_json(args.file)
         result = replay(record)
-    except (OSError, json.JSONDecodeError) as error:
-        print(f"cardbot replay: cannot read {args.file}: {error}", file=sys.stderr)
-        return 2
     except RecordError as error:
-        print(f"cardbot replay: {error}", file=sys.stderr)
-        return 2
+        return _refuse("replay", error)
+    except MALFORMED as error:
+        return _refuse("replay", f"not a valid game record ({type(error).__name__})")
     print(json.dumps(result, ensure_ascii=False, indent=2))
     return 0
 
@@ -80,17 +124,24 @@ def _replay(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from engine.score import ScoreError, score, text
 
+    record, failed = _load("score", args.file)
+    if failed:
+        return failed
     try:
-        record = _read_json(args.file)
         output = text(record, args.lang) if args.text else json.dumps(score(record), ensure_ascii=False, indent=2)
-    except (OSError, json.JSONDecodeError) as error:
-        print(f"cardbot score: cannot read {args.file}: {error}", file=sys.stderr)
-        return 2
     except ScoreError as error:
-        print(f"cardbot score: {error}", file=sys.stderr)
-        return 2
+        return _refuse("score", error)
+    except MALFORMED as error:
+        return _refuse("score", f"not a valid score record ({type(error).__name__})")
     print(output)
     return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad options: one line naming the problem (``--help`` shows the usage)."""
+
+    def error(self, message: str):
+        self.exit(2, " ".join(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)".split())[:MAX_LINE] + "\n")
 
 
 def _selfplay(args: argparse.Namespace) -> int:
@@ -113,7 +164,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardbot", description=__doc__)
+    parser = _Parser(prog="cardbot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the Telegram bot (long polling)").set_defaults(func=_run)
     sub.add_parser("webhook", help="run one bot worker receiving updates by webhook "

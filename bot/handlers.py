@@ -6,13 +6,14 @@ import logging
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import RetryAfter
-from telegram.ext import (Application, CallbackQueryHandler, CommandHandler, ContextTypes,
-                          MessageHandler, filters)
+from telegram.ext import (Application, ApplicationHandlerStop, CallbackQueryHandler,
+                          ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler,
+                          TypeHandler, filters)
 
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot.render.common import keyboard
-from bot.service import Person, PressPlace, TableService, UserError
+from bot.service import Person, PressPlace, TableService, UserError, button_number
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -243,14 +244,36 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:
-    try:
-        table, version, command = rest.split(":", 2)
-        return int(table), int(version), command
-    except ValueError:
-        raise UserError("err.bad_button") from None
+    table, version, command = (rest.split(":", 2) + ["", ""])[:3]
+    return button_number(table), button_number(version), command
+
+
+# ---------------------------------------------------------------------- the gate
+async def gate(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Runs before every handler and drops what the bot does not act on: edited messages
+    (editing a message into "/durak" must not open a table), messages without a sender
+    (a channel posting into its linked group), and presses without a message to act
+    from (an inline message, or data made up by an unofficial client)."""
+    if not isinstance(update, Update):
+        raise ApplicationHandlerStop
+    if update.edited_message or update.edited_channel_post or update.channel_post:
+        raise ApplicationHandlerStop
+    query = update.callback_query
+    if query is not None and (query.message is None or update.effective_chat is None):
+        await query.answer(t(pick_lang(query.from_user.language_code), "err.bad_button"))
+        raise ApplicationHandlerStop
+    if update.message is not None and update.effective_user is None:
+        raise ApplicationHandlerStop
 
 
 # ---------------------------------------------------------------------- service messages
+async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from a group: its tables there close (players hear it in DMs)."""
+    change = update.my_chat_member
+    if change and change.new_chat_member.status in ("left", "kicked") and change.chat.id < 0:
+        await service_of(context).chat_lost(change.chat.id)
+
+
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message.migrate_to_chat_id:
@@ -270,6 +293,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def install(app: Application) -> None:
+    app.add_handler(TypeHandler(object, gate), group=-2)
+    app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler([ui.command for ui in all_uis() if ui.command] + ["newgame"], new_table))
     app.add_handler(CommandHandler("score", score))

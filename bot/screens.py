@@ -17,7 +17,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.games import ui_for
 from bot.i18n import t
-from bot.render.common import esc, keyboard
+from bot.render.common import TITLE_WIDTH, display_name, esc, keyboard
 from engine.ai_levels import LEVELS
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, SeatRow, TableRow
@@ -58,7 +58,9 @@ def computer_level(table: TableRow) -> str:
 
 
 def seat_names(seats: list[SeatRow]) -> list[str]:
-    return [s.name for s in sorted(seats, key=lambda s: s.seat)]
+    """The players' names as every screen and post shows them (cut to a display width:
+    three 64-character names must not push a table past Telegram's message limit)."""
+    return [display_name(s.name) for s in sorted(seats, key=lambda s: s.seat)]
 
 
 def header(table: TableRow) -> str:
@@ -82,9 +84,9 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
             continue
         needs_dm = not s.is_computer and not ui.group_controls
         mark = ("✅ " if dm_open.get(s.user_id) else "✉️ ") if needs_dm else ""
-        lines.append(f"{place}. {mark}{esc(s.name)}")
+        lines.append(f"{place}. {mark}{esc(display_name(s.name))}")
         if needs_dm and not dm_open.get(s.user_id):
-            missing_dm.append(esc(s.name))
+            missing_dm.append(esc(display_name(s.name)))
     if not seats:
         lines.append(t(lang, "lobby.empty"))
     if not ui.group_controls:
@@ -146,10 +148,22 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     ui, game = ui_for(table.game), get_game(table.game)
     view = game.view(state, seat)
     legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
-    title = table.settings.get("title") or ""
+    title = display_name(table.settings.get("title") or "", TITLE_WIDTH)
     head = header(table) + (f" — {title}" if title else "")
     text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
     return Screen(text, _action_keyboard(table, seats, legal, view, mode))
+
+
+def ping(table: TableRow, reminder: bool = False) -> str:
+    """The "your turn" message in a player's DM; it names the group the table is in."""
+    title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
+    return t(table.lang, "ping.reminder" if reminder else "ping.turn", title=title)
+
+
+def notice(table: TableRow, key: str) -> str:
+    """A one-off DM about a table, naming its game and group."""
+    title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
+    return t(table.lang, key, game=esc(header(table)), title=title)
 
 
 def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:

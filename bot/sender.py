@@ -26,6 +26,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from bot import screens
 from bot.i18n import t
+from bot.render.common import fit_message
 from bot.service import TableService
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, OutboxItem
@@ -211,6 +212,11 @@ class Sender:
             except BadRequest:  # Telegram refused this message: retrying cannot help
                 log.exception("Telegram refused %s; dropped", first)
                 sent = False
+            except Forbidden as error:  # removed from the group: its tables close, no retries
+                log.warning("cannot write in chat %s (%s); closing its tables", chat_id, error)
+                sent = False
+                if chat_id < 0:
+                    await self.service.chat_lost(chat_id)
             except (TimedOut, NetworkError) as error:
                 log.warning("network error, will retry: %s", error)
                 return 2.0 if wait is None else min(wait, 2.0)
@@ -242,6 +248,8 @@ class Sender:
             return await self._refresh_group(table, seats)
         if item.kind == "post":
             return await self._post(table, seats, item)
+        if item.kind == "notice":
+            return await self._notice(table, item)
         if table.game_no == 0 or item.target is None or item.target >= len(seats):
             return False
         seat = seats[item.target]
@@ -308,10 +316,8 @@ class Sender:
                 await self.bot.delete_message(seat.user_id, seat.ping_message_id)
             except (BadRequest, Forbidden):
                 pass
-        key = "ping.reminder" if reminder else "ping.turn"
-        title = table.settings.get("title") or ""
         try:
-            message = await self.bot.send_message(seat.user_id, t(table.lang, key, title=title),
+            message = await self.bot.send_message(seat.user_id, fit_message(screens.ping(table, reminder)),
                                                   parse_mode=ParseMode.HTML)
         except Forbidden:
             await self.repo.set_dm_open(seat.user_id, False)
@@ -319,6 +325,15 @@ class Sender:
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
         seat.ping_message_id = message.message_id
         return True
+
+    async def _notice(self, table, item: OutboxItem) -> bool:
+        """A one-off message to a player's DM about their table (e.g. it was closed)."""
+        try:
+            await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]),
+                                        parse_mode=ParseMode.HTML)
+        except Forbidden:
+            await self.repo.set_dm_open(item.chat_id, False)
+        return False
 
     async def _unping(self, table, seats, seat_no: int) -> bool:
         """Delete the "your turn" ping once the turn has passed, so a DM keeps only the hand."""
@@ -340,7 +355,7 @@ class Sender:
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
-        await self.bot.send_message(table.chat_id, payload["text"], parse_mode=ParseMode.HTML,
+        await self.bot.send_message(table.chat_id, fit_message(payload["text"]), parse_mode=ParseMode.HTML,
                                     reply_markup=markup, message_thread_id=table.thread_id or None)
         return True
 
@@ -353,6 +368,7 @@ class Sender:
     async def _show(self, chat_id: int, message_id: int | None, screen: screens.Screen,
                     thread_id: int = 0) -> int | None:
         """Edit the message in place, or send it when there is none (or it is gone)."""
+        screen = screens.Screen(fit_message(screen.text), screen.markup)
         shown = (screen.text, screen.markup.to_json() if screen.markup else None)
         if message_id is not None:
             if self._last_render.get((chat_id, message_id)) == shown:

@@ -23,7 +23,9 @@ from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxIt
                             TableRow, TimerRow)
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
-from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key
+from bot.render.common import display_name
+from bot.screens import (MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key,
+                         seat_names)
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,14 @@ class UserError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+def button_number(text: str, digits: int = 18) -> int:
+    """A number in callback data: ASCII digits only (``int`` would take "١" or "１" and
+    ``str.isdigit`` even "²"), short enough for a 64-bit database column."""
+    if not (text.isascii() and text.isdigit() and len(text) <= digits):
+        raise UserError("err.bad_button")
+    return int(text)
 
 
 class StaleButton(UserError):
@@ -312,10 +322,7 @@ class TableService:
         """The seat a join takes: the one asked for at a fixed-seat table, else the next."""
         taken = {s.seat for s in seats}
         if command.startswith("join:"):
-            try:
-                place = int(command[5:])
-            except ValueError:
-                raise UserError("err.bad_button") from None
+            place = button_number(command[5:], digits=2)
             if not seat_names or not 0 <= place < len(seat_names):
                 raise UserError("err.bad_button")
             if place in taken:
@@ -344,7 +351,7 @@ class TableService:
             if not s.is_computer and not ui_for(table.game).group_controls:
                 user = await self.repo.get_user(s.user_id)
                 if not (user and user.dm_open):
-                    missing.append(s.name)
+                    missing.append(display_name(s.name))
         if missing:
             raise UserError("err.dm_needed", names=", ".join(missing))
         await self._start_game(table, seats)
@@ -388,7 +395,7 @@ class TableService:
             snapshot = True
         else:
             timer = self._timer_for(table, version, after, seats)
-        names = [s.name for s in seats]
+        names = seat_names(seats)
         texts = ui.posts(events, game.view(after, None), names, table.lang, history)
         if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
@@ -631,7 +638,7 @@ class TableService:
             if mine is None and person.id != table.opener_id and not await is_admin(table.chat_id):
                 raise UserError("err.not_seated")
             if command == "rematch":
-                missing = [s.name for s in seats if not s.is_computer and not ui_for(table.game).group_controls
+                missing = [display_name(s.name) for s in seats if not s.is_computer and not ui_for(table.game).group_controls
                            and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)]
                 if missing:
                     raise UserError("err.dm_needed", names=", ".join(missing))
@@ -736,6 +743,31 @@ class TableService:
                     items += [OutboxItem("hand", s.user_id, table.id, target=s.seat)
                               for s in seats if not s.is_computer]
                 await self._enqueue(items)
+
+    async def chat_lost(self, chat_id: int) -> None:
+        """The bot was removed from a group (or may no longer write there): its open
+        tables close, and the seated people hear it in their DMs. A rare event, so the
+        open tables are scanned rather than indexed by chat."""
+        for table in await self.repo.tables_with_status(LOBBY, PLAYING, BETWEEN):
+            if table.chat_id != chat_id:
+                continue
+            async with self.lock(table.id):
+                for _ in range(5):  # another worker may move the table meanwhile
+                    current = await self.repo.get_table(table.id)
+                    if current is None or current.status == CLOSED:
+                        break
+                    try:
+                        await self.repo.update_table(table.id, expected_version=current.version,
+                                                     status=CLOSED)
+                    except VersionConflict:
+                        continue
+                    seats = await self.repo.get_seats(table.id)
+                    await self._enqueue([OutboxItem("notice", s.user_id, table.id,
+                                                    payload={"key": "table.closed_removed"})
+                                         for s in seats if not s.is_computer])
+                    log.warning("table %s closed: the bot cannot write in chat %s any more",
+                                table.id, chat_id)
+                    break
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         await self.repo.migrate_chat(old_chat_id, new_chat_id)

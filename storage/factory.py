@@ -31,11 +31,11 @@ def repository_for(database: str) -> Repository:
         if rest in ("", ":memory:", "/:memory:"):
             return SqliteRepository(":memory:")
         if not rest.startswith("/") or rest == "/":
-            raise ValueError(f"bad SQLite URL {database!r}: use sqlite:///relative/path.db, "
+            raise ValueError("bad SQLite URL: use sqlite:///relative/path.db, "
                              "sqlite:////absolute/path.db or sqlite://:memory:")
         return SqliteRepository(rest[1:])
     if "://" in database:
         scheme = database.split("://", 1)[0]
-        raise ValueError(f"unsupported database scheme {scheme!r} in {database!r}: "
+        raise ValueError(f"unsupported database scheme {scheme[:20]!r}: "
                          "use postgresql://..., sqlite:///path or a plain file path")
     return SqliteRepository(database)

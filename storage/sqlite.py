@@ -42,6 +42,7 @@ repository on the same file. ``storage.postgres`` is the multi-process backend.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -103,6 +104,8 @@ class SqliteRepository:
     async def open(self) -> None:
         if self._db is not None:
             return
+        if not self.is_memory and not self.path.startswith("file:"):
+            _create_private(self.path)
         db = await aiosqlite.connect(self.path, isolation_level=None,
                                      uri=self.path.startswith("file:"))
         try:
@@ -607,3 +610,12 @@ class SqliteRepository:
                 await db.execute("DELETE FROM processed_updates WHERE seen_at < ?",
                                  (now - UPDATE_RETENTION_S,))
         return claimed
+
+
+def _create_private(path: str) -> None:
+    """The database holds every hand: a new file is readable by its owner only (SQLite
+    gives its -wal and -shm companions the database file's mode)."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass

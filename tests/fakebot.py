@@ -105,6 +105,13 @@ def _render_html(text: str) -> str:
         closing, name = m.group(1) == "/", m.group(2).lower()
         if name not in _HTML_TAGS:
             raise err(f"Unsupported start tag \"{name}\" at byte offset {offset}")
+        attrs = m.group(3) or ""
+        if not closing and name == "a" and "href=" not in attrs:
+            raise err(f"Tag \"a\" must have attribute \"href\" at byte offset {offset}")
+        if not closing and name == "span" and "tg-spoiler" not in attrs:
+            raise err(f"Tag \"span\" must have class \"tg-spoiler\" at byte offset {offset}")
+        if closing and attrs.strip():
+            raise err(f"Unmatched end tag at byte offset {offset}")
         if closing:
             if not stack or stack[-1] != name:
                 expected = f'"</{stack[-1]}>"' if stack else "nothing"
@@ -116,7 +123,32 @@ def _render_html(text: str) -> str:
         i = m.end()
     if stack:
         raise err(f"Can't find end tag corresponding to start tag \"{stack[-1]}\"")
-    return html.unescape("".join(out))
+    return _decode_entities("".join(out), err)
+
+
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z0-9]+);")
+_NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+
+
+def _decode_entities(text: str, err) -> str:
+    """Telegram knows four named entities and numeric ones. Stricter than Telegram, a
+    bare "&" is refused too: it means a text from people went out unescaped."""
+    def one(match: re.Match) -> str:
+        name = match.group(1)
+        if name.startswith("#"):
+            number = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+            if not 0 < number < 0x110000:
+                raise err(f"Unsupported HTML entity \"&{name};\"")
+            return chr(number)
+        if name not in _NAMED:
+            raise err(f"Unsupported HTML entity \"&{name};\"")
+        return _NAMED[name]
+
+    for bare in re.finditer("&", text):
+        if not _ENTITY.match(text, bare.start()):
+            raise err(f"Character '&' at byte offset {len(text[:bare.start()].encode())} must be "
+                      "escaped as &amp;")
+    return _ENTITY.sub(one, text)
 
 
 def _render_mdv2(text: str) -> str:
@@ -447,7 +479,10 @@ class FakeTelegram:
             raise _bad("there is no document in the request")
         file_name, content = upload
         caption = p.get("caption") or ""
-        version = MessageVersion(caption, caption, p.get("parse_mode"), None)
+        shown = render(caption, p.get("parse_mode"))
+        if _utf16_len(shown) > 1024:
+            raise _bad("message caption is too long")
+        version = MessageVersion(shown, caption, p.get("parse_mode"), None)
         msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
         msg.document = {"file_name": file_name, "content": content}
         api = msg.to_api()

@@ -38,6 +38,9 @@ class HttpBotApi:
         self.pending: list[dict] = []
         self._arrived = threading.Condition()
         self.polls = 0  # getUpdates calls so far
+        # set: Telegram is unreachable -- requests are taken but never answered
+        self.unreachable = threading.Event()
+        self._released = threading.Event()
         self._lock = threading.Lock()  # FakeTelegram is not thread-safe
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -52,6 +55,7 @@ class HttpBotApi:
         return self
 
     def stop(self) -> None:
+        self._released.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -81,6 +85,9 @@ class HttpBotApi:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802 (http.server's naming)
+                if api.unreachable.is_set():
+                    api._released.wait(600)
+                    return
                 method = self.path.rsplit("/", 1)[-1]
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length).decode("utf-8") if length else ""

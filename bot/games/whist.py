@@ -110,7 +110,7 @@ def result_text(result: dict | None, names: list[str] | None, lang: str) -> str:
     if winner and names is None:
         lines.append(t(lang, "whist.result.winner_side", side=side_name(winner, lang)))
     elif winner:
-        pair = " & ".join(esc(names[s]) for s in range(len(names)) if SIDES[s % 2] == winner)
+        pair = " &amp; ".join(esc(names[s]) for s in range(len(names)) if SIDES[s % 2] == winner)
         lines.append(t(lang, "whist.result.winner", side=side_name(winner, lang), pair=pair))
     else:
         lines.append(t(lang, "whist.result.draw"))

@@ -2,13 +2,85 @@
 from __future__ import annotations
 
 import html
+import re
+import unicodedata
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.cards import SUIT_SYMBOL, label
-from engine.text import grid
+from engine.text import display_width, grid
 
 esc = html.escape
+
+NAME_WIDTH = 20      # screen columns a person's name takes on tables, sheets and toasts
+TITLE_WIDTH = 40     # ... and a group's title in DMs
+MESSAGE_LIMIT = 4096  # Telegram's limit on a message text, in UTF-16 units after parsing
+
+# Bidirectional controls flip the text after them ("‮" turns a whole table line
+# around): people's names and titles never need them on our screens.
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                        "\u2066\u2067\u2068\u2069\u061c"))
+
+
+def display_name(name: str, width: int = NAME_WIDTH) -> str:
+    """A name or title from people as our screens show it: one line, no control or
+    bidi characters, at most ``width`` screen columns (cut with "…"). Plain text: the
+    caller still escapes it for HTML."""
+    cleaned = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
+                      for c in name.translate(_BIDI_CONTROLS))
+    cleaned = " ".join(cleaned.split())
+    if display_width(cleaned) <= width:
+        return cleaned
+    out = ""
+    for char in cleaned:
+        if display_width(out + char) > width - 1:
+            break
+        out += char
+    return out.rstrip() + "…"
+
+
+_TOKEN = re.compile(r"<(/?)([a-zA-Z-]+)[^<>]*>|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);|[^<&]+|.", re.S)
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A safety net for every text the bot sends (HTML we made, names escaped): when
+    its visible text would exceed Telegram's limit, cut it there with "…" and close the
+    tags still open, so the message goes out instead of failing on every edit."""
+    if _units(text) <= limit:
+        return text  # the markup only adds to the length: nothing to count
+    out: list[str] = []
+    open_tags: list[str] = []
+    room = limit - 1  # for the "…"
+    for match in _TOKEN.finditer(text):
+        token, tag = match.group(0), match.group(2)
+        if tag:
+            if match.group(1):
+                if open_tags and open_tags[-1] == tag.lower():
+                    open_tags.pop()
+            else:
+                open_tags.append(tag.lower())
+            out.append(token)
+            continue
+        visible = html.unescape(token) if token.startswith("&") else token
+        if _units(visible) > room:
+            if not token.startswith("&"):
+                cut = ""
+                for char in token:
+                    if _units(cut + char) > room:
+                        break
+                    cut += char
+                out.append(cut)
+            out.append("…")
+            break
+        room -= _units(visible)
+        out.append(token)
+    else:
+        return text
+    return "".join(out) + "".join(f"</{tag}>" for tag in reversed(open_tags))
 
 
 def cards_text(cards: list[str]) -> str:

@@ -1,0 +1,48 @@
+"""Hardening of PTB's webhook endpoint (python-telegram-bot 22; the route's handler class
+is looked up by name when ``run_webhook`` builds its tornado application):
+
+* a body over ``BODY_LIMIT`` is refused with 413 before it is read (Telegram's updates
+  are a few kilobytes; without a cap tornado reads up to 100 MB);
+* a body that is not a JSON object gets 400 (PTB answered malformed JSON with 500).
+
+The secret token is still checked by PTB first, for every request that is read.
+"""
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+
+import tornado.web
+from telegram.ext._utils import webhookhandler
+
+BODY_LIMIT = 256 * 1024
+
+
+@tornado.web.stream_request_body
+class LimitedTelegramHandler(webhookhandler.TelegramHandler):
+    def prepare(self) -> None:
+        self._chunks: list[bytes] = []
+        length = self.request.headers.get("Content-Length", "")
+        if length and (not (length.isascii() and length.isdigit()) or int(length) > BODY_LIMIT):
+            raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        # a chunked body has no length to check up front: tornado drops it past the limit
+        self.request.connection.set_max_body_size(BODY_LIMIT)
+
+    def data_received(self, chunk: bytes) -> None:
+        self._chunks.append(chunk)
+
+    async def post(self) -> None:
+        self.request.body = b"".join(self._chunks)
+        self._validate_post()  # content type and secret token first
+        try:
+            data = json.loads(self.request.body.decode("utf-8"))
+        except (UnicodeError, ValueError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST, reason="Malformed update")
+        await super().post()
+
+
+def harden() -> None:
+    """Make ``Application.run_webhook`` serve through ``LimitedTelegramHandler``."""
+    webhookhandler.TelegramHandler = LimitedTelegramHandler
