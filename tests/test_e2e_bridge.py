@@ -4,12 +4,10 @@ buttons as users do. Every settle() also runs the generic leak check of tests/e2
 the opening lead on (and the declarer's only while shown for a claim); nothing else is."""
 from __future__ import annotations
 
-import functools
 
 import pytest
 
 from engine.base import get_game
-from engine.bridge import ai as bridge_ai
 from engine.bridge import pbn
 from engine.bridge.rules import sort_cards
 from engine.cards import label
@@ -17,14 +15,6 @@ from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
 
 GROUP = -1001
 GAME = get_game("bridge")
-
-
-@pytest.fixture(autouse=True)
-def easy_computers(monkeypatch):
-    """Today's (easy) computers fill the seats: the strong ones search, which would make
-    whole rubbers here slow (tests/test_ai_bridge_play.py tests those)."""
-    monkeypatch.setattr(get_game("bridge"), "computer_action",
-                        functools.partial(bridge_ai.computer_action, level="easy"))
 
 
 @pytest.fixture

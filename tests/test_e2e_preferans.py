@@ -18,10 +18,9 @@ G = get_game("preferans")
 
 
 @pytest.fixture
-async def bot(fake_telegram, database, monkeypatch):
-    # the computer seat plays the quick easy level here: these tests are about the bot
-    # (the strong player has its own tests and benchmark)
-    monkeypatch.setattr(type(G), "computer_action", staticmethod(easy))
+async def bot(fake_telegram, database):
+    # the harness's computers play the quick easy level (tests.e2e.BotUnderTest): these
+    # tests are about the bot; the strong player has its own tests and benchmark
     clock = FakeClock()
     fake_telegram.clock = clock
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)

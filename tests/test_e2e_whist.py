@@ -4,25 +4,15 @@ the trump declaration by the dealer, and the ``/score whist`` sheet with undo.""
 from __future__ import annotations
 
 
-import functools
 
 import pytest
 
 from engine.base import get_game
-from engine.whist import ai as whist_ai
 from engine.whist.record import score as record_score
 from engine.whist.record import text as record_text
 from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock
 
 GROUP = -1001
-
-
-@pytest.fixture(autouse=True)
-def easy_computers(monkeypatch):
-    """Today's (easy) computers fill the seats: the strong ones search, which would make
-    whole rubbers here slow (tests/test_ai_whist.py tests those)."""
-    monkeypatch.setattr(get_game("whist"), "computer_action",
-                        functools.partial(whist_ai.computer_action, level="easy"))
 
 
 @pytest.fixture
