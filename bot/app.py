@@ -89,6 +89,8 @@ class Runtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        self.service.stop_computers()  # their moves stay due: resume() runs them at the next start
+        await asyncio.gather(*self.service._computer_tasks.values(), return_exceptions=True)
         self.service.thinker.close()
         await self.repo.close()
 
@@ -117,6 +119,7 @@ class Runtime:
     async def settle(self, advance: Callable[[float], None] | None = None, rounds: int = 1000) -> None:
         """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling.
         A worker that does not lead the sending (another one does) has nothing to send."""
+        await self.service.idle()  # the computers' answers first: they add outbox rows
         if not await self.repo.try_lead_sender():
             return
         for _ in range(rounds):

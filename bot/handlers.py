@@ -240,7 +240,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(t(lang, "err.stale"))
         return
     if computers_at is not None:  # the player hears "accepted" before the computers answer
-        await service.run_computers(computers_at)
+        service.start_computers(computers_at)
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:

@@ -128,6 +128,8 @@ class TableService:
         # (table id, game no) -> results of the games before it: fixed while that game runs
         self._histories: dict[tuple[int, int], list[dict]] = {}
         self.listeners: list[Callable[[], None]] = []  # woken when the outbox gets rows
+        self._computer_tasks: dict[int, asyncio.Task] = {}  # table id -> computers answering
+        self._computers_again: set[int] = set()
 
     # ------------------------------------------------------------------ plumbing
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -221,7 +223,7 @@ class TableService:
         """A lobby button pressed at ``place``. Returns the catalog key of the toast to show."""
         toast = await self._lobby_press(table_id, version, person, command, is_admin, place)
         if toast == "ok.started":
-            await self.run_computers(table_id)  # a computer may have the first move
+            self.start_computers(table_id)  # a computer may have the first move
         return toast
 
     async def _lobby_press(self, table_id: int, version: int, person: Person, command: str,
@@ -566,6 +568,41 @@ class TableService:
         await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
         return "ok.move"
 
+    def start_computers(self, table_id: int) -> None:
+        """Let the computers answer in the background. A press handler must not wait for
+        them: while it waits it holds one of the update slots every chat shares, and with
+        strong computers thinking at many tables the slots fill up and presses elsewhere
+        wait seconds for their answer. One task per table; a second call while it runs
+        makes it look once more when it is done."""
+        task = self._computer_tasks.get(table_id)
+        if task is not None and not task.done():
+            self._computers_again.add(table_id)
+            return
+        self._computer_tasks[table_id] = asyncio.create_task(
+            self._computers_in_background(table_id), name=f"computers:{table_id}")
+
+    async def _computers_in_background(self, table_id: int) -> None:
+        try:
+            while True:
+                self._computers_again.discard(table_id)
+                try:
+                    await self.run_computers(table_id)
+                except Exception:  # the moves stay due: the next press, timer or restart runs them
+                    log.exception("table %s: computers' moves failed", table_id)
+                if table_id not in self._computers_again:
+                    return
+        finally:
+            self._computer_tasks.pop(table_id, None)
+
+    async def idle(self) -> None:
+        """Wait until no computer is thinking (tests, and a clean shutdown)."""
+        while self._computer_tasks:
+            await asyncio.gather(*list(self._computer_tasks.values()), return_exceptions=True)
+
+    def stop_computers(self) -> None:
+        for task in self._computer_tasks.values():
+            task.cancel()
+
     async def run_computers(self, table_id: int) -> None:
         """Automatic moves while the game waits for them, one committed action each: the
         system's (the shuffle of the next deal in a match) and the computer players'.
@@ -650,7 +687,7 @@ class TableService:
                 return "ok.closed"
             else:
                 raise UserError("err.bad_button")
-        await self.run_computers(table_id)
+        self.start_computers(table_id)
         return result
 
     async def cancel(self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck) -> str:

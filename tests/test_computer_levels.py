@@ -90,7 +90,8 @@ async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database
             while True:
                 if bot.service.thinking:
                     seen_thinking.append(dict(bot.service.thinking))
-                    await bot.settle()  # sends, then checks for leaks at this moment
+                    await bot.runtime.sender.drain()  # what the sender loop sends meanwhile
+                    await bot.check_leaks()
                     return
                 await asyncio.sleep(0.05)
 
