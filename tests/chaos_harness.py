@@ -211,12 +211,14 @@ class Chaos:
                 if m.keyboard for _, data in self.fake.buttons(m) if data and data.startswith(prefix)]
 
     async def play_game(self, game_no: int, kills: int, max_presses: int,
-                        deadline: float | None = None) -> None:
+                        deadline: float | None = None, kill_span: int | None = None) -> None:
         """Play one table until it ends (or ``max_presses`` / ``deadline``), killing the bot
-        ``kills`` times at presses picked at random among the first ``max_presses``."""
+        ``kills`` times at presses picked at random among the first ``kill_span`` (default
+        ``max_presses``; a two-person durak game takes about 90 presses)."""
         group, people, table_id = await self.open_table(game_no)
         self.report.games += 1
-        kill_at = set(self.rng.sample(range(max_presses), min(kills, max_presses)))
+        span = min(kill_span or max_presses, max_presses)
+        kill_at = set(self.rng.sample(range(span), min(kills, span)))
         presses: list[Press] = []
         row = None
         for n in range(max_presses):
