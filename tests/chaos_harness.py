@@ -1,0 +1,323 @@
+"""Kill-and-restart chaos for the real bot process, shared by tests/test_chaos.py (short)
+and bench/chaos.py (long).
+
+``cardbot run`` long-polls the fake Bot API over HTTP (tests/http_fake.py). Two scripted
+people play durak in their DMs; at seeded random moments -- right after a press was
+queued, or a little later, while the bot is committing, answering or drawing -- the
+process gets SIGKILL and a new one starts on the same database. Afterwards the table's
+action log is compared with the presses:
+
+* accepted press: the bot answered its callback query with no text (a move is answered
+  silently; every refusal has a text). Each must be in the log exactly once (else *lost*);
+* every person's action in the log must come from one press of that person with that
+  move key, drawn before it (else *doubled* when that press was already used, or
+  *unpressed*); system actions (the deal) have no seat and are not matched;
+* replaying the log through the engine must give a consistent game, over when the table
+  says it is between games;
+* duplicate posts: two visible bot messages of one kind (same first line) in one chat.
+  The bot edits or deletes every message it knows it sent, so a twin can only come from
+  a kill between Telegram's answer to a post and the outbox write: at most one per kill.
+
+The fake keeps an update until a later getUpdates acknowledges it (like Telegram), so a
+press the killed process took but did not finish is delivered again to the next one.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+
+from bot.screens import move_key
+from engine.base import get_game
+from storage.factory import repository_for
+from tests.fakebot import FakeTelegram
+from tests.http_fake import HttpBotApi
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWER_TIMEOUT = 20.0   # a press to a live bot is answered within this (loaded machine)
+BUTTONS_TIMEOUT = 30.0  # the next hand with buttons appears within this, restarts included
+
+
+@dataclass
+class Press:
+    qid: str
+    user_id: int
+    version: int
+    key: str
+    killed_after: bool = False  # the process was killed while this press was in flight
+
+
+@dataclass
+class ChaosReport:
+    games: int = 0
+    finished: int = 0
+    presses: int = 0
+    accepted: int = 0
+    kills: int = 0
+    lost: int = 0
+    doubled: int = 0
+    unpressed: int = 0
+    duplicate_posts: int = 0
+    recoveries: list[float] = field(default_factory=list)  # restart -> first answered press
+    problems: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+
+    @property
+    def worst_recovery(self) -> float:
+        return max(self.recoveries, default=0.0)
+
+    def summary(self) -> str:
+        return (f"games={self.games} finished={self.finished} presses={self.presses} "
+                f"accepted={self.accepted} kills={self.kills} lost={self.lost} "
+                f"doubled={self.doubled} unpressed={self.unpressed} "
+                f"duplicate_posts={self.duplicate_posts} worst_recovery={self.worst_recovery:.2f}s"
+                + "".join(f"\n  problem: {p}" for p in self.problems[:20])
+                + "".join(f"\n  duplicate: {d}" for d in self.duplicates[:20]))
+
+
+class BotProcess:
+    """``python -m bot.cli run`` on ``database``; its output goes to a file per start."""
+
+    def __init__(self, api: HttpBotApi, database: str, workdir: Path) -> None:
+        self.api, self.database, self.workdir = api, database, workdir
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+        self.started_at = 0.0
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CARDBOT_"))}
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env.update(TELEGRAM_BOT_TOKEN=f"{self.api.fake.bot_id}:TEST",
+                   TELEGRAM_API_BASE_URL=self.api.base_url, CARDBOT_DATABASE_URL=self.database,
+                   CARDBOT_LOG_LEVEL="WARNING", CARDBOT_COMPUTER_LEVEL="easy")
+        self.starts += 1
+        log = open(self.workdir / f"bot-{self.starts}.log", "w")
+        self.started_at = time.monotonic()
+        # cwd is a scratch folder, so no developer's .env is read
+        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
+                                        cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def outputs(self) -> list[str]:
+        return [(self.workdir / f"bot-{n}.log").read_text(errors="replace")
+                for n in range(1, self.starts + 1)]
+
+
+class Chaos:
+    """One bot process (restarted at will) on one database, one fake Telegram."""
+
+    def __init__(self, database: str, workdir: Path, seed: int) -> None:
+        self.fake = FakeTelegram()
+        self.api = HttpBotApi(self.fake).start()
+        self.bot = BotProcess(self.api, database, workdir)
+        self.database = database
+        self.rng = Random(seed)
+        self.report = ChaosReport()
+        self.repo = None
+        self._recovering_since: float | None = None
+
+    async def __aenter__(self) -> "Chaos":
+        self.bot.start()
+        self.api.wait_for(lambda: self.api.polls, what="the bot to poll")
+        # opened after the bot created/migrated the schema
+        self.repo = repository_for(self.database)
+        await self.repo.open()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.bot.stop()
+        if self.repo is not None:
+            await self.repo.close()
+        self.api.stop()
+        self.fake.close()
+
+    # ------------------------------------------------------------------ plumbing
+    def restart(self) -> None:
+        """SIGKILL now, start a new process on the same database."""
+        self.bot.kill()
+        self.report.kills += 1
+        self.bot.start()
+        self._recovering_since = self.bot.started_at
+
+    def press(self, user, message, data: str) -> str:
+        """Queue a callback query for the bot's next getUpdates; returns its query id."""
+        with self.api._lock:  # the fake is shared with the HTTP thread
+            qid = str(next(self.fake._ids) * 1000 + user.id % 1000)
+            self.fake.queries[qid] = user.id
+            update = self.fake._next_update(callback_query={
+                "id": qid, "from": user.to_api(), "chat_instance": f"ci{message.chat_id}",
+                "message": message.to_api(), "data": data})
+        self.api.put(update)
+        return qid
+
+    async def until(self, predicate, timeout: float, what: str):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.api._lock:
+                value = predicate()
+            if value:
+                return value
+            await asyncio.sleep(0.03)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    def answered(self, qid: str):
+        return self.fake.answers.get(qid)
+
+    # ------------------------------------------------------------------ one game
+    async def open_table(self, game_no: int):
+        fake, app = self.fake, self.api.bot_stub
+        group = -1001 - game_no
+        fake.group(group, f"Кухня {game_no}", admins=[10 * game_no + 1], supergroup=True)
+        people = [fake.user(10 * game_no + 1, "Аня"), fake.user(10 * game_no + 2, "Борис")]
+        for user in people:
+            await fake.send(app, user, user, "/start")
+        await fake.send(app, people[0], group, "/durak")
+        lobby = await self.until(lambda: next((m for m in fake.messages(group) if m.keyboard), None),
+                                 BUTTONS_TIMEOUT, "the lobby")
+        await fake.press(app, people[1], lobby, "Сесть за стол")
+        await self.until(lambda: "Борис" in lobby.text, BUTTONS_TIMEOUT, "Борис in the lobby")
+        await fake.press(app, people[0], lobby, "Начать")
+        table = None
+        while table is None or table.status != "playing":
+            await asyncio.sleep(0.05)
+            table = await self.repo.find_open_table(group, 0)
+        return group, people, table.id
+
+    def _move_buttons(self, people, table_id: int, version: int):
+        """(user, message, data) of every move button drawn at ``version`` in the DMs."""
+        prefix = f"a:{table_id}:{version}:"
+        return [(user, m, data) for user in people for m in self.fake.messages(user.id)
+                if m.keyboard for _, data in self.fake.buttons(m) if data and data.startswith(prefix)]
+
+    async def play_game(self, game_no: int, kills: int, max_presses: int,
+                        deadline: float | None = None, kill_span: int | None = None) -> None:
+        """Play one table until it ends (or ``max_presses`` / ``deadline``), killing the bot
+        ``kills`` times at presses picked at random among the first ``kill_span`` (default
+        ``max_presses``; a two-person durak game takes about 90 presses)."""
+        group, people, table_id = await self.open_table(game_no)
+        self.report.games += 1
+        span = min(kill_span or max_presses, max_presses)
+        kill_at = set(self.rng.sample(range(span), min(kills, span)))
+        presses: list[Press] = []
+        row = None
+        for n in range(max_presses):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            # the current version and a button drawn for it (the DB is the truth; a
+            # redelivered press may move the table on while we look)
+            found = None
+            give_up = time.monotonic() + BUTTONS_TIMEOUT
+            while time.monotonic() < give_up:
+                row = await self.repo.get_table(table_id)
+                if row.status != "playing":
+                    break
+                with self.api._lock:
+                    found = self._move_buttons(people, table_id, row.version)
+                if found:
+                    break
+                await asyncio.sleep(0.03)
+            if row.status != "playing":
+                break
+            if not found:
+                raise AssertionError(f"no buttons for version {row.version} of table {table_id}")
+            user, message, data = self.rng.choice(found)
+            qid = self.press(user, message, data)
+            press = Press(qid, user.id, row.version, data.rsplit(":", 1)[1])
+            presses.append(press)
+            if n in kill_at:
+                # right away (the update may not even be read), or while the bot commits,
+                # answers or draws the next hands
+                await asyncio.sleep(self.rng.choice([0.0, self.rng.uniform(0, 0.15),
+                                                     self.rng.uniform(0.15, 0.6)]))
+                press.killed_after = self.answered(qid) is None
+                self.restart()
+                continue
+            await self.until(lambda: self.answered(qid), ANSWER_TIMEOUT, f"an answer to press {n}")
+            if self._recovering_since is not None:
+                self.report.recoveries.append(time.monotonic() - self._recovering_since)
+                self._recovering_since = None
+        await self.check(table_id, people, presses, [group] + [u.id for u in people])
+
+    # ------------------------------------------------------------------ the verdict
+    async def check(self, table_id: int, people, presses: list[Press], chats: list[int]) -> None:
+        rep = self.report
+        rep.presses += len(presses)
+        accepted = {p.qid for p in presses
+                    if (a := self.answered(p.qid)) is not None and not a.text and not a.show_alert}
+        rep.accepted += len(accepted)
+        row = await self.repo.get_table(table_id)
+        seats = {s.seat: s for s in await self.repo.get_seats(table_id)}
+        log = await self.repo.load_actions(table_id)
+
+        # each person's action in the log <- one press of theirs with that key
+        used: set[str] = set()
+        for entry in log:
+            if entry.seat is None or seats[entry.seat].is_computer:
+                continue  # the deal, timeouts, computers: nobody pressed them
+            user_id, key = seats[entry.seat].user_id, move_key(entry.action)
+            fits = [p for p in presses if p.user_id == user_id and p.key == key and p.version < entry.seq]
+            free = [p for p in fits if p.qid not in used]
+            if free:  # the press drawn nearest before the move
+                used.add(max(free, key=lambda p: p.version).qid)
+            elif fits:
+                rep.doubled += 1
+                rep.problems.append(f"table {table_id}: {entry} applied twice")
+            else:
+                rep.unpressed += 1
+                rep.problems.append(f"table {table_id}: {entry} was never pressed")
+        for p in presses:
+            if p.qid in accepted and p.qid not in used:
+                rep.lost += 1
+                rep.problems.append(f"table {table_id}: accepted press {p} is not in the log")
+
+        # the log replays into the game the table says it has
+        game = get_game(row.game)
+        state = game.initial_state(game.Options(**row.options), len(seats))
+        seqs = [e.seq for e in log]
+        if seqs != sorted(set(seqs)):
+            rep.problems.append(f"table {table_id}: sequence numbers out of order: {seqs}")
+        try:
+            for entry in log:
+                state, _ = game.apply(state, entry.seat, entry.action)
+        except Exception as error:  # noqa: BLE001 -- reported, not raised
+            rep.problems.append(f"table {table_id}: the log does not replay: {error!r}")
+        else:
+            if game.is_over(state) != (row.status != "playing"):
+                rep.problems.append(f"table {table_id}: status {row.status} but over={game.is_over(state)}")
+            rep.finished += game.is_over(state)
+
+        # A post twice in one chat: the bot deletes or edits what it knows it sent (an old
+        # ping, the hand), so a post it does not know stays visible next to its twin.
+        # Messages are told apart by the first line as sent ("🔔 Your turn — <table>",
+        # the hand's title, the table's title).
+        with self.api._lock:
+            for chat in chats:
+                firsts = Counter(m.history[0].text.split("\n", 1)[0] for m in self.fake.messages(chat))
+                for text, count in firsts.items():
+                    if count > 1:
+                        rep.duplicate_posts += count - 1
+                        rep.duplicates.append(f"chat {chat} x{count}: {text[:80]!r}")
+
+    def tracebacks(self) -> list[str]:
+        return [out for out in self.bot.outputs() if "Traceback" in out]
