@@ -1,7 +1,7 @@
 """Where computer players think: off the event loop, so a strong player's search at one
 table never delays a person's press at another.
 
-A process pool sized to the machine does the work (the search is CPU-bound, and threads
+A process pool sized to the machine (a core left for the event loop) does the work (the search is CPU-bound, and threads
 would share one core through the GIL); ``workers=0`` thinks in a thread instead, which
 the tests use (no processes to start) and which is enough for a very small bot. A
 decision carries its own seed, drawn by the caller, so a table's play stays
@@ -38,7 +38,9 @@ def _warm_up() -> None:
 
 
 def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
+    """One worker per CPU but one: the event loop keeps a core to answer presses while
+    the computers think (on 2 cores, 2 busy workers starved it: answers took seconds)."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 class Thinker:
