@@ -89,8 +89,7 @@ class Runtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        self.service.stop_computers()  # their moves stay due: resume() runs them at the next start
-        await asyncio.gather(*self.service._computer_tasks.values(), return_exceptions=True)
+        await self.service.stop_computers()
         self.service.thinker.close()
         await self.repo.close()
 

@@ -599,9 +599,13 @@ class TableService:
         while self._computer_tasks:
             await asyncio.gather(*list(self._computer_tasks.values()), return_exceptions=True)
 
-    def stop_computers(self) -> None:
-        for task in self._computer_tasks.values():
+    async def stop_computers(self) -> None:
+        """Cancel the computers' background moves and wait until they are gone (a clean
+        shutdown). Their moves stay due: resume() runs them at the next start."""
+        tasks = list(self._computer_tasks.values())
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def run_computers(self, table_id: int) -> None:
         """Automatic moves while the game waits for them, one committed action each: the

@@ -28,3 +28,34 @@ async def database(request, tmp_path):
         yield url
     finally:
         await drop_schema(url)
+
+
+GROUP = -1001  # the supergroup most end-to-end tests play in
+
+
+@pytest.fixture
+async def start_bot(fake_telegram, database):
+    """Start a BotUnderTest (tests/e2e.py) on a fresh simulated clock; register the chats
+    it needs on ``fake_telegram`` first. Every bot started is stopped after the test."""
+    from tests.e2e import BotUnderTest, FakeClock
+
+    running = []
+
+    async def start(**options) -> BotUnderTest:
+        clock = FakeClock()
+        fake_telegram.clock = clock
+        bot = await BotUnderTest(fake_telegram, database, clock, **options).start()
+        running.append(bot)
+        return bot
+
+    yield start
+    for bot in running:
+        await bot.stop()
+
+
+@pytest.fixture
+async def bot(fake_telegram, start_bot):
+    """The running bot with one supergroup, GROUP "Кухня", whose admin is user 1. A test
+    module that needs other chats defines its own ``bot`` fixture with ``start_bot``."""
+    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
+    return await start_bot()

@@ -31,7 +31,6 @@ are re-raised from send()/press() unless ``FakeTelegram(raise_handler_errors=Fal
 from __future__ import annotations
 
 import asyncio
-import html
 import itertools
 import json
 import logging

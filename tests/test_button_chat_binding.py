@@ -10,23 +10,19 @@ from __future__ import annotations
 import pytest
 
 from engine.base import get_game
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 TABLE_CHAT, OTHER_CHAT, FORUM = -1001, -1002, -1003
 REFUSED = "другом чате"
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
+async def bot(fake_telegram, start_bot):
     fake_telegram.group(TABLE_CHAT, "Кухня", admins=[1], supergroup=True)
     # the stranger (id 9) is an administrator of a group of their own
     fake_telegram.group(OTHER_CHAT, "Дача", admins=[9], supergroup=True)
     fake_telegram.group(FORUM, "Клуб", admins=[1], forum=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+    return await start_bot()
 
 
 async def everything(bot, table_id):

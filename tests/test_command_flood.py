@@ -9,20 +9,16 @@ from __future__ import annotations
 import pytest
 
 from bot.command_gate import REPEAT_WINDOW, CommandGate
-from tests.e2e import BotUnderTest, FakeClock
+from tests.e2e import FakeClock
 
 GROUP, OTHER = -1001, -1002
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
+async def bot(fake_telegram, start_bot):
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
     fake_telegram.group(OTHER, "Дача", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+    return await start_bot()
 
 
 def replies_in(fake, chat_id):

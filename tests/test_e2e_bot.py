@@ -6,20 +6,16 @@ import pytest
 
 from engine.base import get_game
 from storage.models import OutboxItem
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 GROUP, GROUP2 = -1001, -1002
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
+async def bot(fake_telegram, start_bot):
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
     fake_telegram.group(GROUP2, "Дача", admins=[2], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+    return await start_bot()
 
 
 def people(fake, n, lang="ru"):

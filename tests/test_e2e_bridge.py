@@ -11,20 +11,16 @@ from engine.base import get_game
 from engine.bridge import pbn
 from engine.bridge.rules import sort_cards
 from engine.cards import label
-from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
+from tests.e2e import CARD_LABEL, open_table
 
 GROUP = -1001
 GAME = get_game("bridge")
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
+async def bot(fake_telegram, start_bot):
     fake_telegram.group(GROUP, "Клуб", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+    return await start_bot()
 
 
 def is_card_button(text: str) -> bool:

@@ -2,24 +2,12 @@
 buttons as users do. Every settle() also runs the leak check of tests/e2e.py."""
 from __future__ import annotations
 
-import random
 
-import pytest
 
 from engine.base import get_game
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 GROUP = -1001
-
-
-@pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
 
 
 def people(fake, n):

@@ -4,29 +4,18 @@ tests/e2e.py (no card reaches a chat whose reader may not see it)."""
 from __future__ import annotations
 
 
-import pytest
 
 from bot.games import all_uis
 
 all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
 from bot.games.king import action_label  # noqa: E402
 from engine.base import get_game
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 GROUP = -1001
 G = get_game("king")
 CHOICE_BUTTONS = ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу", "до ♠", "до ♥", "до ♦", "до ♣",
                   "до старшей"]
-
-
-@pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
 
 
 def people(fake, n, lang="ru"):

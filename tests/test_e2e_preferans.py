@@ -6,27 +6,17 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.screens import move_key
 from engine.base import get_game
 from engine.preferans import ai
-from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock, open_table
+from tests.e2e import CARD_LABEL, open_table
 
 GROUP = -1001
 G = get_game("preferans")
 
 
-@pytest.fixture
-async def bot(fake_telegram, database):
-    # the harness's computers play the quick easy level (tests.e2e.BotUnderTest): these
-    # tests are about the bot; the strong player has its own tests and benchmark
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+# the conftest ``bot`` plays the quick easy computers (tests.e2e.BotUnderTest): these
+# tests are about the bot; the strong player has its own tests and benchmark
 
 
 def easy(view, legal, rng):

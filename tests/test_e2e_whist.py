@@ -5,24 +5,13 @@ from __future__ import annotations
 
 
 
-import pytest
 
 from engine.base import get_game
 from engine.whist.record import score as record_score
 from engine.whist.record import text as record_text
-from tests.e2e import CARD_LABEL, BotUnderTest, FakeClock
+from tests.e2e import CARD_LABEL
 
 GROUP = -1001
-
-
-@pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
 
 
 async def open_whist(bot, host, computers=3, rubbers_presses=1, extra_presses=()):

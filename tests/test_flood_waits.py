@@ -9,22 +9,11 @@ from __future__ import annotations
 
 import logging
 
-import pytest
 
 from bot.sender import ChatPacing
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import FakeClock, open_table
 
 GROUP = -1001
-
-
-@pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
 
 
 def calls_to(fake, chat_id):

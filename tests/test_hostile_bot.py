@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 GROUP = -1001
 TITLE = '</pre><a href="https://evil.example">Кухня</a> & <b>co'
@@ -16,13 +16,9 @@ UNKNOWN = "Неизвестная кнопка."
 
 
 @pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
+async def bot(fake_telegram, start_bot):
     fake_telegram.group(GROUP, TITLE, admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
+    return await start_bot()
 
 
 def failed_sends(fake) -> list:

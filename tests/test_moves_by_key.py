@@ -8,24 +8,13 @@ buttons were drawn. A double click still applies once.
 """
 from __future__ import annotations
 
-import pytest
 
 from bot.screens import move_key
 from engine.base import get_game
-from tests.e2e import BotUnderTest, FakeClock, open_table
+from tests.e2e import open_table
 
 GROUP = -1001
 G = get_game("durak")
-
-
-@pytest.fixture
-async def bot(fake_telegram, database):
-    clock = FakeClock()
-    fake_telegram.clock = clock
-    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    running = await BotUnderTest(fake_telegram, database, clock).start()
-    yield running
-    await running.stop()
 
 
 async def test_a_defender_accepts_a_claim_with_buttons_drawn_before_partner_answered(

@@ -9,7 +9,7 @@ from fractions import Fraction
 from engine.base import get_game
 from engine.errors import EngineError
 from engine.preferans.rules import DECK, participants
-from engine.preferans.scoring import defenders, parse_fnum
+from engine.preferans.scoring import parse_fnum
 
 G = get_game("preferans")
 ALL = set(DECK)

@@ -11,7 +11,6 @@ from engine.errors import EngineError
 from engine.preferans.scoring import BETTEL, NAME_OF, defenders
 from engine.preferans.record import score
 from tests.test_preferans_random import play_pulka
-from tests.test_preferans_scoring import SEED
 
 S = get_game("preferans_score")
 LETTERS = "ABC"
