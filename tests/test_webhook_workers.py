@@ -160,6 +160,9 @@ async def test_two_webhook_workers_share_one_game(cluster):
     await fake.press(router, boris, lobby, "Сесть за стол")
     api.wait_for(lambda: "Борис" in lobby.text, what="Борис in the lobby")
     router.to = [first]
+    for label, size in (("36 карт", "52"), ("52 карт", "24")):  # a 24-card game: shorter, same paths
+        await fake.press(router, anya, lobby, label)
+        api.wait_for(lambda: f"{size} карт" in lobby.text, what=f"the {size}-card deck")
     await fake.press(router, anya, lobby, "Начать")
     api.wait_for(lambda: hand_message(fake, 1) and hand_message(fake, 2), what="both hands")
     assert len([m for m in fake.messages(GROUP) if m.keyboard or "Аня" in m.text]) >= 1
