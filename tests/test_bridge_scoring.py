@@ -1,4 +1,4 @@
-"""Rubber bridge scoring (shared/rules/bridge.md §5–§7): the tables of both presets, one
+"""Rubber bridge scoring (docs/rules/bridge.md §5–§7): the tables of both presets, one
 deal's entries, the sheet of a rubber (games, vulnerability, rubber bonus) and the
 settlement."""
 from __future__ import annotations

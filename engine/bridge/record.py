@@ -1,4 +1,4 @@
-"""``cardbot score`` for rubber bridge (shared/rules/records.md, "Rubber bridge").
+"""``cardbot score`` for rubber bridge (docs/rules/records.md §2).
 
 ``score(record)`` returns the JSON result, ``text(record, lang)`` the sheets as the bot
 posts them (HTML-free). Both raise ``engine.score.ScoreError(entry, message)`` for a
