@@ -162,6 +162,7 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
                            computer_level=settings.computer_level)
     sender = Sender(app.bot, service, clock=sender_clock)
     app.bot_data["service"] = service
+    app.bot_data["rules_url"] = settings.rules_url
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)
     handlers.install(app)
     command_gate.install(app, CommandGate(clock))

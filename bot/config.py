@@ -44,6 +44,7 @@ class Settings:
     listen: str = "0.0.0.0:8080"      # where `cardbot webhook` accepts them (behind the proxy)
     computer_level: str = "strong"    # the computers' level at a new table (easy, normal, strong)
     computer_workers: int | None = None  # processes the computers think in; None = one per CPU
+    rules_url: str | None = None      # web folder of docs/rules/ (bot/rules_link.py); None = name the file
 
     @property
     def database(self) -> str:
@@ -84,6 +85,7 @@ class Settings:
             listen=merged.get("CARDBOT_LISTEN") or "0.0.0.0:8080",
             computer_level=_level(merged.get("CARDBOT_COMPUTER_LEVEL") or "strong"),
             computer_workers=_workers(merged.get("CARDBOT_COMPUTER_WORKERS")),
+            rules_url=_rules_url(merged.get("CARDBOT_RULES_URL")),
         )
 
 
@@ -100,3 +102,12 @@ def _workers(value: str | None) -> int | None:
         raise ConfigError(f"CARDBOT_COMPUTER_WORKERS must be a number of processes (0 = think in a "
                           f"thread), got {value[:40]!r}")
     return int(value)
+
+
+def _rules_url(value: str | None) -> str | None:
+    if not value:
+        return None
+    if not value.startswith(("https://", "http://")):
+        raise ConfigError(f"CARDBOT_RULES_URL must be the http(s):// address of the repository's "
+                          f"docs/rules folder, got {value[:60]!r}")
+    return value

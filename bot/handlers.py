@@ -13,6 +13,7 @@ from telegram.ext import (Application, ApplicationHandlerStop, CallbackQueryHand
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot.render.common import keyboard
+from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError, button_number
 from storage.repository import VersionConflict
 
@@ -164,8 +165,11 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     game = context.args[0].lower() if context.args else "durak"
     games = playable_games()
-    text = ui_for(game).rules_text(lang) if game in games else t(lang, "rules.unknown", games=", ".join(games))
-    await reply(update, text)
+    if game not in games:
+        await reply(update, t(lang, "rules.unknown", games=", ".join(games)))
+        return
+    link = full_rules_line(game, lang, context.application.bot_data.get("rules_url"))
+    await reply(update, ui_for(game).rules_text(lang) + "\n\n" + link)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,16 +1,21 @@
 """Message catalogs: every ``bot/locales/<lang>/*.json`` file merged (``core.json`` plus
-one file per game, so each game keeps its own words). ``t(lang, key, **params)`` formats a
-message with ``str.format``; a key missing in one language falls back to English, and a
-key missing everywhere shows the key itself (a visible bug, never a crash)."""
+one file per game, so each game keeps its own words), plus the words an engine owns
+because it prints them without the bot (the bridge score sheet, ``engine/bridge/words.py``).
+``t(lang, key, **params)`` formats a message with ``str.format``; a key missing in one
+language falls back to English, and a key missing everywhere shows the key itself (a
+visible bug, never a crash)."""
 from __future__ import annotations
 
 import json
 from functools import lru_cache
 from pathlib import Path
 
+from engine.bridge.words import WORDS as BRIDGE_SHEET_WORDS
+
 LANGUAGES = ("ru", "en")
 DEFAULT_LANG = "ru"
 _DIR = Path(__file__).parent / "locales"
+ENGINE_WORDS = (BRIDGE_SHEET_WORDS,)  # each {lang: {key: text}}
 
 
 @lru_cache(maxsize=None)
@@ -18,6 +23,8 @@ def catalog(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     for path in sorted((_DIR / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
+    for words in ENGINE_WORDS:
+        merged.update(words.get(lang, {}))
     return merged
 
 

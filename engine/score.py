@@ -1,4 +1,4 @@
-"""Score-only records (``shared/rules/records.md``): people who play with real cards
+"""Score-only records (``docs/rules/records.md``): people who play with real cards
 hand in what happened, and the same scoring code the engines use computes the sheet.
 
 Each game with a score sheet provides a module ``engine.<game>.record`` with

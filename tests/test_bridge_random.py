@@ -1,4 +1,4 @@
-"""Random rubbers of bridge checked against the invariants of shared/rules/bridge.md §10
+"""Random rubbers of bridge checked against the invariants of docs/rules/bridge.md §10
 after every action (computer players, and random legal play with claims, concessions,
 doubles and redoubles), plus replay of every log."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``cardbot score`` for rubber bridge (shared/rules/records.md): the example record, the
+"""``cardbot score`` for rubber bridge (docs/rules/records.md §2): the example record, the
 JSON shape, several rubbers, incomplete rubbers, options, and malformed records."""
 from __future__ import annotations
 

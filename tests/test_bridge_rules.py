@@ -1,4 +1,4 @@
-"""Bridge rules (shared/rules/bridge.md §2–§4, §9): the deal, every call's legality, the
+"""Bridge rules (docs/rules/bridge.md §2–§4, §9): the deal, every call's legality, the
 end of the auction, the declarer, the opening lead, dummy, following suit, the claim and
 the concession, honours from the deal, passed-out deals, the forfeit, views and replay."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Targeted tests for every durak rule (/work/shared/rules/durak.md)."""
+"""Targeted tests for every durak rule (docs/rules/durak.md)."""
 from __future__ import annotations
 
 import json

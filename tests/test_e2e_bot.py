@@ -316,6 +316,7 @@ async def test_help_rules_and_newgame_menu(bot, fake_telegram):
     assert "/durak" in fake_telegram.last_message(GROUP).text
     await bot.send(anya, GROUP, "/rules durak")
     assert "Дурак" in fake_telegram.last_message(GROUP).text
+    assert "docs/rules/durak.md" in fake_telegram.last_message(GROUP).text
     await bot.send(anya, GROUP, "/rules nosuchgame")
     assert "durak" in fake_telegram.last_message(GROUP).text
     await bot.send(anya, anya, "/durak")

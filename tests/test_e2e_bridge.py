@@ -225,7 +225,7 @@ async def test_human_declarer_plays_dummy_from_the_dm(bot, fake_telegram):
     assert sheet and "3 БК" in sheet[-1].text.replace("\u202f", " ")
 
 
-EXAMPLE = [  # shared/rules/records.md, then a fifth deal that wins the rubber
+EXAMPLE = [  # docs/rules/records.md §2, then a fifth deal that wins the rubber
     ("N", "2", "♥", "без контры", "10 (+2)", "онеров нет"),
     ("E", "4", "♠", "контра X", "8 (−2)", "онеров нет"),
     "passed_out",

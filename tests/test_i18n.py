@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import pick_lang, t
+from bot.i18n import ENGINE_WORDS, pick_lang, t
 
 LOCALES = Path(__file__).parent.parent / "bot" / "locales"
 
@@ -31,3 +31,17 @@ def test_language_pick_and_fallback():
     assert pick_lang("de") == "en" and pick_lang(None) == "ru"
     assert t("ru", "no.such.key") == "no.such.key"
     assert t("en", "durak.deck", n=36) == "36 cards"
+
+
+@pytest.mark.parametrize("words", ENGINE_WORDS)
+def test_engine_words_match_and_reach_the_bot(words):
+    """Words an engine owns (the bridge sheet): both languages, same placeholders, no key
+    that a bot catalog also defines, and ``t`` finds them."""
+    assert set(words["ru"]) == set(words["en"]), set(words["ru"]) ^ set(words["en"])
+    bot_keys = {key for path in LOCALES.glob("*/*.json")
+                for key in json.loads(path.read_text(encoding="utf-8"))}
+    assert not bot_keys & set(words["en"])
+    for lang in ("ru", "en"):
+        for key, text in words[lang].items():
+            assert placeholders(text) == placeholders(words["en"][key]), key
+            assert t(lang, key) == text

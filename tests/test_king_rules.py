@@ -1,4 +1,4 @@
-"""King: every rule of /work/shared/rules/king.md checked on hand-made deals (the
+"""King: every rule of docs/rules/king.md checked on hand-made deals (the
 section numbers are the rules file's), the scoring table, options and errors."""
 from __future__ import annotations
 

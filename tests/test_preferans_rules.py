@@ -1,4 +1,4 @@
-"""Preferans rules, phase by phase (shared/rules/preferans.md §3–§6.1), on hand-made deals."""
+"""Preferans rules, phase by phase (docs/rules/preferans.md §3–§6.1), on hand-made deals."""
 from __future__ import annotations
 
 import random

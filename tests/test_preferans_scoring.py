@@ -1,5 +1,5 @@
 """Preferans scoring (rules §5.2, §5.6, §6.2, §6.3, §7) through the record format of
-shared/rules/records.md, which runs the same code as the played engine."""
+docs/rules/records.md, which runs the same code as the played engine."""
 from __future__ import annotations
 
 import json

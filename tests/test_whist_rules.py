@@ -1,4 +1,4 @@
-"""Whist rules (shared/rules/whist.md) on stacked decks: the deal, the turned-up trump,
+"""Whist rules (docs/rules/whist.md) on stacked decks: the deal, the turned-up trump,
 the trump declaration, following suit and the must-trump option, errors that change
 nothing, forfeit, the after-rubber vote and the deal rotation."""
 from __future__ import annotations

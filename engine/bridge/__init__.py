@@ -1,4 +1,4 @@
-"""Rubber bridge (Бридж): rules spec in /work/shared/rules/bridge.md, notation in docs/bridge.md.
+"""Rubber bridge (Бридж): rules spec in docs/rules/bridge.md, notation in docs/bridge.md.
 
 ``engine.base.get_game("bridge")`` returns :data:`GAME` (one match = one rubber);
 ``get_game("bridge_score")`` the score-only sheet for games played with real cards.

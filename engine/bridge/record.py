@@ -1,4 +1,4 @@
-"""``cardbot score`` for rubber bridge (shared/rules/records.md, "Rubber bridge").
+"""``cardbot score`` for rubber bridge (docs/rules/records.md §2).
 
 ``score(record)`` returns the JSON result, ``text(record, lang)`` the sheets as the bot
 posts them (HTML-free). Both raise ``engine.score.ScoreError(entry, message)`` for a
@@ -13,6 +13,8 @@ from engine.score import ScoreError
 
 from .options import BridgeOptions, parse_options, scoring_table
 from .scoring import (SEATS, SIDES, Contract, Sheet, number_json, parse_contract)
+from .sheet import result_lines, sheet_table
+from .words import translator
 
 DEAL_KEYS = {"declarer", "contract", "tricks", "honours"}
 
@@ -141,14 +143,8 @@ def score(record: Any) -> dict:
 
 def text(record: Any, lang: str = "en") -> str:
     """Each rubber's sheet as the bot posts it, then its settlement, HTML-free."""
-    from bot.i18n import t  # the bot's catalogs hold the words (lazy: no bot import for score())
-
-    from .sheet import result_lines, sheet_table
-
     options, sheets, _ = build(record)
-
-    def tr(key: str, **params: Any) -> str:
-        return t(lang, key, **params)
+    tr = translator(lang)
 
     blocks = []
     for number, sheet in enumerate(sheets, start=1):

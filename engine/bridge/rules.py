@@ -1,6 +1,6 @@
 """Rubber bridge rules: parsing, checking and applying actions (docs/bridge.md).
 
-Spec: /work/shared/rules/bridge.md (§ numbers below). Every handler validates completely
+Spec: docs/rules/bridge.md (§ numbers below). Every handler validates completely
 before it clones the state, so a rejected action never changes anything.
 
 Action notation (seat = the player who acts; the declarer also acts for dummy):

@@ -1,6 +1,7 @@
 """The We/They sheet as monospaced text (rules §6), shared by the bot's posts and
 ``cardbot score --text``. Words come from a translator ``tr(key, **params)`` (the bot
-passes its catalog), so this module holds layout only. Input is ``Sheet.public()``.
+passes its catalog, ``cardbot score`` the one of ``words.py``), so this module holds
+layout only. Input is ``Sheet.public()``.
 
 Layout: above the line the entries of each deal, the newest on top (written upwards from
 the line, as on paper); ``═`` is the line; below it the trick points deal by deal, a ``─``

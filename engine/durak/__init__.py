@@ -1,4 +1,4 @@
-"""Durak (Дурак): rules spec in /work/shared/rules/durak.md, notation in docs/notation.md.
+"""Durak (Дурак): rules spec in docs/rules/durak.md, notation in docs/notation.md.
 
 ``engine.base.get_game("durak")`` returns :data:`GAME`.
 """

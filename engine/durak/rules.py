@@ -1,6 +1,6 @@
 """Durak's rules: parsing, checking and applying actions (docs/notation.md).
 
-Spec: /work/shared/rules/durak.md. Section numbers (§) below refer to it.
+Spec: docs/rules/durak.md. Section numbers (§) below refer to it.
 Every handler validates completely before it clones the state, so a rejected
 action never changes anything.
 """

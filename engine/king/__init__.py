@@ -1,4 +1,4 @@
-"""King (Кинг), F. Fikhman's version: rules spec in /work/shared/rules/king.md,
+"""King (Кинг), F. Fikhman's version: rules spec in docs/rules/king.md,
 notation and decisions in docs/king.md.
 
 ``engine.base.get_game("king")`` returns :data:`GAME`. The whole 12-deal game is one

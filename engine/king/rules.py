@@ -1,6 +1,6 @@
 """King's rules: parsing, checking and applying actions (docs/king.md).
 
-Spec: /work/shared/rules/king.md; section numbers (§) below refer to it. The
+Spec: docs/rules/king.md; section numbers (§) below refer to it. The
 follow-suit / must-trump / trick-winner pieces come from ``engine.tricks``.
 Every handler validates completely before it clones the state, so a rejected
 action never changes anything.

@@ -1,4 +1,4 @@
-"""Balkan preferans: rules in /work/shared/rules/preferans.md, notation in docs/preferans.md.
+"""Balkan preferans: rules in docs/rules/preferans.md, notation in docs/preferans.md.
 
 Registers two games: ``preferans`` (played at the table) and ``preferans_score``
 (the score-only sheet for people playing with real cards)."""

@@ -1,4 +1,4 @@
-"""``cardbot score`` for preferans (shared/rules/records.md, "Preferans").
+"""``cardbot score`` for preferans (docs/rules/records.md §3).
 
 ``score(record)`` returns the JSON sheet; ``text(record, lang)`` the sheet exactly as the
 bot posts it (HTML-free). Both go through the same scoring code as the played game

@@ -1,6 +1,6 @@
 """Balkan preferans: parsing, checking and applying actions (notation in docs/preferans.md).
 
-Spec: /work/shared/rules/preferans.md; § numbers below refer to it. Every handler
+Spec: docs/rules/preferans.md; § numbers below refer to it. Every handler
 checks completely before it clones the state, so a rejected action changes nothing.
 One engine match is one whole pulka: after each hand the state waits in phase
 ``deal`` and ``system_action`` deals the next hand (the deal passes clockwise).

@@ -1,4 +1,4 @@
-"""Whist (Вист, seed 002): rules spec in /work/shared/rules/whist.md, notation in
+"""Whist (Вист, seed 002): rules spec in docs/rules/whist.md, notation in
 docs/whist.md. Registers two games: ``whist`` (played at the table) and
 ``whist_score`` (the score sheet of a game played with real cards)."""
 from engine.base import register

@@ -1,4 +1,4 @@
-"""``cardbot score`` for whist (shared/rules/records.md): a paper game's deals in, the
+"""``cardbot score`` for whist (docs/rules/records.md §4): a paper game's deals in, the
 sheet out. The same :class:`~engine.whist.scoring.Sheet` scores played deals.
 
 Input::

@@ -1,6 +1,6 @@
 """Whist's rules: parsing, checking and applying actions (notation in docs/whist.md).
 
-Spec: /work/shared/rules/whist.md (§ numbers below). Every handler validates
+Spec: docs/rules/whist.md (§ numbers below). Every handler validates
 completely before it clones the state, so a rejected action never changes anything.
 
 Actions::

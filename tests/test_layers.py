@@ -1,0 +1,51 @@
+"""The layering contracts of pyproject.toml ([tool.importlinter]) hold for the project,
+and they do catch a violation: a copy of the contracts run on a small fake tree where the
+engine imports the bot and one game imports another must report both as broken."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command; lint_imports_command()"]
+
+
+def lint(config: Path, cwd: Path, pythonpath: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    return subprocess.run([*LINT, "--no-cache", str(config)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_project_keeps_its_layers():
+    done = lint(ROOT / "pyproject.toml", ROOT, ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"Contracts: (\d+) kept, 0 broken", done.stdout)
+
+
+def test_a_violation_breaks_the_contracts(tmp_path):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    modules = set(config["root_packages"])
+    for contract in config["contracts"]:
+        for key in ("source_modules", "forbidden_modules", "modules"):
+            modules.update(contract.get(key, []))
+    for name in sorted(modules):  # every module the contracts name, as an empty package
+        package = tmp_path.joinpath(*name.split("."))
+        package.mkdir(parents=True, exist_ok=True)
+        (package / "__init__.py").touch()
+    (tmp_path / "bot" / "i18n.py").touch()
+    (tmp_path / "engine" / "bridge" / "record.py").write_text("import bot.i18n\n")
+    (tmp_path / "engine" / "durak" / "rules.py").write_text("from engine.king import state\n")
+    (tmp_path / "engine" / "king" / "state.py").touch()
+    project = tmp_path / "pyproject.toml"
+    project.write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+
+    done = lint(project, tmp_path, tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "The engine imports neither the bot nor the storage BROKEN" in done.stdout
+    assert "No game imports another game BROKEN" in done.stdout
+    assert "engine.bridge.record -> bot.i18n" in done.stdout
+    assert "The storage does not import the bot KEPT" in done.stdout
