@@ -31,6 +31,7 @@ are re-raised from send()/press() unless ``FakeTelegram(raise_handler_errors=Fal
 from __future__ import annotations
 
 import asyncio
+import collections
 import html
 import itertools
 import json
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from telegram import Update
+from telegram.error import TimedOut
 from telegram.ext import ApplicationBuilder
 from telegram.request import BaseRequest, RequestData
 
@@ -48,6 +50,15 @@ NOT_MODIFIED = ("Bad Request: message is not modified: specified new message con
                 "markup are exactly the same as a current content and reply markup of the message")
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument"}
+
+
+class NetworkFault(Exception):
+    """Raised inside FakeTelegram for an injected network failure: FakeRequest turns it
+    into PTB's ``TimedOut``, as when Telegram does not answer in time."""
+
+    def __init__(self, delivered: bool):
+        super().__init__("timed out" + (" after the call was carried out" if delivered else ""))
+        self.delivered = delivered
 
 
 class APIError(Exception):
@@ -375,15 +386,23 @@ class FakeTelegram:
 
     def fail_next(self, method: str, description: str = "Bad Request: injected failure",
                   error_code: int = 400, *, chat_id: int | None = None,
-                  retry_after: int | None = None, times: int = 1) -> None:
+                  retry_after: int | None = None, times: int = 1, timeout: bool = False,
+                  delivered: bool = False) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
-        ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``."""
+        ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
+        500 or 502 a server error (PTB: ``NetworkError``); ``timeout`` no answer at all
+        (PTB: ``TimedOut``), after Telegram carried the call out when ``delivered``."""
         params = None
         if retry_after is not None:
             error_code, params = 429, {"retry_after": retry_after}
             description = f"Too Many Requests: retry after {retry_after}"
-        self._failures.append({"method": method, "chat_id": chat_id, "times": times,
-                               "error": APIError(error_code, description, params)})
+        error = NetworkFault(delivered) if timeout else APIError(error_code, description, params)
+        self._failures.append({"method": method, "chat_id": chat_id, "times": times, "error": error})
+
+    def delete_by_user(self, chat_id: int, message_id: int) -> None:
+        """A person deletes a bot message (their hand in the DM, or an admin the group's
+        table message). Telegram tells the bot nothing: its next edit finds no message."""
+        self.msgs[chat_id][message_id].deleted = True
 
     # ---------------------------------------------------------------- API dispatch
     def handle(self, method: str, params: dict) -> tuple[int, dict]:
@@ -399,7 +418,12 @@ class FakeTelegram:
                     failure["times"] -= 1
                     if failure["times"] <= 0:
                         self._failures.remove(failure)
-                    raise failure["error"]
+                    error = failure["error"]
+                    if isinstance(error, NetworkFault):
+                        call.ok, call.error = False, str(error)
+                        if error.delivered:
+                            getattr(self, f"_api_{method}", lambda p: True)(params)
+                    raise error
             handler = getattr(self, f"_api_{method}", None)
             result = handler(params) if handler else True
             return 200, {"ok": True, "result": result}
@@ -813,6 +837,14 @@ class FakeTelegram:
         return [v.text for m in self.msgs.get(chat_id, {}).values() if m.from_bot
                 for v in m.history]
 
+    def twins(self, chat_id: int) -> dict[str, int]:
+        """Messages the bot posted twice: visible bot messages of one kind in the chat,
+        told apart by their first line as sent ("🔔 Your turn — <table>", a hand's title,
+        the table's title, a score sheet's heading) -> how many extra copies. The bot edits
+        or deletes every message it knows it sent, so a twin is a post it lost track of."""
+        firsts = collections.Counter(m.history[0].text.split("\n", 1)[0] for m in self.messages(chat_id))
+        return {text: count - 1 for text, count in firsts.items() if count > 1}
+
     def toasts_for(self, user_id: int) -> list[CallbackAnswer]:
         """answerCallbackQuery answers (toasts/alerts) shown to ``user_id``."""
         return [a for a in self.answers.values() if a.user_id == user_id]
@@ -859,7 +891,10 @@ class FakeRequest(BaseRequest):
             params["_files"] = {name: (value[0], value[1]) for name, value in request_data.multipart_data.items()}
         if endpoint == "getUpdates":
             await asyncio.sleep(0.05)  # avoid a hot loop if someone starts polling
-        status, body = self.fake.handle(endpoint, params)
+        try:
+            status, body = self.fake.handle(endpoint, params)
+        except NetworkFault as fault:
+            raise TimedOut(str(fault)) from None
         return status, json.dumps(body).encode()
 
 
