@@ -249,8 +249,8 @@ class Sender:
                 self.budget.spend(chat_id)
             if sent:
                 self.pacing.spend(chat_id)
-            if first.kind in ("post", "ping"):  # new messages: never send one twice
-                await self.repo.mark_done([r.id for r in rows])
+            if first.kind in ("post", "ping", "notice"):  # new messages: never send one twice,
+                await self.repo.mark_done([r.id for r in rows])  # so done at once, not after the drain
             else:
                 done += [r.id for r in rows]
         return wait

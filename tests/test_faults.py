@@ -91,14 +91,19 @@ def turn_of(bot: BotUnderTest, table_id: int, user: FakeUser):
     return check
 
 
-async def assert_game_whole(bot: BotUnderTest, table_id: int, presses: list[Press]) -> None:
-    """Over, every press applied once or refused, the result posted once."""
+async def assert_game_over_nothing_lost(bot: BotUnderTest, table_id: int, presses: list[Press]) -> None:
+    """Over, every press applied once or refused with a toast."""
     table, state = await bot.state(table_id)
     assert table.status == "between" and get_game(table.game).is_over(state)
     seats = {s.seat: s for s in await bot.repo.get_seats(table_id)}
     logged = [(seats[r.seat].user_id, move_key(r.action)) for r in await bot.repo.load_actions(table_id)
               if r.seat is not None and not seats[r.seat].is_computer]
     assert logged == [(p.user_id, p.key) for p in presses if not p.refused]
+
+
+async def assert_game_whole(bot: BotUnderTest, table_id: int, presses: list[Press]) -> None:
+    """Over, nothing lost or doubled, the result posted once, no message twice."""
+    await assert_game_over_nothing_lost(bot, table_id, presses)
     sheets = [m for m in bot.fake.messages(GROUP) if "окончена" in m.text]
     assert len(sheets) == 1, bot.fake.dump(GROUP)
     assert not bot.fake.twins(GROUP), bot.fake.dump(GROUP)
@@ -226,3 +231,49 @@ async def test_a_deleted_table_message_is_posted_again_in_the_group(bot, fake_te
 
 async def _after(presses: list[Press], n: int) -> bool:
     return len(presses) >= n
+
+
+# ---------------------------------------------------------------------- a kill mid-post
+class ProcessKilled(BaseException):
+    """SIGKILL at one exact point of the sender (tests/test_chaos.py kills for real): a
+    BaseException, as no `except Exception` may take it for an ordinary failure."""
+
+
+@pytest.mark.parametrize("killed", ["after Telegram's answer", "before the call"])
+async def test_a_kill_mid_post_and_the_duplicate_counter(bot, fake_telegram, killed):
+    """The result sheet's post is interrupted by a kill, and a new process takes over the
+    same database. Killed before the call, the sheet goes out once. Killed between
+    Telegram's answer and the outbox write -- the window no bot can close, Telegram
+    knowing no idempotency key -- it goes out twice, and the duplicate counter the chaos
+    suite uses (FakeTelegram.twins) sees it."""
+    fake = fake_telegram
+    table_id, (anya, boris) = await start(bot, fake)
+    sender, repo = bot.runtime.sender, bot.repo
+    sheet_rows: list[int] = []
+    real_post, real_mark_done = sender._post, repo.mark_done
+
+    async def post(table, seats, item):
+        if killed == "before the call":
+            raise ProcessKilled
+        sent = await real_post(table, seats, item)
+        sheet_rows.append(item.id)
+        return sent
+
+    async def mark_done(ids):
+        if set(ids) & set(sheet_rows):
+            raise ProcessKilled
+        await real_mark_done(ids)
+
+    sender._post, repo.mark_done = post, mark_done
+    presses: list[Press] = []
+    with pytest.raises(ProcessKilled):
+        await play(bot, table_id, [anya, boris], presses)
+    await bot.restart()
+    await assert_game_over_nothing_lost(bot, table_id, presses)
+    sheets = [m for m in fake.messages(GROUP) if "окончена" in m.text]
+    heading = sheets[0].history[0].text.split("\n", 1)[0]
+    if killed == "before the call":
+        assert len(sheets) == 1 and not fake.twins(GROUP), fake.dump(GROUP)
+    else:
+        assert len(sheets) == 2 and fake.twins(GROUP) == {heading: 1}, fake.dump(GROUP)
+
