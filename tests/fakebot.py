@@ -658,6 +658,16 @@ class FakeTelegram:
         Commands get a bot_command entity. Any DM marks the bot as started (first DM is /start).
         In groups, with privacy mode, plain text that is not a reply to / mention of the bot is
         stored but not delivered (see ``self.undelivered``)."""
+        msg, update = self.message_update(user, chat, text, thread_id, reply_to)
+        if update is not None:
+            await self.feed(app, update)
+        return msg
+
+    def message_update(self, user: FakeUser, chat: FakeUser | int, text: str,
+                       thread_id: int | None = None, reply_to: FakeMessage | None = None
+                       ) -> tuple[FakeMessage, dict | None]:
+        """The message ``send`` makes, and its update (None: privacy mode hides it), for a
+        caller that hands updates to the bot itself (``app.update_queue``, as polling does)."""
         chat_obj = self.chats[chat.id if isinstance(chat, FakeUser) else chat]
         if chat_obj.type == "private":
             assert chat_obj.id == user.id, "a user can only write in their own DM with the bot"
@@ -682,9 +692,8 @@ class FakeTelegram:
         if (chat_obj.type != "private" and self.privacy_mode and not chat_obj.bot_admin
                 and not addressed):
             self.undelivered.append(msg)
-            return msg
-        await self.feed(app, self._next_update(message=msg.to_api()))
-        return msg
+            return msg, None
+        return msg, self._next_update(message=msg.to_api())
 
     def _find_message(self, message: FakeMessage | tuple[int, int]) -> FakeMessage:
         if isinstance(message, FakeMessage):
