@@ -172,6 +172,20 @@ async def test_a_chat_that_keeps_failing_is_retried_less_and_less_often(bot, fak
     assert_one_line_each(warnings, faults=12)
 
 
+async def test_a_failed_reply_to_a_command_is_one_line(bot, fake_telegram, warnings):
+    fake = fake_telegram
+    anya = fake.user(1, "Аня")
+    fake.fail_next("sendMessage", chat_id=GROUP, error_code=502, description="Bad Gateway")
+    fake.fail_next("sendMessage", chat_id=anya.id, timeout=True)
+    await bot.send(anya, GROUP, "/help")
+    await bot.send(anya, anya, "/start")
+    assert_one_line_each(warnings, faults=2)
+    await bot.tick(6)  # the same commands a little later are answered
+    await bot.send(anya, GROUP, "/help")
+    await bot.send(anya, anya, "/start")
+    assert fake.messages(GROUP) and fake.messages(anya.id)
+
+
 # ---------------------------------------------------------------------- people
 async def test_a_player_who_blocks_the_bot_mid_game_can_come_back(bot, fake_telegram, warnings):
     fake = fake_telegram
