@@ -5,7 +5,7 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (Application, ApplicationHandlerStop, CallbackQueryHandler,
                           ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler,
                           TypeHandler, filters)
@@ -294,7 +294,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(context.error, RetryAfter):  # Telegram's flood control: expected, not a bug
         log.warning("flood wait while answering an update: %s", context.error)
         return
-    if isinstance(context.error, TelegramError):  # Telegram failed a reply (5xx, timeout, 403)
+    # Telegram failed a reply (5xx, timeout) or may not write there (403): not a bug. A 400
+    # (BadRequest) is the bot's own mistake and keeps its traceback.
+    if isinstance(context.error, (NetworkError, Forbidden)) and not isinstance(context.error, BadRequest):
         chat = update.effective_chat.id if isinstance(update, Update) and update.effective_chat else None
         log.warning("could not reply in chat %s: %s: %s", chat, type(context.error).__name__, context.error)
         return
