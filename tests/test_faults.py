@@ -172,6 +172,21 @@ async def test_a_chat_that_keeps_failing_is_retried_less_and_less_often(bot, fak
     assert_one_line_each(warnings, faults=12)
 
 
+async def test_a_timeout_after_telegram_posted_the_sheet_posts_it_again(bot, fake_telegram, warnings):
+    """The one fault that doubles a post: Telegram carried the call out but its answer
+    never came. The bot cannot tell this from a call that never arrived, and a result
+    sheet lost is worse than one shown twice, so it is sent again -- and counted."""
+    fake = fake_telegram
+    table_id, (anya, boris) = await start(bot, fake)
+    fake.fail_next("sendMessage", chat_id=GROUP, timeout=True, delivered=True)
+    presses: list[Press] = []
+    await play(bot, table_id, [anya, boris], presses)
+    await assert_game_over_nothing_lost(bot, table_id, presses)
+    sheets = [m for m in fake.messages(GROUP) if "окончена" in m.text]
+    assert len(sheets) == 2 and list(fake.twins(GROUP).values()) == [1], fake.dump(GROUP)
+    assert_one_line_each(warnings, faults=1)
+
+
 async def test_a_failed_reply_to_a_command_is_one_line(bot, fake_telegram, warnings):
     fake = fake_telegram
     anya = fake.user(1, "Аня")
