@@ -7,6 +7,10 @@ toast (none lost, none doubled), nothing the bot posts appears twice, the failed
 is sent again (a deleted one anew), retries are paced (never the same chat again within
 a second of a failure, backing off while it keeps failing), and each fault is one
 warning line in the log, not an error with a traceback.
+
+The one window where a post goes out twice -- Telegram carried it out but the bot never
+learned so (a lost answer, a kill before the write that records it) -- is shown on
+purpose, with the duplicate counter the chaos suite uses (``FakeTelegram.twins``) seeing it.
 """
 from __future__ import annotations
 
