@@ -5,7 +5,7 @@ import logging
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import RetryAfter
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (Application, ApplicationHandlerStop, CallbackQueryHandler,
                           ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler,
                           TypeHandler, filters)
@@ -236,15 +236,25 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 computers_at = table_id
         else:
             raise UserError("err.bad_button")
-        await query.answer(t(lang, toast) if toast != "ok.move" else None)
+        await answer(query, t(lang, toast) if toast != "ok.move" else None)
     except UserError as error:
-        await query.answer(t(lang, error.key, **error.params), show_alert=error.key == "err.dm_needed")
+        await answer(query, t(lang, error.key, **error.params), alert=error.key == "err.dm_needed")
         return
     except VersionConflict:  # another process moved the table on first
-        await query.answer(t(lang, "err.stale"))
+        await answer(query, t(lang, "err.stale"))
         return
     if computers_at is not None:  # the player hears "accepted" before the computers answer
         service.start_computers(computers_at)
+
+
+async def answer(query, text: str | None, alert: bool = False) -> None:
+    """The toast under a press. Only a courtesy: when Telegram fails it (a 5xx, a timeout,
+    a query too old), the press has been handled all the same, and what follows it (the
+    computers' answers) must still happen; so the failure is one line in the log."""
+    try:
+        await query.answer(text, show_alert=alert)
+    except TelegramError as error:
+        log.warning("could not answer a button press of user %s: %s", query.from_user.id, error)
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:
@@ -264,7 +274,7 @@ async def gate(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise ApplicationHandlerStop
     query = update.callback_query
     if query is not None and (query.message is None or update.effective_chat is None):
-        await query.answer(t(pick_lang(query.from_user.language_code), "err.bad_button"))
+        await answer(query, t(pick_lang(query.from_user.language_code), "err.bad_button"))
         raise ApplicationHandlerStop
     if update.message is not None and update.effective_user is None:
         raise ApplicationHandlerStop
@@ -288,12 +298,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(context.error, RetryAfter):  # Telegram's flood control: expected, not a bug
         log.warning("flood wait while answering an update: %s", context.error)
         return
+    # Telegram failed a reply (5xx, timeout) or may not write there (403): not a bug. A 400
+    # (BadRequest) is the bot's own mistake and keeps its traceback.
+    if isinstance(context.error, (NetworkError, Forbidden)) and not isinstance(context.error, BadRequest):
+        chat = update.effective_chat.id if isinstance(update, Update) and update.effective_chat else None
+        log.warning("could not reply in chat %s: %s: %s", chat, type(context.error).__name__, context.error)
+        return
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query:
-        try:
-            await update.callback_query.answer(t("en", "err.internal"))
-        except Exception:  # the query may be too old to answer
-            pass
+        await answer(update.callback_query, t("en", "err.internal"))
 
 
 def install(app: Application) -> None:

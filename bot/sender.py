@@ -39,6 +39,8 @@ IDLE_POLL = 30.0        # seconds between drains when nothing wakes the sender
 PAGE = 1000             # outbox rows read per drain
 CONCURRENT_CHATS = 32   # chats served at the same time in one drain
 GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
+FIRST_RETRY = 2.0       # seconds before a chat is called again after Telegram failed (5xx, timeout)
+LAST_RETRY = 60.0       # ... doubling while it keeps failing, up to this
 
 
 class GroupBudget:
@@ -78,6 +80,7 @@ class ChatPacing:
         self.recent_floods: collections.deque[tuple[float, int]] = collections.deque()
         self.dm_rate, self.dm_burst = dm_per_second, dm_burst
         self.dm_tokens: dict[int, tuple[float, float]] = {}  # chat -> (tokens, at)
+        self.failures: dict[int, int] = {}  # chat -> Telegram failures in a row
 
     def wait_for(self, chat_id: int) -> float:
         now = self.clock()
@@ -93,12 +96,24 @@ class ChatPacing:
         return min(self.dm_burst, tokens + (now - at) * self.dm_rate), now
 
     def spend(self, chat_id: int) -> None:
+        self.failures.pop(chat_id, None)
         if chat_id > 0:
             tokens, now = self._tokens(chat_id, self.clock())
             self.dm_tokens[chat_id] = (tokens - 1, now)
             if len(self.dm_tokens) > RENDER_MEMORY:  # forget the chats idle longest
                 for key in list(self.dm_tokens)[: len(self.dm_tokens) // 2]:
                     del self.dm_tokens[key]
+
+    def failed(self, chat_id: int) -> float:
+        """Telegram failed a call to this chat (a 5xx, a timeout): rest before the next
+        one, twice as long each time it fails again (2 s, 4 s, ... 60 s). Many chats failing
+        at once means Telegram is unreachable: then the whole bot rests, as in a flood."""
+        count = self.failures[chat_id] = self.failures.get(chat_id, 0) + 1
+        if len(self.failures) > RENDER_MEMORY:
+            self.failures.clear()
+        seconds = min(FIRST_RETRY * 2 ** (count - 1), LAST_RETRY)
+        self.flood(chat_id, seconds)
+        return seconds
 
     def flood(self, chat_id: int, seconds: float) -> None:
         now = self.clock()
@@ -209,17 +224,24 @@ class Sender:
                 log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again",
                             retry, chat_id)
                 return retry if wait is None else min(wait, retry)
-            except BadRequest:  # Telegram refused this message: retrying cannot help
-                log.exception("Telegram refused %s; dropped", first)
+            except BadRequest as error:  # Telegram refused this message: retrying cannot help
+                log.warning("Telegram refused the %s message of table %s in chat %s (%s); dropped",
+                            first.kind, first.table_id, chat_id, error)
                 sent = False
-            except Forbidden as error:  # removed from the group: its tables close, no retries
-                log.warning("cannot write in chat %s (%s); closing its tables", chat_id, error)
+            except Forbidden as error:
                 sent = False
-                if chat_id < 0:
+                if chat_id < 0:  # removed from the group: its tables close, no retries
+                    log.warning("cannot write in chat %s (%s); closing its tables", chat_id, error)
                     await self.service.chat_lost(chat_id)
-            except (TimedOut, NetworkError) as error:
-                log.warning("network error, will retry: %s", error)
-                return 2.0 if wait is None else min(wait, 2.0)
+                else:  # blocked the bot: their DM waits until they /start it again
+                    log.warning("cannot write to user %s (%s); their hand waits for /start", chat_id, error)
+                    await self.repo.set_dm_open(chat_id, False)
+            except (TimedOut, NetworkError) as error:  # the rows stay; the chat rests a while
+                delay = self.pacing.failed(chat_id)
+                log.warning("Telegram failed the %s message of table %s in chat %s (%s: %s); "
+                            "again in %.0f s", first.kind, first.table_id, chat_id,
+                            type(error).__name__, error, delay)
+                return delay if wait is None else min(wait, delay)
             except Exception:
                 log.exception("could not deliver %s; dropped", first)
                 sent = False
@@ -227,8 +249,8 @@ class Sender:
                 self.budget.spend(chat_id)
             if sent:
                 self.pacing.spend(chat_id)
-            if first.kind in ("post", "ping"):  # new messages: never send one twice
-                await self.repo.mark_done([r.id for r in rows])
+            if first.kind in ("post", "ping", "notice"):  # new messages: never send one twice,
+                await self.repo.mark_done([r.id for r in rows])  # so done at once, not after the drain
             else:
                 done += [r.id for r in rows]
         return wait
@@ -296,11 +318,7 @@ class Sender:
         seat = seats[seat_no]
         state = await self.service.state_of(table)
         screen = screens.hand(table, seats, state, seat_no, mode=self.service.keyboard_mode(table, seat))
-        try:
-            message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
-        except Forbidden:
-            await self.repo.set_dm_open(seat.user_id, False)  # blocked the bot or never started it
-            return False
+        message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
         if message_id is not None and message_id != seat.dm_message_id:
             await self.repo.set_seat_messages(table.id, seat_no, dm_message_id=message_id)
             seat.dm_message_id = message_id
@@ -316,23 +334,16 @@ class Sender:
                 await self.bot.delete_message(seat.user_id, seat.ping_message_id)
             except (BadRequest, Forbidden):
                 pass
-        try:
-            message = await self.bot.send_message(seat.user_id, fit_message(screens.ping(table, reminder)),
-                                                  parse_mode=ParseMode.HTML)
-        except Forbidden:
-            await self.repo.set_dm_open(seat.user_id, False)
-            return False
+        message = await self.bot.send_message(seat.user_id, fit_message(screens.ping(table, reminder)),
+                                              parse_mode=ParseMode.HTML)
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
         seat.ping_message_id = message.message_id
         return True
 
     async def _notice(self, table, item: OutboxItem) -> bool:
         """A one-off message to a player's DM about their table (e.g. it was closed)."""
-        try:
-            await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]),
-                                        parse_mode=ParseMode.HTML)
-        except Forbidden:
-            await self.repo.set_dm_open(item.chat_id, False)
+        await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]),
+                                    parse_mode=ParseMode.HTML)
         return False
 
     async def _unping(self, table, seats, seat_no: int) -> bool:
@@ -384,6 +395,7 @@ class Sender:
                     return message_id
                 if "not found" not in str(error).lower() and "can't be edited" not in str(error).lower():
                     raise
+                log.info("message %s in chat %s is gone (%s); sending it anew", message_id, chat_id, error)
         message = await self.bot.send_message(chat_id, screen.text, parse_mode=ParseMode.HTML,
                                               reply_markup=screen.markup, message_thread_id=thread_id or None)
         self._remember(chat_id, message.message_id, shown)

@@ -29,7 +29,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -307,17 +306,12 @@ class Chaos:
                 rep.problems.append(f"table {table_id}: status {row.status} but over={game.is_over(state)}")
             rep.finished += game.is_over(state)
 
-        # A post twice in one chat: the bot deletes or edits what it knows it sent (an old
-        # ping, the hand), so a post it does not know stays visible next to its twin.
-        # Messages are told apart by the first line as sent ("🔔 Your turn — <table>",
-        # the hand's title, the table's title).
+        # A post twice in one chat (FakeTelegram.twins): at most one per kill
         with self.api._lock:
             for chat in chats:
-                firsts = Counter(m.history[0].text.split("\n", 1)[0] for m in self.fake.messages(chat))
-                for text, count in firsts.items():
-                    if count > 1:
-                        rep.duplicate_posts += count - 1
-                        rep.duplicates.append(f"chat {chat} x{count}: {text[:80]!r}")
+                for text, extra in self.fake.twins(chat).items():
+                    rep.duplicate_posts += extra
+                    rep.duplicates.append(f"chat {chat} x{extra + 1}: {text[:80]!r}")
 
     def tracebacks(self) -> list[str]:
         return [out for out in self.bot.outputs() if "Traceback" in out]

@@ -31,6 +31,7 @@ are re-raised from send()/press() unless ``FakeTelegram(raise_handler_errors=Fal
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import logging
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from telegram import Update
+from telegram.error import TimedOut
 from telegram.ext import ApplicationBuilder
 from telegram.request import BaseRequest, RequestData
 
@@ -47,6 +49,15 @@ NOT_MODIFIED = ("Bad Request: message is not modified: specified new message con
                 "markup are exactly the same as a current content and reply markup of the message")
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument"}
+
+
+class NetworkFault(Exception):
+    """Raised inside FakeTelegram for an injected network failure: FakeRequest turns it
+    into PTB's ``TimedOut``, as when Telegram does not answer in time."""
+
+    def __init__(self, delivered: bool):
+        super().__init__("timed out" + (" after the call was carried out" if delivered else ""))
+        self.delivered = delivered
 
 
 class APIError(Exception):
@@ -374,15 +385,23 @@ class FakeTelegram:
 
     def fail_next(self, method: str, description: str = "Bad Request: injected failure",
                   error_code: int = 400, *, chat_id: int | None = None,
-                  retry_after: int | None = None, times: int = 1) -> None:
+                  retry_after: int | None = None, times: int = 1, timeout: bool = False,
+                  delivered: bool = False) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
-        ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``."""
+        ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
+        500 or 502 a server error (PTB: ``NetworkError``); ``timeout`` no answer at all
+        (PTB: ``TimedOut``), after Telegram carried the call out when ``delivered``."""
         params = None
         if retry_after is not None:
             error_code, params = 429, {"retry_after": retry_after}
             description = f"Too Many Requests: retry after {retry_after}"
-        self._failures.append({"method": method, "chat_id": chat_id, "times": times,
-                               "error": APIError(error_code, description, params)})
+        error = NetworkFault(delivered) if timeout else APIError(error_code, description, params)
+        self._failures.append({"method": method, "chat_id": chat_id, "times": times, "error": error})
+
+    def delete_by_user(self, chat_id: int, message_id: int) -> None:
+        """A person deletes a bot message (their hand in the DM, or an admin the group's
+        table message). Telegram tells the bot nothing: its next edit finds no message."""
+        self.msgs[chat_id][message_id].deleted = True
 
     # ---------------------------------------------------------------- API dispatch
     def handle(self, method: str, params: dict) -> tuple[int, dict]:
@@ -398,7 +417,12 @@ class FakeTelegram:
                     failure["times"] -= 1
                     if failure["times"] <= 0:
                         self._failures.remove(failure)
-                    raise failure["error"]
+                    error = failure["error"]
+                    if isinstance(error, NetworkFault):
+                        call.ok, call.error = False, str(error)
+                        if error.delivered:
+                            getattr(self, f"_api_{method}", lambda p: True)(params)
+                    raise error
             handler = getattr(self, f"_api_{method}", None)
             result = handler(params) if handler else True
             return 200, {"ok": True, "result": result}
@@ -633,6 +657,16 @@ class FakeTelegram:
         Commands get a bot_command entity. Any DM marks the bot as started (first DM is /start).
         In groups, with privacy mode, plain text that is not a reply to / mention of the bot is
         stored but not delivered (see ``self.undelivered``)."""
+        msg, update = self.message_update(user, chat, text, thread_id, reply_to)
+        if update is not None:
+            await self.feed(app, update)
+        return msg
+
+    def message_update(self, user: FakeUser, chat: FakeUser | int, text: str,
+                       thread_id: int | None = None, reply_to: FakeMessage | None = None
+                       ) -> tuple[FakeMessage, dict | None]:
+        """The message ``send`` makes, and its update (None: privacy mode hides it), for a
+        caller that hands updates to the bot itself (``app.update_queue``, as polling does)."""
         chat_obj = self.chats[chat.id if isinstance(chat, FakeUser) else chat]
         if chat_obj.type == "private":
             assert chat_obj.id == user.id, "a user can only write in their own DM with the bot"
@@ -657,9 +691,8 @@ class FakeTelegram:
         if (chat_obj.type != "private" and self.privacy_mode and not chat_obj.bot_admin
                 and not addressed):
             self.undelivered.append(msg)
-            return msg
-        await self.feed(app, self._next_update(message=msg.to_api()))
-        return msg
+            return msg, None
+        return msg, self._next_update(message=msg.to_api())
 
     def _find_message(self, message: FakeMessage | tuple[int, int]) -> FakeMessage:
         if isinstance(message, FakeMessage):
@@ -812,6 +845,14 @@ class FakeTelegram:
         return [v.text for m in self.msgs.get(chat_id, {}).values() if m.from_bot
                 for v in m.history]
 
+    def twins(self, chat_id: int) -> dict[str, int]:
+        """Messages the bot posted twice: visible bot messages of one kind in the chat,
+        told apart by their first line as sent ("🔔 Your turn — <table>", a hand's title,
+        the table's title, a score sheet's heading) -> how many extra copies. The bot edits
+        or deletes every message it knows it sent, so a twin is a post it lost track of."""
+        firsts = collections.Counter(m.history[0].text.split("\n", 1)[0] for m in self.messages(chat_id))
+        return {text: count - 1 for text, count in firsts.items() if count > 1}
+
     def toasts_for(self, user_id: int) -> list[CallbackAnswer]:
         """answerCallbackQuery answers (toasts/alerts) shown to ``user_id``."""
         return [a for a in self.answers.values() if a.user_id == user_id]
@@ -858,7 +899,10 @@ class FakeRequest(BaseRequest):
             params["_files"] = {name: (value[0], value[1]) for name, value in request_data.multipart_data.items()}
         if endpoint == "getUpdates":
             await asyncio.sleep(0.05)  # avoid a hot loop if someone starts polling
-        status, body = self.fake.handle(endpoint, params)
+        try:
+            status, body = self.fake.handle(endpoint, params)
+        except NetworkFault as fault:
+            raise TimedOut(str(fault)) from None
         return status, json.dumps(body).encode()
 
 

@@ -76,3 +76,16 @@ def _after(presses: int):
         return len(count) > presses
 
     return enough
+
+
+def test_a_chat_telegram_keeps_failing_rests_longer_each_time_and_many_rest_everyone():
+    clock = FakeClock()
+    pacing = ChatPacing(clock)
+    assert [pacing.failed(-1001) for _ in range(7)] == [2, 4, 8, 16, 32, 60, 60]
+    pacing.spend(-1001)  # Telegram answered: the next failure starts over
+    clock.advance(61)
+    assert pacing.failed(-1001) == 2
+    assert pacing.wait_for(-1002) == 0
+    pacing.failed(-1002)
+    pacing.failed(7)  # three chats failing within a second: Telegram is out of reach
+    assert pacing.wait_for(-1003) > 1
