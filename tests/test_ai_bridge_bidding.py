@@ -200,3 +200,23 @@ def test_hand_evaluation():
     h = Hand(cards("AKQ2.K32.A32.432"))
     assert h.hcp == 16 and h.balanced and h.aces == 2
     assert decide(h, [], N, N, set(A.legal_calls([], N))) == "1NT"
+
+
+# --------------------------------------------------------------- double-dummy helper
+def test_an_inconsistent_deal_is_refused_before_dds_and_leaves_no_dump(tmp_path, monkeypatch):
+    """The deal of the dump.txt once committed (West 14 cards, South 12): DDS wrote its
+    dump into the working directory; the auction bench's solver now refuses it first."""
+    import pytest
+
+    from bench.strength.bridge_auction import dd, deal
+    from engine.bridge.bidding.dd import check_deal
+    monkeypatch.chdir(tmp_path)
+    hands = [cards("AKQ2.K32.A32.432"), cards("J43.QJ4.KQJ4.AK5"),
+             [r + "S" for r in "T98"] + [r + "H" for r in "A9876"] + ["9D"] + [r + "C" for r in "QJ9"],
+             [r + "S" for r in "765"] + [r + "H" for r in "T5"] + [r + "D" for r in "T8765"] + [r + "C" for r in "T876"]]
+    with pytest.raises(ValueError, match="holds 12 cards"):
+        dd(hands, N, "-")
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="twice"):
+        check_deal([hands[0], hands[0], hands[1], hands[1]])
+    check_deal(deal(random.Random(1)))          # a real deal passes

@@ -17,12 +17,12 @@ from bench.baseline import bridge_ai as baseline
 from bench.strength.common import DecisionTimer, Figure, at_most, mean_ci, rate_ci
 from engine.bridge import ai
 from engine.bridge import auction as A
+from engine.bridge.bidding.dd import DENOMS, calc_table
 from engine.bridge.rules import call_view
 
 GAME = "bridge"
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
-DENOMS = ("S", "H", "D", "C", "NT")     # endplay's table rows
 # duplicate boards 1..16: vulnerability none / NS / EW / both
 VUL_CYCLE = ["-", "NS", "EW", "All", "NS", "EW", "All", "-", "EW", "All", "-", "NS", "All", "-", "NS", "EW"]
 IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
@@ -76,12 +76,11 @@ def score_ns(calls: list[str], dealer: int, table: list[list[int]], vul: str) ->
 
 
 def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], int]:
-    from endplay.dds import calc_dd_table, par
-    from endplay.types import Deal, Player, Vul
-    pbn = "N:" + " ".join(".".join("".join(sorted((c[0] for c in h if c[1] == s),
-                                                  key=lambda r: -RANKS.index(r))) for s in SUITS)
-                          for h in hands)
-    table = calc_dd_table(Deal.from_pbn(pbn))
+    """The deal's double-dummy table and par score; an inconsistent deal raises ValueError
+    before DDS sees it (``bidding.dd.check_deal``: no dump.txt in the working directory)."""
+    from endplay.dds import par
+    from endplay.types import Player, Vul
+    table = calc_table(hands)
     v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
     return table.to_list(), par(table, v, Player(dealer)).score
 
