@@ -1,4 +1,4 @@
-"""Double-dummy tricks for the bidder and the auction bench, through DDS (``endplay``).
+"""Double-dummy tables for the auction bench, through DDS (``endplay``).
 
 Every deal is checked before DDS sees it: DDS answers an inconsistent deal (a hand of 14
 cards, a card twice) with an error code AND by writing ``dump.txt`` into the current
@@ -12,8 +12,7 @@ from typing import Sequence
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 DENOMS = ("S", "H", "D", "C", "NT")     # endplay's table rows; columns are N, E, S, W
-_DDS_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
-_BIT = {r + s: (_DDS_SUIT[s], 1 << (i + 2)) for i, r in enumerate(RANKS) for s in SUITS}
+_CARDS = {r + s for r in RANKS for s in SUITS}
 
 
 def check_deal(hands: Sequence[Sequence[str]]) -> None:
@@ -25,7 +24,7 @@ def check_deal(hands: Sequence[Sequence[str]]) -> None:
         if len(hand) != 13:
             raise ValueError(f"seat {'NESW'[seat]} holds {len(hand)} cards, not 13: {' '.join(hand)}")
         for card in hand:
-            if card not in _BIT:
+            if card not in _CARDS:
                 raise ValueError(f"not a card: {card!r} (seat {'NESW'[seat]})")
             if card in seen:
                 raise ValueError(f"card {card} dealt twice")
@@ -51,26 +50,3 @@ def dd_table(hands: Sequence[Sequence[str]]) -> list[list[int]]:
     """``table[denom][seat]``: the tricks ``seat`` takes declaring ``DENOMS[denom]``."""
     return calc_table(hands).to_list()
 
-
-def makes(hands: Sequence[Sequence[str]], declarer: int, strain: str, tricks: int) -> bool:
-    """Does ``declarer`` take at least ``tricks`` in ``strain`` ("S".."C", "NT") against
-    the best defence? One target search of DDS: a few milliseconds."""
-    import endplay._dds as _dds
-    check_deal(hands)
-    dl = _dds.deal()
-    dl.trump = _DDS_SUIT[strain]
-    dl.first = (declarer + 1) % 4          # the opening leader
-    for i in range(3):
-        dl.currentTrickSuit[i] = 0
-        dl.currentTrickRank[i] = 0
-    for seat in range(4):
-        masks = [0, 0, 0, 0]
-        for card in hands[seat]:
-            suit, bit = _BIT[card]
-            masks[suit] |= bit
-        for suit in range(4):
-            dl.remainCards[seat][suit] = masks[suit]
-    fut = _dds.futureTricks()
-    # the leader's side must take 14 - tricks to beat it; target search, one solution, mode 1
-    _dds.SolveBoard(dl, 14 - tricks, 1, 1, fut, 0)
-    return fut.score[0] < 14 - tricks
