@@ -153,17 +153,12 @@ def test_inference_never_crashes_on_random_auctions():
 
 # --------------------------------------------------------------- legality, views only
 def test_strong_player_returns_legal_actions_over_random_deals():
+    """Whole auctions of four strong computers (the card play has its own tests)."""
     rng = random.Random(3)
-    for game in range(2):
+    for _ in range(12):
         state = G.initial_state(G.Options(), 4)
         state, _ = G.apply(state, None, G.new_deal(G.Options(), 4, rng, []))
-        deals = 0
-        while not G.is_over(state) and deals < 3:
-            action = G.system_action(state, rng)
-            if action:
-                state, _ = G.apply(state, None, action)
-                deals += 1
-                continue
+        while state.phase == "auction":
             seat = G.to_act(state)[0]
             legal = G.legal_actions(state, seat)
             action = ai.computer_action(G.view(state, seat), legal, rng, level="strong")
@@ -200,3 +195,23 @@ def test_hand_evaluation():
     h = Hand(cards("AKQ2.K32.A32.432"))
     assert h.hcp == 16 and h.balanced and h.aces == 2
     assert decide(h, [], N, N, set(A.legal_calls([], N))) == "1NT"
+
+
+# --------------------------------------------------------------- double-dummy helper
+def test_an_inconsistent_deal_is_refused_before_dds_and_leaves_no_dump(tmp_path, monkeypatch):
+    """The deal of the dump.txt once committed (West 14 cards, South 12): DDS wrote its
+    dump into the working directory; the auction bench's solver now refuses it first."""
+    import pytest
+
+    from bench.strength.bridge_auction import dd, deal
+    from engine.bridge.bidding.dd import check_deal
+    monkeypatch.chdir(tmp_path)
+    hands = [cards("AKQ2.K32.A32.432"), cards("J43.QJ4.KQJ4.AK5"),
+             [r + "S" for r in "T98"] + [r + "H" for r in "A9876"] + ["9D"] + [r + "C" for r in "QJ9"],
+             [r + "S" for r in "765"] + [r + "H" for r in "T5"] + [r + "D" for r in "T8765"] + [r + "C" for r in "T876"]]
+    with pytest.raises(ValueError, match="holds 12 cards"):
+        dd(hands, N, "-")
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="twice"):
+        check_deal([hands[0], hands[0], hands[1], hands[1]])
+    check_deal(deal(random.Random(1)))          # a real deal passes

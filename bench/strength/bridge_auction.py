@@ -5,24 +5,25 @@ from the board number) and compared with the double-dummy par of the deal (``end
 Figures: mean |IMPs| from par (goal <= 3), the share of deals where a makeable game / slam
 (by double dummy, for a side that can make one) was bid and made by that side, for the
 strong bidder and, as references, the normal level and the frozen earlier computer
-(bench/baseline/bridge_ai.py); and the strong bidder's time per decision.
+(bench/baseline/bridge_ai.py); and the strong bidder's CPU time per decision.
 
     python -m bench.strength.bridge_auction [--quick]
 """
 from __future__ import annotations
 
 import random
+import time
 
 from bench.baseline import bridge_ai as baseline
 from bench.strength.common import DecisionTimer, Figure, at_most, mean_ci, rate_ci
 from engine.bridge import ai
 from engine.bridge import auction as A
+from engine.bridge.bidding.dd import DENOMS, calc_table
 from engine.bridge.rules import call_view
 
 GAME = "bridge"
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
-DENOMS = ("S", "H", "D", "C", "NT")     # endplay's table rows
 # duplicate boards 1..16: vulnerability none / NS / EW / both
 VUL_CYCLE = ["-", "NS", "EW", "All", "NS", "EW", "All", "-", "EW", "All", "-", "NS", "All", "-", "NS", "EW"]
 IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
@@ -76,14 +77,25 @@ def score_ns(calls: list[str], dealer: int, table: list[list[int]], vul: str) ->
 
 
 def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], int]:
-    from endplay.dds import calc_dd_table, par
-    from endplay.types import Deal, Player, Vul
-    pbn = "N:" + " ".join(".".join("".join(sorted((c[0] for c in h if c[1] == s),
-                                                  key=lambda r: -RANKS.index(r))) for s in SUITS)
-                          for h in hands)
-    table = calc_dd_table(Deal.from_pbn(pbn))
+    """The deal's double-dummy table and par score; an inconsistent deal raises ValueError
+    before DDS sees it (``bidding.dd.check_deal``: no dump.txt in the working directory)."""
+    from endplay.dds import par
+    from endplay.types import Player, Vul
+    table = calc_table(hands)
     v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
     return table.to_list(), par(table, v, Player(dealer)).score
+
+
+class CpuDecisionTimer(DecisionTimer):
+    """CPU seconds per decision (``time.process_time``): the machine is shared, and wall
+    clock would measure the other jobs as much as the bidder."""
+
+    def __call__(self, *args, **kwargs) -> str:
+        start = time.process_time()
+        try:
+            return self.choose(*args, **kwargs)
+        finally:
+            self.seconds.append(time.process_time() - start)
 
 
 def can_make(table: list[list[int]], side: int, need_level: dict) -> bool:
@@ -122,7 +134,7 @@ def run(quick: bool, seed: int) -> list[Figure]:
         vul = VUL_CYCLE[(board - 1) % 16]
         table, par_score = dd(hands, dealer, vul)
         boards.append((hands, dealer, vul, table, par_score))
-    timer = DecisionTimer(lambda v, l, r: ai.computer_action(v, l, r, level="strong"))
+    timer = CpuDecisionTimer(lambda v, l, r: ai.computer_action(v, l, r, level="strong"))
     strong = evaluate(boards, timer, seed)
     base = evaluate(boards, baseline.computer_action, seed)
     normal = evaluate(boards, lambda v, l, r: ai.computer_action(v, l, r, level="normal"), seed)

@@ -254,13 +254,15 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
 
 def _penalty(hand: Hand, combined: float, level: int, strain: str, my_level: int, my_strain: str) -> bool:
     """Double the opponents: we hold the balance of points and they are high, or they
-    sacrificed over our game."""
-    if my_level >= GAME[my_strain] and level >= 4 and combined >= 25:
-        return True
+    sacrificed over our game. A point or two more than the bare balance, and a trump
+    stack needs two honours' worth in it: a doubled contract that makes costs more IMPs
+    than an undoubled one that fails gains."""
     trumps = hand.len[strain] if strain != "NT" else 0
-    if level >= 2 and combined >= 25 + 2 * max(0, 3 - level) and (strain == "NT" or trumps >= 3):
+    if my_level >= GAME[my_strain] and level >= 4 and combined >= 26 and trumps >= 2:
         return True
-    return level >= 2 and combined >= 20 and trumps >= 4 and hand.suit_hcp.get(strain, 0) >= 3
+    if level >= 2 and combined >= 26 + 2 * max(0, 3 - level) and (strain == "NT" or trumps >= 3):
+        return True
+    return level >= 2 and combined >= 22 and trumps >= 4 and hand.suit_hcp.get(strain, 0) >= 4
 
 
 def _cheapest_sensible(hand: Hand, strain: str, last_bid: str, legal: set[str]) -> str:

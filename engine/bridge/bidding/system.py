@@ -203,7 +203,7 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
         add(k, f"4{m}", (game, slam - 1), count="length", **{m: (6, 13)})
         add(k, "3NT", (game, slam - 1), **{m: (5, 5)}, note="choose 3NT or 4 of the major")
         if not two:
-            add(k, f"3{m}", (inv, game - 1), **{m: (6, 13)}, note="invitational")
+            add(k, f"3{m}", (inv, game - 1), count="length", **{m: (6, 13)}, note="invitational")
             add(k, "2NT", (inv, game - 1), **{m: (5, 5)}, note="invitational")
         add(k, "P", (0, inv - 1 if not two else game - 1))
         if not two:
