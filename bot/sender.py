@@ -123,7 +123,7 @@ class ChatPacing:
             self.recent_floods.popleft()
         if len({chat for _, chat in self.recent_floods}) >= GLOBAL_FLOOD_CHATS:
             self.everyone_not_before = max(self.everyone_not_before, now + seconds)
-        for chat in [c for c, t in self.not_before.items() if t < now]:
+        for chat in [c for c, until in self.not_before.items() if until < now]:
             del self.not_before[chat]
 
 
@@ -219,7 +219,8 @@ class Sender:
             try:
                 sent = await self._deliver(first, tables)
             except RetryAfter as error:
-                retry = float(getattr(error.retry_after, "total_seconds", lambda: error.retry_after)())
+                asked = error.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA set
+                retry = asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked)
                 self.pacing.flood(chat_id, retry)
                 log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again",
                             retry, chat_id)

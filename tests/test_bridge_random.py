@@ -111,7 +111,6 @@ class Checker:
             assert plays[0]["leader"] == leader
         # §10.4: tricks of four, one per seat, following suit when able
         hands = [set(h) for h in board["hands"]]
-        trump = None if strain == "NT" else strain
         for trick in plays:
             seats = [s for s, _ in trick["plays"]]
             assert seats == [(trick["leader"] + k) % 4 for k in range(len(seats))]
@@ -121,9 +120,6 @@ class Checker:
                 if card[1] != led:
                     assert not any(c[1] == led for c in hands[seat])
                 hands[seat].discard(card)
-        complete = [t for t in plays if len(t["plays"]) == 4]
-        for trick in complete[:-1] if len(complete) < len(plays) else complete:
-            pass
         # §10.5: who scores
         side = side_of(board["declarer"])
         other = "EW" if side == "NS" else "NS"

@@ -59,7 +59,7 @@ async def test_bad_input_gets_a_toast_and_changes_nothing(bot, fake_telegram):
         (mover, mover.id, hand.message_id, f"a:{table.id}:{table.version}:999", "Неизвестная"),
         (mover, mover.id, hand.message_id, "a:garbage", "Неизвестная"),
         (mover, mover.id, hand.message_id, "zzz:1:2:3", "Неизвестная"),
-        (mover, mover.id, hand.message_id, f"a:99999:1:0", "нет"),
+        (mover, mover.id, hand.message_id, "a:99999:1:0", "нет"),
         (mover, mover.id, hand.message_id, f"l:{table.id}:{table.version}:explode", "другом чате"),
         (mover, mover.id, hand.message_id, f"a:{table.id}:{table.version - 1}:0", "устарела"),
     ]
@@ -218,7 +218,7 @@ async def test_turn_timer_reminds_then_idle_player_loses_even_across_restart(bot
 
 
 async def test_turn_timer_can_let_a_computer_move_instead(bot, fake_telegram):
-    anya, boris = users = people(fake_telegram, 2)
+    anya, boris = people(fake_telegram, 2)
     await open_table(bot, GROUP, anya, [boris])
     await bot.press(anya, await bot.table_message(GROUP), "без таймера")
     await bot.press(anya, await bot.table_message(GROUP), "просрочил — проиграл")

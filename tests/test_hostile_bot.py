@@ -136,7 +136,6 @@ async def test_removed_from_the_group_mid_game_the_table_closes_and_players_hear
         assert "бота убрали из группы" in fake.last_message(user.id).text
     assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
     assert any("closing its tables" in r.getMessage() for r in caplog.records)
-    hand = fake.last_message(anya.id) if fake.buttons(fake.last_message(anya.id)) else None
     for message in fake.messages(anya.id):  # a hand button pressed after that: refused
         if fake.buttons(message):
             answer = await bot.press(anya, message, data=fake.buttons(message)[0][1])

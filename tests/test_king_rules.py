@@ -500,7 +500,7 @@ def test_deal8_passes_and_the_end():
         left = [x for x in range(4) if s.hands[x]]
         assert len(left) == 1 and scored["scores"][left[0]] == -8 and sum(scored["scores"]) == -8
         assert scored["facts"] == {"left": left[0]}
-        for suit, (lo, hi) in s.rows.items():
+        for lo, hi in s.rows.values():
             assert "789TJQKA".index(lo) <= 4 <= "789TJQKA".index(hi)
 
 

@@ -9,12 +9,13 @@ import pytest
 
 from bot.games import all_uis, ui_for
 
-all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
-from bot.games.king import action_rows, sheet_table  # noqa: E402
 from engine.base import get_game
 from engine.king import KingOptions
 from tests.e2e import _labels_in
 from tests.test_king_rules import at_deal, play_out
+
+all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
+from bot.games.king import action_rows, sheet_table  # noqa: E402
 
 G = get_game("king")
 UI = ui_for("king")

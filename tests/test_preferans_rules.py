@@ -309,7 +309,6 @@ def to_play(contract="C", dealer=C, defence=("play", "play"), **options):
     s = to_defence(contract, **options) if dealer == C else None
     d1, d2 = defence
     s, _ = run(s, (B, d1), (C, d2))
-    moves = [(x, "no") for x in G.to_act(s)] if s.phase == "kontra" else []
     while s.phase == "kontra":
         s, _ = run(s, (G.to_act(s)[0], "no"))
     return s
@@ -353,7 +352,6 @@ def test_defenders_fifth_trick_stops_play():
     assert s.trick_leader == B                       # sans: FH = declarer, so the next one leads
     events = []
     for card in ("AH", "KH", "QH", "JH", "TH"):
-        led = s.trick_leader
         for seat in (B, C, A):
             s, ev = run(s, (seat, f"play {card}" if seat == B else G.legal_actions(s, seat)[-1]))
             events += ev

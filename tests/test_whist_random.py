@@ -245,7 +245,6 @@ def test_score_engine_random_entries_and_undo():
             legal = SCORE.legal_actions(state, seat)
             assert legal == SCORE.legal_actions(state, 0)
             action = rng.choice(legal)
-            before = SCORE.dump(state)
             state, events = SCORE.apply(state, seat, action)
             if action == "confirm":
                 written.append(events[0]["entry"])

@@ -134,10 +134,10 @@ def run(quick: bool, seed: int) -> list[Figure]:
         vul = VUL_CYCLE[(board - 1) % 16]
         table, par_score = dd(hands, dealer, vul)
         boards.append((hands, dealer, vul, table, par_score))
-    timer = CpuDecisionTimer(lambda v, l, r: ai.computer_action(v, l, r, level="strong"))
+    timer = CpuDecisionTimer(lambda view, legal, rng: ai.computer_action(view, legal, rng, level="strong"))
     strong = evaluate(boards, timer, seed)
     base = evaluate(boards, baseline.computer_action, seed)
-    normal = evaluate(boards, lambda v, l, r: ai.computer_action(v, l, r, level="normal"), seed)
+    normal = evaluate(boards, lambda view, legal, rng: ai.computer_action(view, legal, rng, level="normal"), seed)
     figs = [at_most(GAME, "auction: mean |IMPs| from double-dummy par", strong["imps"], 3.0, " IMPs")]
     for name, res in (("strong", strong), ("baseline", base)):
         for key in ("game", "slam"):

@@ -106,7 +106,7 @@ def _status_lines(view: dict, names: list[str], lang: str) -> list[str]:
         if pile:
             lines.append(t(lang, "king.laid", cards=_plays_text(pile[-4:], names)))
         marks = []
-        for at, points, seat in view["thresholds"]:
+        for at, _points, seat in view["thresholds"]:
             who = esc(names[seat]) if seat is not None else "—"
             marks.append(f"{at}: {who}")
         lines.append(" · ".join(marks))

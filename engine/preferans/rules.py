@@ -15,7 +15,7 @@ from engine.errors import split_action
 from engine.tricks import Trick, playable
 
 from .errors import error
-from .options import PreferansOptions, parse_options
+from .options import parse_options
 from .scoring import (BETTEL, CONTRACTS, NAME_OF, SANS, TRUMP_OF, apply_entry, apply_forfeit,
                       defenders, fnum, normalise, settlement, two_check)
 from .state import State
