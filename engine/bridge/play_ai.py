@@ -51,9 +51,10 @@ def _calls(view: dict) -> list[str]:
 
 # Beyond the position's deals (``STRONG_BUDGET``), the strong player solves more, up to
 # MOST_DEALS, while the DDS search stays within STRONG_NODES nodes (~0.35 us each on this
-# machine): the first tricks, where one 13-card deal costs ~180 000 nodes, get ~10 deals
-# instead of 4, and a decision stays well under a second.
-STRONG_NODES = 2_000_000
+# machine): the opening lead, where one 13-card deal costs ~180 000 nodes, gets ~8 deals
+# instead of 4, the second trick (~54 000 nodes a deal) ~28 instead of 8, and a decision
+# stays near half a second of CPU (p99 goal: 1 s).
+STRONG_NODES = 1_500_000
 MOST_DEALS = 64
 
 # Hand draws per decision spent on fitting the auction, shared by its sampled deals: a
