@@ -199,3 +199,25 @@ def test_the_sampler_deals_what_the_auction_showed():
     impossible = {W: lambda cards: play_ai.misfit(cards, HandRange((38, 40)))}
     d = sample_fitting(pool, need, {}, rng, impossible, None, 50)
     assert sorted(d[E] + d[S] + d[W]) == sorted(pool) and len(d[W]) == 13
+
+
+def test_extra_deals_stay_within_the_node_budget():
+    from engine.ddplay.chooser import choose_card
+    hands = {N: ["AS", "KS", "QS", "2H"], E: ["AH", "KH", "QH", "JH"],
+             S: ["3S", "4S", "2D", "3D"], W: ["4D", "5D", "6D", "2C"]}
+    dealt = []
+
+    def sample(rng):   # the true hidden hands every time; counts the deals asked for
+        dealt.append(1)
+        return {E: hands[E], W: hands[W]}
+
+    def deals_solved(nodes: int, most: int) -> int:
+        dealt.clear()
+        card = choose_card(hands[N], {N: hands[N], S: hands[S]}, sample, 3, N, None, [],
+                           random.Random(1), nodes, most)
+        assert card in ("AS", "KS", "QS")
+        return len(dealt)
+
+    assert deals_solved(0, 50) == 3                # no budget: the position's deals only
+    assert deals_solved(10**9, 50) == 50           # a large budget: up to ``most``
+    assert 3 <= deals_solved(40, 50) < 50          # a 4-card deal costs some nodes each

@@ -1,15 +1,20 @@
 """Bridge card play of the strong computer, measured double dummy (issue 11).
 
-Four strong computers play each deal; the auction is today's easy bidding (the strong
-player keeps it until the bidding branch lands), passed-out deals are skipped. Every card
-is charged its cost: the drop in its side's double-dummy tricks (DDS on the true deal:
-the best card's value minus the played card's). An accepted claim costs the claiming side
-what it left on the table and the defenders what they gave. Summed per deal per side:
-- the declaring side's tricks lost per played deal (goal <= 0.6; today's computer 2.0),
-- the defenders' tricks given away per played deal (goal <= 0.8; today's 1.9),
-and the strong player's time per card decision: wall-clock (``DecisionTimer``, the goal's
-measure) and, as a second pair of figures, the process's CPU time per decision, which is
-what a decision costs when the shared machine is not also busy with other work.
+Four strong computers bid (the strong bidding system, what a player meets at the table)
+and play each deal; passed-out deals are skipped. Every card is charged its cost: the
+drop in its side's double-dummy tricks (DDS on the true deal: the best card's value minus
+the played card's). An accepted claim costs the claiming side what it left on the table
+and the defenders what they gave. Summed per deal per side:
+- the declaring side's tricks lost per played deal (goal <= 0.6),
+- the defenders' tricks given away per played deal (goal <= 0.8),
+and the strong player's time per card decision: wall-clock (``DecisionTimer``) and, as a
+second pair of figures, the process's CPU time per decision, which is what a decision
+costs when the shared machine is not also busy with other work.
+
+    python -m bench.ai_strength bridge --seed 1      # 100 played deals, 2 processes
+
+The deal set is fixed by the seed (deal n of seed s: ``Random(s * 100003 + n)``); the
+deals are played in ``JOBS`` worker processes, each decision timed in its own process.
 """
 from __future__ import annotations
 
