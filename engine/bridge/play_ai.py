@@ -5,12 +5,16 @@ card played and by whom (the view's ``played`` list is in play order: the first 
 led by the declarer's left-hand opponent and each trick's winner leads the next), and the
 auction. It deals the cards it cannot see to the hidden hands many times — keeping hand
 sizes, the suits a player showed out of, the cards a follower cannot hold (he would
-have played the cheaper of two equal cards), and (softly) what the auction promised
-(``inference.auction_inferences``) — solves each deal double dummy with DDS and plays the
-card with the best total. The declarer plays dummy's cards the same way, from his seat.
+have played the cheaper of two equal cards), and what the auction promised
+(``inference.auction_inferences``: each seat's hand is redrawn until it fits, and the
+nearest miss is kept when a bid was wrong) — solves each deal double dummy with DDS and
+plays the card with the best total. The declarer plays dummy's cards the same way, from
+his seat.
 
-The number of deals is fixed by the position (more cards left = dearer DDS calls = fewer
-deals), never by a clock, so a decision is reproducible for a given ``rng``.
+The number of deals is set by the position (more cards left = dearer DDS calls = fewer
+deals) and then raised within a budget of DDS search nodes, never by a clock, so a
+decision is reproducible for a given ``rng``. The extra deals go where DDS is dear —
+the opening lead and the first tricks, where the blind guesses lose most tricks.
 Known weaknesses of the method, accepted: the declarer "guesses" like a sampler (no
 reading of defenders' signals), and defenders play as if partner's cards were known.
 """
