@@ -13,7 +13,9 @@ import pytest
 from engine.bridge import ai, ai_strong, play_ai, rules
 from engine.bridge.scoring import Contract
 from engine.cards import RANK_VALUE as RV, make_deck
-from engine.ddplay.solver import solve
+from engine.bridge.inference import HandRange
+from engine.ddplay.sampler import sample_fitting
+from engine.ddplay.solver import BadPosition, solve
 from engine.tricks import Trick
 
 N, E, S, W = range(4)
@@ -164,3 +166,58 @@ def test_a_view_that_does_not_add_up_falls_back_to_the_easy_play():
 
 def strong_choice_of(view: dict, legal: list[str]) -> str:
     return ai.computer_action(view, legal, random.Random(1))
+
+
+def test_the_solver_refuses_a_bad_position_instead_of_dumping(tmp_path, monkeypatch):
+    # DDS writes dump.txt into the working directory on a deal it rejects
+    monkeypatch.chdir(tmp_path)
+    hands = [["AS", "KS"], ["2S"], ["3S"], ["4S"]]
+    with pytest.raises(BadPosition, match="cards"):
+        solve(hands, 0, None)
+    with pytest.raises(BadPosition, match="twice"):
+        solve([["AS"], ["AS"], ["3S"], ["4S"]], 0, None)
+    assert not (tmp_path / "dump.txt").exists()
+    assert solve([["AS"], ["2S"], ["3S"], ["4S"]], 0, None) == {"AS": 1}
+
+
+def test_the_sampler_deals_what_the_auction_showed():
+    # W (seat 3) opened 1NT (15-17 balanced): nearly every sampled hand of W fits, while
+    # about 6 % of random hands fit
+    from engine.bridge.inference import auction_inferences
+    shown = auction_inferences(["P", "P", "P", "1NT", "P", "P", "P"], 0)[W]
+    hand = make_deck(52)[::4]
+    pool = [c for c in make_deck(52) if c not in hand]
+    need = {E: 13, S: 13, W: 13}
+    fit = {W: lambda cards: play_ai.misfit(cards, shown)}
+    rng = random.Random(2)
+    deals = [sample_fitting(pool, need, {E: {"S"}}, rng, fit, None, 400) for _ in range(20)]
+    for d in deals:
+        assert sorted(d[E] + d[S] + d[W]) == sorted(pool)
+        assert not any(c[1] == "S" for c in d[E])       # a void is kept
+    assert sum(play_ai.misfit(d[W], shown) == 0 for d in deals) >= 18
+    # a promise no hand can keep bends the deal, never breaks it
+    impossible = {W: lambda cards: play_ai.misfit(cards, HandRange((38, 40)))}
+    d = sample_fitting(pool, need, {}, rng, impossible, None, 50)
+    assert sorted(d[E] + d[S] + d[W]) == sorted(pool) and len(d[W]) == 13
+
+
+def test_extra_deals_stay_within_the_node_budget():
+    from engine.ddplay.chooser import choose_card
+    hands = {N: ["AS", "KS", "QS", "2H"], E: ["AH", "KH", "QH", "JH"],
+             S: ["3S", "4S", "2D", "3D"], W: ["4D", "5D", "6D", "2C"]}
+    dealt = []
+
+    def sample(rng):   # the true hidden hands every time; counts the deals asked for
+        dealt.append(1)
+        return {E: hands[E], W: hands[W]}
+
+    def deals_solved(nodes: int, most: int) -> int:
+        dealt.clear()
+        card = choose_card(hands[N], {N: hands[N], S: hands[S]}, sample, 3, N, None, [],
+                           random.Random(1), nodes, most)
+        assert card in ("AS", "KS", "QS")
+        return len(dealt)
+
+    assert deals_solved(0, 50) == 3                # no budget: the position's deals only
+    assert deals_solved(10**9, 50) == 50           # a large budget: up to ``most``
+    assert 3 <= deals_solved(40, 50) < 50          # a 4-card deal costs some nodes each

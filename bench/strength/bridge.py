@@ -1,27 +1,34 @@
 """Bridge card play of the strong computer, measured double dummy (issue 11).
 
-Four strong computers play each deal; the auction is today's easy bidding (the strong
-player keeps it until the bidding branch lands), passed-out deals are skipped. Every card
-is charged its cost: the drop in its side's double-dummy tricks (DDS on the true deal:
-the best card's value minus the played card's). An accepted claim costs the claiming side
-what it left on the table and the defenders what they gave. Summed per deal per side:
-- the declaring side's tricks lost per played deal (goal <= 0.6; today's computer 2.0),
-- the defenders' tricks given away per played deal (goal <= 0.8; today's 1.9),
-and the strong player's time per card decision: wall-clock (``DecisionTimer``, the goal's
-measure) and, as a second pair of figures, the process's CPU time per decision, which is
-what a decision costs when the shared machine is not also busy with other work.
+Four strong computers bid (the strong bidding system, what a player meets at the table)
+and play each deal; passed-out deals are skipped. Every card is charged its cost: the
+drop in its side's double-dummy tricks (DDS on the true deal: the best card's value minus
+the played card's). An accepted claim costs the claiming side what it left on the table
+and the defenders what they gave. Summed per deal per side:
+- the declaring side's tricks lost per played deal (goal <= 0.6),
+- the defenders' tricks given away per played deal (goal <= 0.8),
+and the strong player's time per card decision: wall-clock (``DecisionTimer``) and, as a
+second pair of figures, the process's CPU time per decision, which is what a decision
+costs when the shared machine is not also busy with other work.
+
+    python -m bench.ai_strength bridge --seed 1      # 100 played deals, 2 processes
+
+The deal set is fixed by the seed (deal n of seed s: ``Random(s * 100003 + n)``); the
+deals are played in ``JOBS`` worker processes, each decision timed in its own process.
 """
 from __future__ import annotations
 
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from bench.strength.common import DecisionTimer, Figure, at_most
 from engine.bridge import ai_strong, rules
 from engine.ddplay.solver import solve
 
-FULL_DEALS, QUICK_DEALS = 100, 20   # 100 played deals: ~15 min on the shared machine
+FULL_DEALS, QUICK_DEALS = 100, 20
+JOBS = 2   # deals played in parallel processes; each decision is timed in its own process
 
 
 class CpuTimer(DecisionTimer):
@@ -82,17 +89,31 @@ def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
     return loss[side], loss[1 - side]
 
 
-def run(quick: bool, seed: int) -> list[Figure]:
+def _played(args: tuple[int, int]) -> tuple[tuple[float, float] | None, list[float], list[float]]:
+    """One deal in a worker process: its result and the decisions' wall and CPU times."""
+    deal_no, seed = args
+    timer = CpuTimer(ai_strong.computer_action)
+    return play_deal(deal_no, seed, timer), timer.seconds, timer.cpu
+
+
+def run(quick: bool, seed: int, jobs: int = JOBS) -> list[Figure]:
+    """The first ``deals`` deals of the seed that were not passed out (deal numbers 0, 1, …:
+    the same set whatever ``jobs`` is)."""
     deals = QUICK_DEALS if quick else FULL_DEALS
     timer = CpuTimer(ai_strong.computer_action)
     declaring, defending = [], []
-    i = 0
-    while len(declaring) < deals:
-        result = play_deal(i, seed, timer)
-        i += 1
-        if result is not None:
-            declaring.append(result[0])
-            defending.append(result[1])
+    first = 0
+    with ProcessPoolExecutor(jobs) as pool:
+        while len(declaring) < deals:
+            batch = [(first + k, seed) for k in range(jobs * 2)]
+            first += len(batch)
+            for result, seconds, cpu in pool.map(_played, batch):
+                if result is None or len(declaring) == deals:
+                    continue
+                declaring.append(result[0])
+                defending.append(result[1])
+                timer.seconds += seconds
+                timer.cpu += cpu
     return [at_most("bridge", "declaring side's DD tricks lost per deal", declaring, 0.6),
             at_most("bridge", "defenders' DD tricks given away per deal", defending, 0.8),
             *timer.figures("bridge"), *timer.cpu_figures("bridge")]

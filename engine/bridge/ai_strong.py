@@ -8,8 +8,8 @@
   (as ``ai_easy``), so a claim is never rejected and the play never loops on claims;
 - cards: ``play_ai.choose_play``; never concedes.
 ``normal`` is the same player with a much smaller sampling budget (``NORMAL_BUDGET``:
-2–6 deals per decision instead of 4–128): it plays reasonable cards but misguesses more,
-and bids the same system less reliably.
+2–6 deals per decision instead of 4–128 and more within ``play_ai.STRONG_NODES``): it
+plays reasonable cards but misguesses more, and bids the same system less reliably.
 """
 from __future__ import annotations
 

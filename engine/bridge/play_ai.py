@@ -5,12 +5,16 @@ card played and by whom (the view's ``played`` list is in play order: the first 
 led by the declarer's left-hand opponent and each trick's winner leads the next), and the
 auction. It deals the cards it cannot see to the hidden hands many times — keeping hand
 sizes, the suits a player showed out of, the cards a follower cannot hold (he would
-have played the cheaper of two equal cards), and (softly) what the auction promised
-(``inference.auction_inferences``) — solves each deal double dummy with DDS and plays the
-card with the best total. The declarer plays dummy's cards the same way, from his seat.
+have played the cheaper of two equal cards), and what the auction promised
+(``inference.auction_inferences``: each seat's hand is redrawn until it fits, and the
+nearest miss is kept when a bid was wrong) — solves each deal double dummy with DDS and
+plays the card with the best total. The declarer plays dummy's cards the same way, from
+his seat.
 
-The number of deals is fixed by the position (more cards left = dearer DDS calls = fewer
-deals), never by a clock, so a decision is reproducible for a given ``rng``.
+The number of deals is set by the position (more cards left = dearer DDS calls = fewer
+deals) and then raised within a budget of DDS search nodes, never by a clock, so a
+decision is reproducible for a given ``rng``. The extra deals go where DDS is dear —
+the opening lead and the first tricks, where the blind guesses lose most tricks.
 Known weaknesses of the method, accepted: the declarer "guesses" like a sampler (no
 reading of defenders' signals), and defenders play as if partner's cards were known.
 """
@@ -20,7 +24,7 @@ import random
 
 from engine.cards import make_deck
 from engine.ddplay.chooser import STRONG_BUDGET, choose_card, samples_for
-from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
+from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_fitting, sample_hands, voids
 from engine.tricks import winning_index
 
 from .ai_easy import HCP
@@ -49,18 +53,42 @@ def _calls(view: dict) -> list[str]:
     return out
 
 
-def _fits(cards: list[str], wanted: HandRange) -> bool:
+# Beyond the position's deals (``STRONG_BUDGET``), the strong player solves more, up to
+# MOST_DEALS, while the DDS search stays within STRONG_NODES nodes (~0.35 us each on this
+# machine): the opening lead, where one 13-card deal costs ~180 000 nodes, gets ~8 deals
+# instead of 4, the second trick (~54 000 nodes a deal) ~28 instead of 8, and a decision
+# stays near half a second of CPU (p99 goal: 1 s).
+STRONG_NODES = 1_500_000
+MOST_DEALS = 64
+
+# Hand draws per decision spent on fitting the auction, shared by its sampled deals: a
+# draw costs ~10 us, so 4000 stay well under the DDS time of even the cheapest decisions
+FIT_DRAWS = 4000
+FIT_DRAWS_PER_DEAL = (20, 400)
+
+
+def misfit(cards: list[str], wanted: HandRange) -> int:
+    """How far ``cards`` are from what the auction promised: HCP outside the range plus
+    cards outside each suit's length range (0: they fit)."""
     hcp = sum(HCP.get(c[0], 0) for c in cards)
-    if not wanted.hcp[0] <= hcp <= wanted.hcp[1]:
-        return False
+    lo, hi = wanted.hcp
+    miss = max(0, lo - hcp, hcp - hi)
     for suit, (lo, hi) in wanted.length.items():
-        if not lo <= sum(1 for c in cards if c[1] == suit) <= hi:
-            return False
-    return True
+        n = sum(1 for c in cards if c[1] == suit)
+        miss += max(0, lo - n, n - hi)
+    return miss
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
-    """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere)."""
+def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
+    """The ranges that say something (a seat that only passed may promise nothing)."""
+    return {s: r for s, r in ranges.items() if r != HandRange()}
+
+
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
+                nodes: int | None = None) -> str:
+    """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere).
+    ``nodes``: the DDS work allowed for extra deals (default: ``STRONG_NODES`` with the
+    strong budget, none with any other)."""
     plays = [a for a in legal if a.startswith("play ")]
     cards = [a.split()[1] for a in plays]
     if len(cards) <= 1:
@@ -88,14 +116,19 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     ranges = auction_inferences(_calls(view), view["dealer"]) if view.get("auction") else {}
     played_by = {s: [c for p, c in history + trick if p == s] for s in range(4)}
 
-    def accept(hands: Hands) -> bool:
-        return all(_fits(hands[s] + played_by[s], r) for s, r in ranges.items() if s in hands)
+    fit = {s: (lambda hand, s=s, r=r: misfit(hand + played_by[s], r))
+           for s, r in _limits(ranges).items() if s in need}
+    samples = samples_for(sum(counts), budget)
+    draws = min(max(FIT_DRAWS // samples, FIT_DRAWS_PER_DEAL[0]), FIT_DRAWS_PER_DEAL[1])
 
     def sample(r: random.Random) -> Hands:
-        return sample_hands(pool, need, void, r, accept if ranges else None, bans)
+        if not fit:
+            return sample_hands(pool, need, void, r, None, bans)
+        return sample_fitting(pool, need, void, r, fit, bans, draws)
 
-    cards_left = sum(counts)
     leader = view["trick_leader"]
-    card = choose_card(cards, known, sample, samples_for(cards_left, budget), leader, trump,
-                       [c for _, c in trick], rng)
+    if nodes is None:
+        nodes = STRONG_NODES if budget is STRONG_BUDGET else 0
+    card = choose_card(cards, known, sample, samples, leader, trump, [c for _, c in trick], rng,
+                       nodes, max(samples, MOST_DEALS))
     return "play " + card

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from engine.cards import RANK_VALUE as RV
 
 from .sampler import Hands
-from .solver import solve
+from .solver import solve, solve_counted
 
 
 # Deals solved per decision by cards still in the four hands. A 13-card DDS solve costs
@@ -65,9 +65,11 @@ def best_card(legal: Sequence[str], totals: dict[str, int], trump: str | None) -
 
 def choose_card(legal: Sequence[str], known: Hands, sample: Callable[[random.Random], Hands],
                 samples: int, leader: int, trump: str | None, trick: Sequence[str],
-                rng: random.Random) -> str:
+                rng: random.Random, nodes: int = 0, most: int = 0) -> str:
     """The DD-sampling choice among ``legal`` cards. ``known``: the hands this seat sees
-    (its own, dummy); ``sample(rng)`` deals the others; ``samples`` deals are solved."""
+    (its own, dummy); ``sample(rng)`` deals the others; ``samples`` deals are solved, and
+    then more, up to ``most`` deals, while the DDS search nodes spent stay within
+    ``nodes`` (a budget of work, not of time: the same on a busy machine)."""
     if len(legal) == 1:
         return legal[0]
     # cards on the table separate ours too (``Q9`` over a led ``T``)
@@ -76,8 +78,13 @@ def choose_card(legal: Sequence[str], known: Hands, sample: Callable[[random.Ran
     live |= {c for hand in hidden.values() for c in hand}
     if all_equivalent(legal, live):
         return min(legal, key=lambda c: lowest_first(c, trump))
-    deals = []
-    for i in range(samples):
-        hands = {**known, **(hidden if i == 0 else sample(rng))}
-        deals.append([hands[s] for s in range(4)])
-    return best_card(legal, dd_totals(legal, deals, leader, trump, trick), trump)
+    totals = {c: 0 for c in legal}
+    spent = solved = 0
+    while solved < samples or solved < most and spent + spent / solved <= nodes:
+        hands = {**known, **(hidden if solved == 0 else sample(rng))}
+        scores, cost = solve_counted([hands[s] for s in range(4)], leader, trump, trick)
+        for c in legal:
+            totals[c] += scores.get(c, 0)
+        spent += cost
+        solved += 1
+    return best_card(legal, totals, trump)

@@ -105,3 +105,79 @@ def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[in
         if attempt + 1 >= SOFT_TRIES:
             return fallback
     return fallback or _deal_once(pool, need, {}, rng)
+
+
+Misfit = Callable[[list[str]], int]
+
+
+def _draw_seats(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
+                bans: Mapping[int, set[str]], misfit: Mapping[int, Misfit], order: list[int],
+                rng: random.Random, per_seat: int) -> tuple[Hands | None, int, int]:
+    """One deal drawn seat by seat in ``order``, each hand redrawn (up to ``per_seat``
+    times) until it fits. (hands or None, total misfit, draws spent)."""
+    cards = pool[:]
+    out: Hands = {}
+    miss = spent = 0
+    for seat in order[:-1]:
+        banned, cards_banned = voids.get(seat, set()), bans.get(seat, set())
+        allowed = [c for c in cards if c[1] not in banned and c not in cards_banned]
+        if len(allowed) < need[seat]:
+            return None, 0, spent + 1
+        best, best_miss = None, None
+        for _ in range(per_seat if seat in misfit else 1):
+            spent += 1
+            hand = rng.sample(allowed, need[seat])
+            m = misfit[seat](hand) if seat in misfit else 0
+            if best_miss is None or m < best_miss:
+                best, best_miss = hand, m
+                if m == 0:
+                    break
+        out[seat] = best
+        miss += best_miss
+        taken = set(best)
+        cards = [c for c in cards if c not in taken]
+    last = order[-1]
+    if any(c[1] in voids.get(last, ()) or c in bans.get(last, ()) for c in cards):
+        return None, 0, spent + 1
+    out[last] = cards
+    if last in misfit:
+        miss += misfit[last](cards)
+    return out, miss, spent + 1
+
+
+def sample_fitting(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
+                   rng: random.Random, misfit: Mapping[int, Misfit],
+                   bans: Mapping[int, set[str]] | None = None, tries: int = 400) -> Hands:
+    """One deal like ``sample_hands`` that also tries to give each seat of ``misfit`` a
+    hand it scores 0 (``misfit(cards)``: how far the cards are from what the seat showed,
+    0 when they fit).
+
+    Hands are drawn seat by seat, the seats with a ``misfit`` first, and a seat's hand is
+    redrawn until it fits: a seat that fits one hand in 50 costs 50 draws, not 50 times
+    the other seats' odds (whole-deal rejection, ``sample_hands``, gives up long before
+    that when two seats are limited). When ``tries`` draws find no deal where every seat
+    fits, the deal that missed least is kept: a wrong bid bends the sample, never breaks
+    it. The inferred ``bans`` are dropped for the second half of the draws."""
+    pool = sorted(pool)  # the order of the caller's set must not change the result
+    if not need:
+        return {}
+    extra = len(pool) - sum(need.values())
+    if extra > 0:  # the view missed some played cards (an old snapshot): drop a few
+        rng.shuffle(pool)
+        pool = sorted(pool[extra:])
+    elif extra < 0:
+        raise ValueError("fewer unseen cards than hidden cards")
+    # the seat dealt last takes what is left: let it be one without a misfit if there is one
+    order = sorted(need, key=lambda s: (s not in misfit, -len(voids.get(s, ())), s))
+    per_seat = max(1, tries // 4)
+    best, best_miss, spent = None, None, 0
+    while spent < tries:
+        hands, miss, cost = _draw_seats(pool, need, voids, (bans or {}) if spent < tries // 2 else {},
+                                        misfit, order, rng, per_seat)
+        spent += cost
+        if hands is not None and (best_miss is None or miss < best_miss):
+            best, best_miss = hands, miss
+            if miss == 0:
+                break
+    # no deal kept the voids in ``tries`` draws: fall back on the constructive dealer
+    return best if best is not None else sample_hands(pool, need, voids, rng, None, bans)
