@@ -23,8 +23,8 @@ from functools import lru_cache
 from zlib import crc32
 
 from . import ai_easy
-from .ai_eval import (BETTEL, SUIT_OF, best_discard, chances, first_leader, keep_score, more,
-                      plausible_declarer)
+from .ai_eval import (BETTEL, SUIT_OF, best_discard, chances, declarer_worth, first_leader,
+                      keep_score, more, plausible_declarer)
 from .ai_sample import Knowledge, auction_knowledge, knowledge, sample
 from .dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
@@ -87,9 +87,9 @@ def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) ->
     numbers = [n for n in range(max(lowest, 2), 8)]
     if not numbers:
         return "pass"
-    p = auction_chances(tuple(hand), view["seat"], view["first_hand"], budget)
-    cands = [n for n in p if n in numbers]
-    good = [n for n in cands if declarer_ev(p[n], n) > 0]
+    w = auction_worth(tuple(hand), view["seat"], view["first_hand"], _two_needs_kontra_for(view),
+                      budget)
+    good = [n for n in w if n in numbers and w[n] > 0]
     if not good:
         return "pass"
     top = max(good)
@@ -101,21 +101,31 @@ def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) ->
 
 
 @lru_cache(maxsize=64)
-def auction_chances(hand: tuple[str, ...], me: int, fh: int, budget: Budget) -> dict[int, float]:
-    """P(make) of my most promising contracts if I win the auction and take the talon.
-    Pure (seeded by the cards), so each call of the same auction reuses it."""
+def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: bool,
+                  budget: Budget) -> dict[int, float]:
+    """What declaring my most promising contracts is worth (units of v) if I win the
+    auction and take the talon. Pure (seeded by the cards), so each call of the same
+    auction reuses it."""
     cands = _candidates(list(hand), list(range(2, 8)), budget.candidates)
     if not cands:
         return {}
     know = auction_knowledge({"seat": me, "hand": list(hand)})
     rng = random.Random(_seed(hand, me, fh))
-    return chances(know, me, me, fh, cands, rng, budget.nodes, budget.samples, pick_talon=True)
+    return declarer_worth(know, me, fh, cands, rng, budget.nodes, budget.samples,
+                          two_needs_kontra, pick_talon=True)
+
+
+def _two_needs_kontra_for(view: dict) -> bool:
+    """Would a "two" of mine be played only if kontra'd (no refe of mine to use)?"""
+    opts = view.get("options") or {}
+    refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
+    return bool(opts.get("two_requires_kontra", True)) and refe[view["seat"]] == 0
 
 
 # --------------------------------------------------------------------------- talon
 @lru_cache(maxsize=64)
-def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, budget: Budget
-               ) -> tuple[int, tuple[str, str]]:
+def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, two_needs_kontra: bool,
+               budget: Budget) -> tuple[int, tuple[str, str]]:
     """The contract and the two discards for these twelve cards (pure: its own random
     source is seeded by the cards, so the two discards and the contract agree)."""
     hand12 = list(twelve)
@@ -130,9 +140,9 @@ def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, budget: Budg
                      {c: ((me + 1) % 3, (me + 2) % 3) for c in unknown})
     evs = {}
     for n in cands:
-        p = chances(know, me, me, fh, [n], rng, budget.nodes // len(cands), budget.samples,
-                    my_cards=tens[n])[n]
-        evs[n] = declarer_ev(p, n)
+        w = declarer_worth(know, me, fh, [n], rng, budget.nodes // len(cands), budget.samples,
+                           two_needs_kontra, my_cards=tens[n])[n]
+        evs[n] = value(n, False) * w
     best = max(cands, key=lambda n: (evs[n], -n))
     return best, plans[best]
 
@@ -142,7 +152,8 @@ def _twelve(view: dict) -> tuple[str, ...]:
 
 
 def discard(view: dict, legal: list[str], budget: Budget) -> str:
-    number, pair = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"], budget)
+    number, pair = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"],
+                              _two_needs_kontra_for(view), budget)
     for c in pair:
         if f"discard {c}" in legal:
             return f"discard {c}"
@@ -152,7 +163,8 @@ def discard(view: dict, legal: list[str], budget: Budget) -> str:
 def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     if view.get("igra"):
         return ai_easy.computer_action(view, legal, rng)
-    number, _ = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"], budget)
+    number, _ = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"],
+                           _two_needs_kontra_for(view), budget)
     want = f"contract {NAME[number]}"
     return want if want in legal else legal[0]
 
