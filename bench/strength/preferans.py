@@ -44,7 +44,7 @@ from engine.preferans.scoring import settlement
 GAME = "preferans"
 OPTIONS = {"bula": 30, "max_kontra_level": 2}   # the kontra chain stops at rekontra
 GOAL = 10.0
-FULL_DEALS, QUICK_DEALS = 1200, 6
+FULL_DEALS, QUICK_DEALS = 1000, 6
 WORKERS = 2
 PRE_PLAY = ("auction", "naming", "discard", "contract", "defence", "kontra")
 

@@ -137,7 +137,7 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
 
 # How many tricks better than double-dummy the declarer does at the table, as a chance
 # of one more trick: the solver's defenders see every card, real ones do not.
-DECL_EDGE = float(__import__("os").environ.get("PREF_DECL_EDGE", "0.5"))
+DECL_EDGE = 0.5  # calibrated on seed 1 (0.25: +8.2, 0.5: +9.1 whists per hand)
 
 
 def declarer_worth(know: Knowledge, me: int, fh: int, numbers: list[int], rng: random.Random,
