@@ -24,7 +24,11 @@ Deals run in a pool of two processes (each deal is independent and seeded by its
 number, so the result does not depend on the pool). Both time figures are the strong
 player's decisions only, in CPU seconds (``time.process_time``), the machine being shared.
 
-Last full run: see the README's "Computer players" table (preferans row).
+Last full run (``python -m bench.ai_strength preferans --seed 2``, 1000 deals = 3000
+hands, 307 s on an idle 2-core machine, ~15 min loaded): +9.65 ± 2.63 whists per hand
+(goal +10: missed, the interval 7.0–12.3 does not exclude it); CPU per decision p99
+0.167 s, mean 0.026 s. The thresholds (``ai_eval.DECL_EDGE``, ``ai_defend.DEF_EDGE``)
+were tuned on seed 1 (300 deals: +9.8 ± 5.4). Before this work: +2.75 ± 10.4.
 """
 from __future__ import annotations
 
