@@ -181,3 +181,24 @@ def test_old_dumps_without_played_tricks_still_load():
     del data["played"]
     again = G.load(data)
     assert again.played == [] and G.view(again, A)["played"] == []
+
+
+# ------------------------------------------------------------------ the settlement model
+def test_worth_of_a_hand_matches_the_settlement_of_the_engine():
+    # C declares hearts (v = 8), A and B whist and take 2 each: rules §6.2 and §7
+    from engine.preferans.ai_settle import NO_PLAY, Defence, table_worth, worth
+    w = table_worth(C, Defence((A, B)), 4, 6, {A: 2, B: 2})
+    assert abs(sum(w.values())) < 1e-9
+    assert abs(w[C] - 1.5 * (10 * 2 / 3 - 4)) < 1e-9  # made, four tricks of soup
+    assert abs(worth(Defence((A, B)), 4, 5, C) + 17.5) < 1e-9  # failed: five tricks of soup
+    assert abs(worth(NO_PLAY, 4, 10, C) - 10.0) < 1e-9  # nobody whists
+    assert abs(worth(Defence((A,)), 4, 9, C) - 1.5 * (10 * 3 / 3 - 1)) < 1e-9  # lone, short
+
+
+def test_a_hopeless_hand_passes_in_the_auction():
+    # no long suit, no aces, and queens without small cards (no Bettel either)
+    s = start(dealer=C, hands={A: ["QS", "JS", "TS", "QD", "JD", "TD", "QH", "JH", "QC", "JC"],
+                               B: ["AS", "KS", "9S", "8S", "7S", "9C", "AD", "AH", "AC", "KC"],
+                               C: ["KD", "9D", "8D", "7D", "KH", "TH", "9H", "8H", "7H", "TC"]},
+              talon=["8C", "7C"])
+    assert strong(G.view(s, A), G.legal_actions(s, A)) == "pass"

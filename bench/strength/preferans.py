@@ -13,19 +13,33 @@ three seatings of strong − (baseline₁ + baseline₂) / 2; all-pass hands cou
 The 95 % interval is over deals. The kontra chain is capped at rekontra with the
 engine's option ``max_kontra_level = 2``.
 
-Both time figures are the strong player's decisions only (``DecisionTimer``).
+The breakdown (``python -m bench.strength.preferans --breakdown``): each deal is also
+played once by three baselines. Seat s's *gain* is strong's figure in seat s minus the
+all-baseline table's figure for seat s (1.5 × its result). Over the three seats the
+all-baseline figures sum to zero, so the mean gain is exactly the deal's value; the
+gains are then summed by the strong seat's role and by the first decision at which the
+strong player did something other than the baseline would have done in its place.
 
-Last full run (seed 1, 140 deals = 420 hands, shared machine, 322 s): +2.75 ± 10.4
-whists per hand (goal +10: missed); p99 0.64 s, mean 0.078 s per decision. The spread
-per deal is large (sd ≈ 60 whists), so ±10 needs about 140 deals.
+Deals run in a pool of two processes (each deal is independent and seeded by its
+number, so the result does not depend on the pool). Both time figures are the strong
+player's decisions only, in CPU seconds (``time.process_time``), the machine being shared.
+
+Last full run (``python -m bench.ai_strength preferans --seed 2``, 1000 deals = 3000
+hands, 307 s on an idle 2-core machine, ~15 min loaded): +9.65 ± 2.63 whists per hand
+(goal +10: missed, the interval 7.0–12.3 does not exclude it); CPU per decision p99
+0.167 s, mean 0.026 s. The thresholds (``ai_eval.DECL_EDGE``, ``ai_defend.DEF_EDGE``)
+were tuned on seed 1 (300 deals: +9.8 ± 5.4). Before this work: +2.75 ± 10.4.
 """
 from __future__ import annotations
 
+import argparse
+import multiprocessing
 import random
+import time
 from fractions import Fraction
 
 from bench.baseline import preferans_ai as baseline
-from bench.strength.common import DecisionTimer, Figure, at_least
+from bench.strength.common import DecisionTimer, Figure, at_least, mean_ci
 from engine.base import get_game
 from engine.preferans import ai
 from engine.preferans.rules import DECK
@@ -34,52 +48,76 @@ from engine.preferans.scoring import settlement
 GAME = "preferans"
 OPTIONS = {"bula": 30, "max_kontra_level": 2}   # the kontra chain stops at rekontra
 GOAL = 10.0
-FULL_DEALS, QUICK_DEALS = 140, 6
+FULL_DEALS, QUICK_DEALS = 1000, 6
+WORKERS = 2
+PRE_PLAY = ("auction", "naming", "discard", "contract", "defence", "kontra")
 
 
 def strong(view: dict, legal: list[str], rng: random.Random) -> str:
     return ai.computer_action(view, legal, rng, level="strong")
 
 
-def play_hand(deal: str, strong_seat: int, seed: int, timer: DecisionTimer,
-              stats: dict | None = None) -> list[Fraction]:
-    """One hand from a fresh pulka; the settlement right after it."""
+class CpuTimer(DecisionTimer):
+    """CPU seconds per decision (the wall clock means little on a shared machine)."""
+
+    def __call__(self, *args, **kwargs) -> str:
+        start = time.process_time()
+        try:
+            return self.choose(*args, **kwargs)
+        finally:
+            self.seconds.append(time.process_time() - start)
+
+
+def play_hand(deal: str, strong_seat: int | None, seed: int, timer=None) -> tuple[list, str, str]:
+    """One hand from a fresh pulka (``strong_seat`` None: three baselines). Returns the
+    settlement right after it, the strong seat's role and the first phase in which the
+    strong player left the baseline's choice ("none" if it never did)."""
     g = get_game(GAME)
     opts = g.Options(**OPTIONS)
     state, _ = g.apply(g.initial_state(opts, 3), None, deal)
     rngs = [random.Random(seed * 31 + s) for s in range(3)]
+    deviated = "none"
     while state.phase not in ("deal", "over"):
         seat = g.to_act(state)[0]
         view, legal = g.view(state, seat), g.legal_actions(state, seat)
         if seat == strong_seat:
-            action = timer(view, legal, rngs[seat])
+            action = (timer or strong)(view, legal, rngs[seat])
+            if deviated == "none" and len(legal) > 1:
+                # what the baseline would have done here (its own random source, copied)
+                if baseline.computer_action(view, legal, random.Random(seed)) != action:
+                    deviated = view["phase"] if view["phase"] in PRE_PLAY else "play"
         else:
             action = baseline.computer_action(view, legal, rngs[seat])
         state, _ = g.apply(state, seat, action)
-    res = settlement(state.pull)
-    if stats is not None:  # count and value of each kind of hand, for studying the player
-        row = state.last_row or {}
-        if row.get("type") == "hand":
-            role = "declarer" if row["declarer"] == strong_seat else "defender"
-            if role == "defender":
-                role += ":" + row["defence"][str(strong_seat)]
-            key = f"{role}:{row.get('outcome')}"
-        else:
-            key = "all_pass"
-        adv = float(res[strong_seat] - sum(res[x] for x in range(3) if x != strong_seat) / 2)
-        n, total = stats.get(key, (0, 0.0))
-        stats[key] = (n + 1, total + adv)
-    return res
+    return settlement(state.pull), role_of(state.last_row, strong_seat), deviated
 
 
-def deal_value(deal: str, seed: int, timer: DecisionTimer, stats: dict | None = None) -> float:
-    """Mean over the three seatings of strong − mean(baselines), in whists."""
-    total = Fraction(0)
+def role_of(row: dict | None, seat: int | None) -> str:
+    if seat is None or not row or row.get("type") != "hand":
+        return "all_pass"
+    if row["declarer"] == seat:
+        return f"declarer:{row.get('outcome')}"
+    return f"defender:{row['defence'][str(seat)]}:{row.get('outcome')}"
+
+
+def advantage(res: list[Fraction], seat: int) -> Fraction:
+    return res[seat] - sum(res[x] for x in range(3) if x != seat) / 2
+
+
+def deal_result(deal: str, seed: int, breakdown: bool = False) -> dict:
+    """The deal's value (mean over the three seatings of strong − mean(baselines)), the
+    strong player's CPU seconds per decision, and (``breakdown``) each seat's gain over
+    the all-baseline table with its role and first deviating decision."""
+    timer = CpuTimer(strong)
+    base = play_hand(deal, None, seed * 3)[0] if breakdown else None
+    total, seats = Fraction(0), []
     for seat in range(3):
-        res = play_hand(deal, seat, seed * 3 + seat, timer, stats)
-        others = [res[x] for x in range(3) if x != seat]
-        total += res[seat] - sum(others) / 2
-    return float(total / 3)
+        res, role, deviated = play_hand(deal, seat, seed * 3 + seat, timer)
+        adv = advantage(res, seat)
+        total += adv
+        if base is not None:
+            seats.append((role, deviated, float(adv - advantage(base, seat))))
+    return {"value": float(total / 3), "seconds": timer.seconds, "seats": seats}
 
 
 def deals(n: int, seed: int) -> list[str]:
@@ -92,11 +130,62 @@ def deals(n: int, seed: int) -> list[str]:
     return out
 
 
-def run(quick: bool, seed: int) -> list[Figure]:
-    timer = DecisionTimer(strong)
-    values = []
-    for i, deal in enumerate(deals(QUICK_DEALS if quick else FULL_DEALS, seed)):
-        values.append(deal_value(deal, seed * 1000 + i, timer))
+def _one(job: tuple) -> dict:
+    deal, seed, breakdown = job
+    return deal_result(deal, seed, breakdown)
+
+
+def measure(n: int, seed: int, breakdown: bool = False, workers: int = WORKERS) -> list[dict]:
+    jobs = [(deal, seed * 1000 + i, breakdown) for i, deal in enumerate(deals(n, seed))]
+    if workers <= 1:
+        return [_one(j) for j in jobs]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(_one, jobs, chunksize=4)
+
+
+def figures(results: list[dict]) -> list[Figure]:
+    timer = CpuTimer(strong)
+    for r in results:
+        timer.seconds += r["seconds"]
     figure = at_least(GAME, "strong − mean(2 baselines), whists per hand (duplicate)",
-                      values, GOAL)
+                      [r["value"] for r in results], GOAL)
     return [figure, *timer.figures(GAME)]
+
+
+def run(quick: bool, seed: int) -> list[Figure]:
+    return figures(measure(QUICK_DEALS if quick else FULL_DEALS, seed))
+
+
+def print_breakdown(results: list[dict]) -> None:
+    """Gain per hand over the all-baseline table, by role and by first deviation. Each
+    line's total / (3 × deals) is its share of the headline figure."""
+    n = len(results)
+    for index, title in ((0, "role of the strong seat"), (1, "first decision unlike the baseline")):
+        groups: dict[str, list[float]] = {}
+        for r in results:
+            for seat in r["seats"]:
+                groups.setdefault(seat[index], []).append(seat[2])
+        print(f"-- by {title}: hands, mean gain ± 95 %, share of the figure")
+        for key, gains in sorted(groups.items(), key=lambda kv: sum(kv[1])):
+            mean, half, count = mean_ci(gains)
+            print(f"   {key:<28} {count:5d} {mean:+8.2f} ± {half:6.2f} {sum(gains) / (3 * n):+7.2f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="preferans strength, with a breakdown")
+    parser.add_argument("--deals", type=int, default=FULL_DEALS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument("--breakdown", action="store_true")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    results = measure(args.deals, args.seed, args.breakdown, args.workers)
+    for f in figures(results):
+        print(f.line())
+    if args.breakdown:
+        print_breakdown(results)
+    print(f"({args.deals} deals, {time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

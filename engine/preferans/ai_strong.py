@@ -4,9 +4,10 @@ Method (see each module's docstring):
 - card play (``ai_play``): sample layouts of the unseen cards consistent with what this
   seat has seen (``ai_sample``: the played tricks, voids, a shown talon), solve each
   double-dummy (``dd``), pick the card with the best average outcome;
-- before the play (``ai_decide``): the chance that a contract makes, over sampled
-  layouts solved double-dummy (``ai_eval``), against what making or failing it is
-  worth in the settlement: bid, pick discards and contract, whist or pass, kontra.
+- before the play (``ai_decide``): the expected settlement of each choice over sampled
+  layouts solved double-dummy, the other players answering by an ordinary player's
+  rules (``ai_eval``, ``ai_defend``, ``ai_settle``): bid, pick discards and contract,
+  whist, pass or invite, kontra.
 - igra naming is left to the easy player's rules (the strong player never says igra).
 
 ``normal`` is the same player with a much smaller search (fewer layouts, fewer search
