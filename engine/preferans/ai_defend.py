@@ -182,7 +182,7 @@ def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: 
                   two: bool) -> float:
     """My worth if I say ``action`` (kontra / no) now; the partner, if he still speaks,
     by the ordinary player's rule; the declarer does not raise."""
-    me, partner, decl = table.me, table.partner, table.decl
+    me, decl = table.me, table.decl
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
     roles = {int(k): v for k, v in said.items()}
     k = set(kontra)
