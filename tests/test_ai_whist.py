@@ -132,3 +132,36 @@ def test_whole_deal_only_legal_actions(seed, level, monkeypatch):
         s, _ = rules.apply(s, seat, action)
         cards += action.startswith("play ")
     assert cards == 52
+
+
+def test_fourth_hand_inferences():
+    from engine.whist.ai_infer import fourth_hand_bans, inferred_bans
+    # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins);
+    # E (4th) follows low under N's ♦Q: no higher diamond; S (4th) under his partner's ♣8
+    # may play anything
+    tricks = [[(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
+              [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
+              [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")]]
+    bans = fourth_hand_bans(tricks, "H")
+    assert bans[W] == {"TS", "JS", "QS"}
+    assert bans[E] == {"KD", "AD"} and bans[S] == set() and bans[N] == set()
+    # a ruff before him: following low says nothing
+    ruffed = [[(N, "9S"), (E, "2H"), (S, "3S"), (W, "4S")]]
+    assert fourth_hand_bans(ruffed, "H") == {s: set() for s in range(4)}
+    # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
+    both = inferred_bans(tricks, "H")
+    assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]
+
+
+def test_adaptive_budget_stops_early_when_the_choice_is_clear():
+    from engine.whist import ai_choose
+    calls = []
+
+    def sample(rng):
+        calls.append(1)
+        return {E: ["AH", "KH", "QH"], S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]}
+
+    known = {N: ["AS", "3S", "2D", "3D"]}
+    card = ai_choose.choose_card(["3S", "AS"], known, sample, (4, 40), E, "C",
+                                 ["KS", "5S", "6S"], random.Random(1))
+    assert card == "AS" and len(calls) < 40

@@ -28,7 +28,8 @@ from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, choose_card, samples_for
 from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
 
-from . import ai_easy
+from . import ai_choose, ai_easy
+from .ai_infer import inferred_bans
 
 FULL = frozenset(make_deck(52))
 
@@ -53,7 +54,8 @@ def known_voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
+                infer: bool = True, adaptive=None) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -73,7 +75,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     pool = [c for c in FULL if c not in seen]
     need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
     void = known_voids(view)
-    bans = cheapest_of_equals(tricks_seen(view))
+    bans = (inferred_bans if infer else lambda t, _: cheapest_of_equals(t))(tricks_seen(view), trump)
 
     def sample(r: random.Random) -> Hands:
         hands = sample_hands(pool, need, void, r, None, bans)
@@ -82,18 +84,22 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
         return hands
 
     leader = view["leader"]
+    if adaptive:
+        card = ai_choose.choose_card(cards, known, sample, ai_choose.budget_for(sum(counts), adaptive),
+                                     leader, trump, [c for _, c in trick], rng)
+        return "play " + card
     card = choose_card(cards, known, sample, samples_for(sum(counts), budget), leader, trump,
                        [c for _, c in trick], rng)
     return "play " + card
 
 
-def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
+def _action(view: dict, legal: list[str], rng: random.Random, budget, **opts) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1 or not legal[0].startswith("play "):
         return ai_easy.computer_action(view, legal, rng)
     try:
-        action = choose_play(view, legal, rng, budget)
+        action = choose_play(view, legal, rng, budget, **opts)
     except (ValueError, DDSError):  # a view that does not add up: never stall the table
         action = ai_easy.computer_action(view, legal, rng)
     return action if action in legal else legal[0]
