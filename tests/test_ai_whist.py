@@ -134,34 +134,26 @@ def test_whole_deal_only_legal_actions(seed, level, monkeypatch):
     assert cards == 52
 
 
-def test_fourth_hand_inferences():
-    from engine.whist.ai_infer import fourth_hand_bans, inferred_bans
-    # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins);
-    # E (4th) follows low under N's ♦Q: no higher diamond; S (4th) under his partner's ♣8
-    # may play anything
+def test_inferences_from_the_cards_followed():
+    from engine.whist.ai_infer import follower_bans, inferred_bans
+    # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins).
+    # E (4th) follows under N's ♦Q with the ♦3: no ♦2 (his cheapest loser) and no ♦K or ♦A
+    # (he would have won). E's ♣5 under N's ♣8: no lower club; S may not overtake N, but
+    # his ♣3 is his cheapest club.
     tricks = [[(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
               [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
               [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")]]
-    bans = fourth_hand_bans(tricks, "H")
+    bans = follower_bans(tricks, "H")
     assert bans[W] == {"TS", "JS", "QS"}
-    assert bans[E] == {"KD", "AD"} and bans[S] == set() and bans[N] == set()
-    # a ruff before him: following low says nothing
-    ruffed = [[(N, "9S"), (E, "2H"), (S, "3S"), (W, "4S")]]
-    assert fourth_hand_bans(ruffed, "H") == {s: set() for s in range(4)}
+    assert bans[E] == {"2D", "KD", "AD", "2C", "3C", "4C"}
+    assert bans[S] == {"2S", "2C"} and bans[N] == set()
+    # the last hand's ruff is his cheapest trump; an underruff his cheapest too, and he
+    # had no trump to overruff with
+    ruffed = [[(N, "9S"), (E, "AS"), (S, "3S"), (W, "5H")],
+              [(N, "9D"), (E, "2D"), (S, "7H"), (W, "4H")]]
+    bans = follower_bans(ruffed, "H")
+    assert bans[W] == {"2H", "3H", "4H"} | {"2H", "3H"} | {r + "H" for r in "89TJQKA"}
+    assert bans[S] == {"2S"} and bans[E] == set()
     # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
     both = inferred_bans(tricks, "H")
     assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]
-
-
-def test_adaptive_budget_stops_early_when_the_choice_is_clear():
-    from engine.whist import ai_choose
-    calls = []
-
-    def sample(rng):
-        calls.append(1)
-        return {E: ["AH", "KH", "QH"], S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]}
-
-    known = {N: ["AS", "3S", "2D", "3D"]}
-    card = ai_choose.choose_card(["3S", "AS"], known, sample, (4, 40), E, "C",
-                                 ["KS", "5S", "6S"], random.Random(1))
-    assert card == "AS" and len(calls) < 40

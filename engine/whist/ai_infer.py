@@ -6,10 +6,12 @@ a deal fits and drops them when none does (a person may play oddly).
 
 - ``cheapest_of_equals`` (engine/ddplay/sampler.py): a follower played the cheaper of two
   equal cards, so he does not hold the next lower one;
-- ``fourth_hand_bans``: the last hand to a trick knows its outcome. When an opponent is
-  winning it with a card of the suit led (nobody trumped), he either takes it with his
-  cheapest winning card — so he holds none between the winner and the card he played —
-  or follows low, and then he holds nothing that would have won.
+- ``follower_bans``: a follower whose card loses to the card already winning the trick
+  plays his cheapest card of that suit (a lower card would lose as well and keeps the
+  higher one), so he holds no lower card of it. The last hand knows the trick's outcome:
+  when he takes it he does so with his cheapest winning card — none between the card he
+  beat and his own — and when he follows low under an opponent he holds nothing that
+  would have won.
 """
 from __future__ import annotations
 
@@ -17,32 +19,48 @@ from engine.cards import RANK_VALUE as RV
 from engine.ddplay.sampler import cheapest_of_equals
 
 Trick = list[tuple[int, str]]
+RANKS = "23456789TJQKA"
 
 
-def fourth_hand_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]:
+def _ranks(suit: str, low: int, high: int) -> set[str]:
+    """Cards of ``suit`` ranked strictly between ``low`` and ``high`` (rank values)."""
+    return {r + suit for r in RANKS if low < RV[r] < high}
+
+
+def _beats(card: str, top: str, trump: str | None) -> bool:
+    if card[1] == top[1]:
+        return RV[card[0]] > RV[top[0]]
+    return card[1] == trump
+
+
+def follower_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]:
     out: dict[int, set[str]] = {s: set() for s in range(4)}
     for trick in tricks:
-        if len(trick) < 4:
+        if not trick:
             continue
         led = trick[0][1][1]
-        first3 = trick[:3]
-        if any(c[1] != led and c[1] == trump for _, c in first3):
-            continue  # a ruff: following low says nothing
-        seat, card = trick[3]
-        if card[1] != led:
-            continue  # showed out: the voids say it
-        top_seat, top = max(((p, c) for p, c in first3 if c[1] == led), key=lambda pc: RV[pc[1][0]])
-        if top_seat % 2 == seat % 2:
-            continue  # partner wins: any low card will do
-        mine, theirs = RV[card[0]], RV[top[0]]
-        above = range(theirs + 1, mine) if mine > theirs else range(theirs + 1, 15)
-        out[seat] |= {r + led for r in "23456789TJQKA" if RV[r] in above}
+        top_seat, top = trick[0]
+        for place, (seat, card) in enumerate(trick[1:], start=2):
+            last = place == 4
+            if card[1] != led and card[1] != trump:
+                continue  # a discard: the voids say what it shows
+            if not _beats(card, top, trump):
+                if card[1] == top[1] or card[1] == led:
+                    # a loser: his cheapest of the suit
+                    out[seat] |= _ranks(card[1], 1, RV[card[0]])
+                if last and top_seat % 2 != seat % 2 and card[1] == top[1]:
+                    out[seat] |= _ranks(card[1], RV[top[0]], 15)  # nothing that would have won
+                continue
+            if last:  # the cheapest card that takes the trick
+                floor = RV[top[0]] if top[1] == card[1] else 1
+                out[seat] |= _ranks(card[1], floor, RV[card[0]])
+            top_seat, top = seat, card
     return out
 
 
 def inferred_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]:
     """Cards each seat is inferred not to hold (cards already played are harmless here)."""
     out = cheapest_of_equals(tricks)
-    for seat, cards in fourth_hand_bans(tricks, trump).items():
+    for seat, cards in follower_bans(tricks, trump).items():
         out[seat] |= cards
     return out
