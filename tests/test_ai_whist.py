@@ -138,14 +138,14 @@ def test_inferences_from_the_cards_followed():
     from engine.whist.ai_infer import follower_bans, inferred_bans
     # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins).
     # E (4th) follows under N's ♦Q with the ♦3: no ♦2 (his cheapest loser) and no ♦K or ♦A
-    # (he would have won). E's ♣5 under N's ♣8: no lower club; S may not overtake N, but
-    # his ♣3 is his cheapest club.
+    # (he would have won). E's ♣5 under N's ♣8: no lower club and, third hand high, no
+    # higher one; S need not overtake N, but his ♣3 is his cheapest club.
     tricks = [[(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
               [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
               [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")]]
     bans = follower_bans(tricks, "H")
     assert bans[W] == {"TS", "JS", "QS"}
-    assert bans[E] == {"2D", "KD", "AD", "2C", "3C", "4C"}
+    assert bans[E] == {"2D", "KD", "AD", "2C", "3C", "4C"} | {r + "C" for r in "9TJQKA"}
     assert bans[S] == {"2S", "2C"} and bans[N] == set()
     # the last hand's ruff is his cheapest trump; an underruff his cheapest too, and he
     # had no trump to overruff with
@@ -154,6 +154,9 @@ def test_inferences_from_the_cards_followed():
     bans = follower_bans(ruffed, "H")
     assert bans[W] == {"2H", "3H", "4H"} | {"2H", "3H"} | {r + "H" for r in "89TJQKA"}
     assert bans[S] == {"2S"} and bans[E] == set()
+    # third hand high: S's ♠4 under E's ♠J denies a higher spade
+    assert follower_bans([[(N, "2S"), (E, "JS"), (S, "4S"), (W, "5S")]], "H")[S] == {
+        "2S", "3S", "QS", "KS", "AS"}
     # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
     both = inferred_bans(tricks, "H")
     assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]

@@ -10,8 +10,8 @@ a deal fits and drops them when none does (a person may play oddly).
   plays his cheapest card of that suit (a lower card would lose as well and keeps the
   higher one), so he holds no lower card of it. The last hand knows the trick's outcome:
   when he takes it he does so with his cheapest winning card — none between the card he
-  beat and his own — and when he follows low under an opponent he holds nothing that
-  would have won.
+  beat and his own. The third or last hand who follows low under an opponent's card
+  holds nothing that would have beaten it (third hand high).
 """
 from __future__ import annotations
 
@@ -48,8 +48,9 @@ def follower_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]
                 if card[1] == top[1] or card[1] == led:
                     # a loser: his cheapest of the suit
                     out[seat] |= _ranks(card[1], 1, RV[card[0]])
-                if last and top_seat % 2 != seat % 2 and card[1] == top[1]:
-                    out[seat] |= _ranks(card[1], RV[top[0]], 15)  # nothing that would have won
+                if place >= 3 and top_seat % 2 != seat % 2 and card[1] == top[1]:
+                    # nothing that would have won (third hand high: 2 in 44 held one)
+                    out[seat] |= _ranks(card[1], RV[top[0]], 15)
                 continue
             if last:  # the cheapest card that takes the trick
                 floor = RV[top[0]] if top[1] == card[1] else 1
