@@ -28,9 +28,8 @@ from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, choose_card, samples_for
 from engine.ddplay.sampler import Hands, sample_hands, voids
 
-from . import ai_easy, ai_sample
+from . import ai_easy
 from .ai_infer import inferred_bans
-from .ai_sample import sample_weighted
 
 FULL = frozenset(make_deck(52))
 
@@ -62,8 +61,7 @@ def known_voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
-                weighted: bool = True) -> str:
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -85,26 +83,15 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     void = known_voids(view)
     bans = inferred_bans(tricks_seen(view), trump)
 
-    leader = view["leader"]
-    on_table = [c for _, c in trick]
-    if not weighted:
-        def sample0(r: random.Random) -> Hands:
-            hands = sample_hands(pool, need, void, r, None, bans)
-            if fixed:
-                hands[dealer] = hands[dealer] + fixed
-            return hands
-        card = choose_card(cards, known, sample0, samples_for(sum(counts), budget), leader, trump,
-                           on_table, rng)
-        return "play " + card
-
-    def sample(r: random.Random) -> tuple[Hands, float]:
-        hands, log_weight = sample_weighted(pool, need, void, bans, r)
+    def sample(r: random.Random) -> Hands:
+        hands = sample_hands(pool, need, void, r, None, bans)
         if fixed:
             hands[dealer] = hands[dealer] + fixed
-        return hands, log_weight
+        return hands
 
-    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget), leader,
-                                 trump, on_table, rng)
+    leader = view["leader"]
+    card = choose_card(cards, known, sample, samples_for(sum(counts), budget), leader, trump,
+                       [c for _, c in trick], rng)
     return "play " + card
 
 
