@@ -3,6 +3,7 @@ public information it reads: the whist view now carries this deal's played cards
 must_trump rule — never a card hidden from that seat."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -160,3 +161,22 @@ def test_inferences_from_the_cards_followed():
     # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
     both = inferred_bans(tricks, "H")
     assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]
+
+
+def test_weighted_deals_are_uniform_over_the_consistent_deals():
+    """E may not hold the ♥2 (void), S not the ♠2 (inferred): five deals fit. Drawn
+    hand by hand, the one where E takes ♠3♠4 (leaving S no choice) comes up twice as
+    often as each other; its weight is half theirs."""
+    from collections import Counter
+
+    from engine.whist.ai_sample import sample_weighted
+    rng = random.Random(5)
+    mass: Counter = Counter()
+    for _ in range(3000):
+        hands, log_weight = sample_weighted(["2S", "3S", "4S", "2H"], {E: 2, S: 1, W: 1},
+                                            {E: {"H"}}, {S: {"2S"}}, rng)
+        assert "2H" not in hands[E] and "2S" not in hands[S]
+        mass[tuple(sorted(hands[E])), hands[S][0]] += math.exp(log_weight)
+    assert len(mass) == 5
+    total = sum(mass.values())
+    assert all(abs(m / total - 0.2) < 0.03 for m in mass.values())

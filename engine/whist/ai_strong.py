@@ -28,8 +28,9 @@ from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, choose_card, samples_for
 from engine.ddplay.sampler import Hands, sample_hands, voids
 
-from . import ai_easy
+from . import ai_easy, ai_sample
 from .ai_infer import inferred_bans
+from .ai_sample import sample_weighted
 
 FULL = frozenset(make_deck(52))
 
@@ -61,7 +62,8 @@ def known_voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
+                weighted: bool = True) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -83,15 +85,26 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     void = known_voids(view)
     bans = inferred_bans(tricks_seen(view), trump)
 
-    def sample(r: random.Random) -> Hands:
-        hands = sample_hands(pool, need, void, r, None, bans)
+    leader = view["leader"]
+    on_table = [c for _, c in trick]
+    if not weighted:
+        def sample0(r: random.Random) -> Hands:
+            hands = sample_hands(pool, need, void, r, None, bans)
+            if fixed:
+                hands[dealer] = hands[dealer] + fixed
+            return hands
+        card = choose_card(cards, known, sample0, samples_for(sum(counts), budget), leader, trump,
+                           on_table, rng)
+        return "play " + card
+
+    def sample(r: random.Random) -> tuple[Hands, float]:
+        hands, log_weight = sample_weighted(pool, need, void, bans, r)
         if fixed:
             hands[dealer] = hands[dealer] + fixed
-        return hands
+        return hands, log_weight
 
-    leader = view["leader"]
-    card = choose_card(cards, known, sample, samples_for(sum(counts), budget), leader, trump,
-                       [c for _, c in trick], rng)
+    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget), leader,
+                                 trump, on_table, rng)
     return "play " + card
 
 
