@@ -7,7 +7,9 @@ cannot see to the three other hands many times — keeping hand sizes, the suits
 showed out of, under ``must_trump`` a player's trump void when he showed out of the suit
 led without trumping, and the cards the plays say a player does not hold (``ai_infer``:
 the cheaper of two equal cards, the cheapest loser, the last hand's cheapest winner) —
-solves each deal double dummy with DDS and plays the card with the best total.
+weighs each deal so that the deals are uniform over those consistent with all that
+(``ai_sample``), solves each deal double dummy with DDS and plays the card with the best
+weighted total.
 
 DDS knows no ``must_trump``: it lets a void hand discard where the rule forces a trump.
 Our own choice is always among ``legal`` (which keeps the rule); the other hands' future
@@ -25,8 +27,8 @@ import random
 from endplay._dds import DDSError
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import NORMAL_BUDGET, choose_card, samples_for
-from engine.ddplay.sampler import Hands, sample_hands, voids
+from engine.ddplay.chooser import NORMAL_BUDGET, samples_for
+from engine.ddplay.sampler import Hands, voids
 
 from . import ai_easy, ai_sample
 from .ai_infer import inferred_bans
@@ -62,8 +64,7 @@ def known_voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
-                weighted: bool = True) -> str:
+def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -85,26 +86,14 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     void = known_voids(view)
     bans = inferred_bans(tricks_seen(view), trump)
 
-    leader = view["leader"]
-    on_table = [c for _, c in trick]
-    if not weighted:
-        def sample0(r: random.Random) -> Hands:
-            hands = sample_hands(pool, need, void, r, None, bans)
-            if fixed:
-                hands[dealer] = hands[dealer] + fixed
-            return hands
-        card = choose_card(cards, known, sample0, samples_for(sum(counts), budget), leader, trump,
-                           on_table, rng)
-        return "play " + card
-
     def sample(r: random.Random) -> tuple[Hands, float]:
         hands, log_weight = sample_weighted(pool, need, void, bans, r)
         if fixed:
             hands[dealer] = hands[dealer] + fixed
         return hands, log_weight
 
-    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget), leader,
-                                 trump, on_table, rng)
+    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget),
+                                 view["leader"], trump, [c for _, c in trick], rng)
     return "play " + card
 
 
