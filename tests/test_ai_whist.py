@@ -3,6 +3,7 @@ public information it reads: the whist view now carries this deal's played cards
 must_trump rule — never a card hidden from that seat."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -132,3 +133,50 @@ def test_whole_deal_only_legal_actions(seed, level, monkeypatch):
         s, _ = rules.apply(s, seat, action)
         cards += action.startswith("play ")
     assert cards == 52
+
+
+def test_inferences_from_the_cards_followed():
+    from engine.whist.ai_infer import follower_bans, inferred_bans
+    # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins).
+    # E (4th) follows under N's ♦Q with the ♦3: no ♦2 (his cheapest loser) and no ♦K or ♦A
+    # (he would have won). E's ♣5 under N's ♣8: no lower club and, third hand high, no
+    # higher one; S need not overtake N, but his ♣3 is his cheapest club.
+    tricks = [[(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
+              [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
+              [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")]]
+    bans = follower_bans(tricks, "H")
+    assert bans[W] == {"TS", "JS", "QS"}
+    assert bans[E] == {"2D", "KD", "AD", "2C", "3C", "4C"} | {r + "C" for r in "9TJQKA"}
+    assert bans[S] == {"2S", "2C"} and bans[N] == set()
+    # the last hand's ruff is his cheapest trump; an underruff his cheapest too, and he
+    # had no trump to overruff with
+    ruffed = [[(N, "9S"), (E, "AS"), (S, "3S"), (W, "5H")],
+              [(N, "9D"), (E, "2D"), (S, "7H"), (W, "4H")]]
+    bans = follower_bans(ruffed, "H")
+    assert bans[W] == {"2H", "3H", "4H"} | {"2H", "3H"} | {r + "H" for r in "89TJQKA"}
+    assert bans[S] == {"2S"} and bans[E] == set()
+    # third hand high: S's ♠4 under E's ♠J denies a higher spade
+    assert follower_bans([[(N, "2S"), (E, "JS"), (S, "4S"), (W, "5S")]], "H")[S] == {
+        "2S", "3S", "QS", "KS", "AS"}
+    # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
+    both = inferred_bans(tricks, "H")
+    assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]
+
+
+def test_weighted_deals_are_uniform_over_the_consistent_deals():
+    """E may not hold the ♥2 (void), S not the ♠2 (inferred): five deals fit. Drawn
+    hand by hand, the one where E takes ♠3♠4 (leaving S no choice) comes up twice as
+    often as each other; its weight is half theirs."""
+    from collections import Counter
+
+    from engine.whist.ai_sample import sample_weighted
+    rng = random.Random(5)
+    mass: Counter = Counter()
+    for _ in range(3000):
+        hands, log_weight = sample_weighted(["2S", "3S", "4S", "2H"], {E: 2, S: 1, W: 1},
+                                            {E: {"H"}}, {S: {"2S"}}, rng)
+        assert "2H" not in hands[E] and "2S" not in hands[S]
+        mass[tuple(sorted(hands[E])), hands[S][0]] += math.exp(log_weight)
+    assert len(mass) == 5
+    total = sum(mass.values())
+    assert all(abs(m / total - 0.2) < 0.03 for m in mass.values())

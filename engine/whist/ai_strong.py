@@ -5,9 +5,11 @@ played it (``played``), the trick on the table, the turned-up trump (in the deal
 until he plays it) and the table's ``must_trump`` rule. It deals the 39-odd cards it
 cannot see to the three other hands many times — keeping hand sizes, the suits a player
 showed out of, under ``must_trump`` a player's trump void when he showed out of the suit
-led without trumping, and the cards a follower cannot hold (he would have played the
-cheaper of two equal cards) — solves each deal double dummy with DDS and plays the card with
-the best total.
+led without trumping, and the cards the plays say a player does not hold (``ai_infer``:
+the cheaper of two equal cards, the cheapest loser, the last hand's cheapest winner) —
+weighs each deal so that the deals are uniform over those consistent with all that
+(``ai_sample``), solves each deal double dummy with DDS and plays the card with the best
+weighted total.
 
 DDS knows no ``must_trump``: it lets a void hand discard where the rule forces a trump.
 Our own choice is always among ``legal`` (which keeps the rule); the other hands' future
@@ -25,12 +27,21 @@ import random
 from endplay._dds import DDSError
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, choose_card, samples_for
-from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_hands, voids
+from engine.ddplay.chooser import NORMAL_BUDGET, samples_for
+from engine.ddplay.sampler import Hands, voids
 
-from . import ai_easy
+from . import ai_easy, ai_sample
+from .ai_infer import inferred_bans
+from .ai_sample import sample_weighted
 
 FULL = frozenset(make_deck(52))
+
+# Deals solved per decision by cards still in the four hands (bridge's budget in
+# engine/ddplay/chooser.py is for a dummy's game; whist has no dummy and its leads are
+# guesses, so it takes more deals). A 13-card DDS solve costs ~35 ms of CPU on average,
+# up to ~0.15 s; 12 cards ~16 ms, 11 ~10 ms, 10 ~3 ms, from 9 on ~1 ms: a first-trick
+# decision stays well under a second and the mean under 0.1 s.
+STRONG_BUDGET = ((48, 12), (44, 20), (40, 32), (36, 64), (28, 128), (0, 160))
 
 
 def tricks_seen(view: dict) -> list[list[tuple[int, str]]]:
@@ -73,17 +84,16 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     pool = [c for c in FULL if c not in seen]
     need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
     void = known_voids(view)
-    bans = cheapest_of_equals(tricks_seen(view))
+    bans = inferred_bans(tricks_seen(view), trump)
 
-    def sample(r: random.Random) -> Hands:
-        hands = sample_hands(pool, need, void, r, None, bans)
+    def sample(r: random.Random) -> tuple[Hands, float]:
+        hands, log_weight = sample_weighted(pool, need, void, bans, r)
         if fixed:
             hands[dealer] = hands[dealer] + fixed
-        return hands
+        return hands, log_weight
 
-    leader = view["leader"]
-    card = choose_card(cards, known, sample, samples_for(sum(counts), budget), leader, trump,
-                       [c for _, c in trick], rng)
+    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget),
+                                 view["leader"], trump, [c for _, c in trick], rng)
     return "play " + card
 
 
