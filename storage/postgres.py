@@ -31,7 +31,7 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -39,6 +39,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from storage import pg_migrations
+from storage.core import Session, SqlRepository
 from storage.common import (
     SEAT_COLS,
     TABLE_COLS,
@@ -58,13 +59,13 @@ from storage.common import (
     timer_row,
     user_row,
 )
+from storage.dialect import OUTBOX_CHANNEL, POSTGRES
 from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
 from storage.repository import StorageError, TableExists, VersionConflict
 
 log = logging.getLogger(__name__)
 
-OUTBOX_CHANNEL = "cardbot_outbox"
-_NOTIFY = f"SELECT pg_notify('{OUTBOX_CHANNEL}', current_schema())"
+_NOTIFY = POSTGRES.notify_outbox
 # What a lost dedicated connection (lead lock, listener) may raise on use or reconnect.
 _CONNECTION_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
                       asyncpg.InterfaceError)
@@ -96,8 +97,26 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresRepository:
+class _Executor:
+    """Statements on one connection, or on the pool (a connection a statement)."""
+
+    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[asyncpg.Record]:
+        return await self._conn.fetch(sql, *args)
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        return _count(await self._conn.execute(sql, *args))
+
+    async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+
+class PostgresRepository(SqlRepository):
     """``Repository`` on PostgreSQL: ``PostgresRepository("postgresql://...")``."""
+
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
         self.url = url
@@ -175,6 +194,23 @@ class PostgresRepository:
         async with self.pool.acquire() as conn:
             return await pg_migrations.current_version(conn)
 
+    # --- what storage.core runs on ---------------------------------------------
+    def _read(self) -> Session:
+        return Session(_Executor(self.pool), POSTGRES)
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[Session]:
+        """One statement needs no transaction: it runs on any pooled connection."""
+        yield Session(_Executor(self.pool), POSTGRES)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Session]:
+        async with self._tx() as conn:
+            yield Session(_Executor(conn), POSTGRES)
+
+    def _is_unique_violation(self, exc: BaseException) -> bool:
+        return isinstance(exc, asyncpg.UniqueViolationError)
+
     # --- helpers -------------------------------------------------------------
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
@@ -251,67 +287,6 @@ class PostgresRepository:
             " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
             " reminded = excluded.reminded",
             t.table_id, t.version, t.remind_at, t.expire_at, bool(t.reminded))
-
-    # --- users and chats -----------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow:
-        """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
-        now = time.time()
-        row = await self.pool.fetchrow(
-            "INSERT INTO users (user_id, name, username, lang, created_at, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5, $5)"
-            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-            " username = excluded.username,"
-            " lang = COALESCE(excluded.lang, users.lang),"
-            " updated_at = excluded.updated_at"
-            " RETURNING *", user_id, name, username, lang, now)
-        return user_row(row)
-
-    async def get_user(self, user_id: int) -> UserRow | None:
-        row = await self.pool.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
-        return user_row(row) if row else None
-
-    async def set_dm_open(self, user_id: int, is_open: bool) -> None:
-        """Creates a bare user row if the user is unknown, so the flag is never lost."""
-        now = time.time()
-        await self.pool.execute(
-            "INSERT INTO users (user_id, dm_open, created_at, updated_at)"
-            " VALUES ($1, $2, $3, $3)"
-            " ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,"
-            " updated_at = excluded.updated_at", user_id, bool(is_open), now)
-
-    async def get_chat_lang(self, chat_id: int) -> str | None:
-        return await self.pool.fetchval(
-            "SELECT lang FROM chat_settings WHERE chat_id = $1", chat_id)
-
-    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        await self.pool.execute(
-            "INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES ($1, $2, $3)"
-            " ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,"
-            " updated_at = excluded.updated_at", chat_id, lang, time.time())
-
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Move tables, chat settings and pending outbox rows to the new chat id.
-
-        Settings already stored for the new id win. Raises ``TableExists`` (and moves
-        nothing) if the new chat already has an open table in the same topic."""
-        if old_chat_id == new_chat_id:
-            return
-        async with self._tx() as conn:
-            try:
-                await conn.execute("UPDATE tables SET chat_id = $1, updated_at = $2"
-                                   " WHERE chat_id = $3",
-                                   new_chat_id, time.time(), old_chat_id)
-            except asyncpg.UniqueViolationError as exc:
-                raise TableExists("the new chat already has an open table") from exc
-            await conn.execute(
-                "INSERT INTO chat_settings (chat_id, lang, updated_at)"
-                " SELECT $1::bigint, lang, updated_at FROM chat_settings WHERE chat_id = $2"
-                " ON CONFLICT (chat_id) DO NOTHING", new_chat_id, old_chat_id)
-            await conn.execute("DELETE FROM chat_settings WHERE chat_id = $1", old_chat_id)
-            await conn.execute("UPDATE outbox SET chat_id = $1"
-                               " WHERE chat_id = $2 AND done_at IS NULL",
-                               new_chat_id, old_chat_id)
 
     # --- tables and seats ----------------------------------------------------
     async def create_table(self, chat_id: int, thread_id: int, game: str,

@@ -45,13 +45,14 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 import aiosqlite
 
 from storage import migrations
+from storage.core import Session, SqlRepository
 from storage.common import (
     SEAT_COLS,
     TABLE_COLS,
@@ -71,6 +72,7 @@ from storage.common import (
     timer_row,
     user_row,
 )
+from storage.dialect import SQLITE
 from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
 from storage.repository import StorageError, TableExists, VersionConflict
 
@@ -87,8 +89,34 @@ def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
     return "UNIQUE" in str(exc).upper() or "PRIMARY KEY" in str(exc).upper()
 
 
-class SqliteRepository:
+class _Executor:
+    """Statements on the repository's connection. ``locking``: each statement takes the
+    repository's lock (reads outside a transaction); otherwise the caller holds it."""
+
+    def __init__(self, repo: SqliteRepository, locking: bool) -> None:
+        self._repo = repo
+        self._guard = repo._lock if locking else nullcontext()
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
+        async with self._guard:
+            return list(await self._repo.db.execute_fetchall(sql, args))
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        async with self._guard:
+            cur = await self._repo.db.execute(sql, args)
+            count = cur.rowcount
+            await cur.close()
+            return count
+
+    async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        async with self._guard:
+            await self._repo.db.executemany(sql, rows)
+
+
+class SqliteRepository(SqlRepository):
     """``Repository`` on SQLite. ``SqliteRepository(":memory:")`` for tests."""
+
+    dialect = SQLITE
 
     def __init__(self, path: str, *, busy_timeout_ms: int = 5000) -> None:
         self.path = str(path)
@@ -156,6 +184,20 @@ class SqliteRepository:
         async with self._lock:
             async with self.db.execute("PRAGMA journal_mode") as cur:
                 return str((await cur.fetchone())[0]).lower()
+
+    # --- what storage.core runs on ---------------------------------------------
+    def _read(self) -> Session:
+        return Session(_Executor(self, locking=True), SQLITE)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Session]:
+        async with self._tx():
+            yield Session(_Executor(self, locking=False), SQLITE)
+
+    _write = _transaction  # one process: even a single statement takes the write lock
+
+    def _is_unique_violation(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError) and _is_unique_violation(exc)
 
     # --- helpers -------------------------------------------------------------
     @asynccontextmanager
@@ -240,76 +282,6 @@ class SqliteRepository:
             " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
             " reminded = excluded.reminded",
             (t.table_id, t.version, t.remind_at, t.expire_at, int(t.reminded)))
-
-    # --- users and chats -----------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow:
-        """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
-        now = time.time()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, name, username, lang, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-                " username = excluded.username,"
-                " lang = COALESCE(excluded.lang, users.lang),"
-                " updated_at = excluded.updated_at",
-                (user_id, name, username, lang, now, now))
-            row = await self._one(db, "SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return user_row(row)
-
-    async def get_user(self, user_id: int) -> UserRow | None:
-        row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return user_row(row) if row else None
-
-    async def set_dm_open(self, user_id: int, is_open: bool) -> None:
-        """Creates a bare user row if the user is unknown, so the flag is never lost."""
-        now = time.time()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, dm_open, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,"
-                " updated_at = excluded.updated_at",
-                (user_id, int(bool(is_open)), now, now))
-
-    async def get_chat_lang(self, chat_id: int) -> str | None:
-        row = await self._fetchone("SELECT lang FROM chat_settings WHERE chat_id = ?",
-                                   (chat_id,))
-        return row["lang"] if row else None
-
-    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,"
-                " updated_at = excluded.updated_at",
-                (chat_id, lang, time.time()))
-
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Move tables, chat settings and pending outbox rows to the new chat id.
-
-        Settings already stored for the new id win. Raises ``TableExists`` (and moves
-        nothing) if the new chat already has an open table in the same topic."""
-        if old_chat_id == new_chat_id:
-            return
-        async with self._tx() as db:
-            try:
-                await db.execute("UPDATE tables SET chat_id = ?, updated_at = ?"
-                                 " WHERE chat_id = ?",
-                                 (new_chat_id, time.time(), old_chat_id))
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                raise TableExists("the new chat already has an open table") from exc
-            await db.execute(
-                "INSERT OR IGNORE INTO chat_settings (chat_id, lang, updated_at)"
-                " SELECT ?, lang, updated_at FROM chat_settings WHERE chat_id = ?",
-                (new_chat_id, old_chat_id))
-            await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat_id,))
-            await db.execute("UPDATE outbox SET chat_id = ?"
-                             " WHERE chat_id = ? AND done_at IS NULL",
-                             (new_chat_id, old_chat_id))
 
     # --- tables and seats ----------------------------------------------------
     async def create_table(self, chat_id: int, thread_id: int, game: str,
