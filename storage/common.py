@@ -117,10 +117,12 @@ def check_seats(table_id: int, seats: Sequence[SeatRow]) -> list[SeatRow]:
     return seats
 
 
-def seat_values(table_id: int, seats: Sequence[SeatRow]) -> list[tuple]:
-    """Parameter tuples in ``SEAT_COLS`` order."""
-    return [(table_id, s.seat, s.user_id, s.name, bool(s.is_computer), s.dm_message_id,
-             s.ping_message_id, s.keyboard, s.keyboard_version) for s in seats]
+def seat_values(table_id: int, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    """Parameters of ``SEAT_COLS`` by name, a dict a seat."""
+    return [{"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name,
+             "is_computer": bool(s.is_computer), "dm_message_id": s.dm_message_id,
+             "ping_message_id": s.ping_message_id, "keyboard": s.keyboard,
+             "keyboard_version": s.keyboard_version} for s in seats]
 
 
 def check_commit(table_id: int, expected_version: int, actions: Sequence[ActionRow],

@@ -218,3 +218,139 @@ class SqlRepository:
             await db.execute(
                 "UPDATE outbox SET chat_id = :new WHERE chat_id = :old AND done_at IS NULL",
                 **ids)
+
+    # --- tables and seats ----------------------------------------------------
+    async def create_table(self, chat_id: int, thread_id: int, game: str,
+                           options: dict[str, Any], opener_id: int, lang: str,
+                           settings: dict[str, Any]) -> TableRow:
+        taken = TableExists(f"chat {chat_id} topic {thread_id} already has an open table")
+        async with self._write() as db:
+            with self._unique_means(taken):
+                row = await db.fetchrow(
+                    f"""INSERT INTO tables (chat_id, thread_id, game, options, status,
+                            opener_id, version, game_no, group_message_id, lang, settings,
+                            created_at, updated_at)
+                        VALUES (:chat_id, :thread_id, :game, :options, 'lobby', :opener_id,
+                            0, 0, NULL, :lang, :settings, :now, :now)
+                        RETURNING {TABLE_COLS}""",
+                    chat_id=chat_id, thread_id=thread_id or 0, game=game,
+                    options=dumps(options or {}), opener_id=opener_id, lang=lang,
+                    settings=dumps(settings or {}), now=time.time())
+        return table_row(row)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self._read().fetchrow(
+            f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id)
+        return table_row(row) if row else None
+
+    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        row = await self._read().fetchrow(
+            f"""SELECT {TABLE_COLS} FROM tables
+                WHERE chat_id = :chat_id AND thread_id = :thread_id AND status <> 'closed'""",
+            chat_id=chat_id, thread_id=thread_id or 0)
+        return table_row(row) if row else None
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
+        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
+        if statuses:
+            rows = await self._read().fetch(
+                f"SELECT {TABLE_COLS} FROM tables WHERE status = ANY(:statuses) ORDER BY id",
+                statuses=list(statuses))
+        else:
+            rows = await self._read().fetch(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
+        return [table_row(r) for r in rows]
+
+    async def update_table(self, table_id: int, expected_version: int | None = None, *,
+                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
+        """See the protocol. With ``expected_version`` the version becomes
+        ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
+        fields outside the whitelist or bad ``seats``, ``TableExists`` when re-opening a
+        closed table whose chat/topic has another open one, ``StorageError`` for an
+        unknown table."""
+        encoded = encode_fields(fields)
+        if seats is not None:
+            seats = check_seats(table_id, seats)
+        now = time.time()
+        async with self._transaction() as db:
+            stored = await self._locked_version(db, table_id)
+            new_version = None
+            if expected_version is not None:
+                if stored != expected_version:
+                    raise VersionConflict(conflict_message(table_id, stored, expected_version))
+                new_version = expected_version + 1
+            if encoded or new_version is not None:
+                await self._set_table_fields(db, table_id, encoded, new_version, now)
+            if seats is not None:
+                await self._replace_seats_in_tx(db, table_id, seats)
+            return table_row(await db.fetchrow(
+                f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id))
+
+    @staticmethod
+    async def _locked_version(db: Session, table_id: int) -> int:
+        """The table's version, its row locked until the transaction ends."""
+        version = await db.fetchval(
+            "SELECT version FROM tables WHERE id = :table_id {for_update}", table_id=table_id)
+        if version is None:
+            raise StorageError(f"table {table_id} does not exist")
+        return int(version)
+
+    async def _set_table_fields(self, db: Session, table_id: int, encoded: dict[str, Any],
+                                version: int | None, now: float) -> int:
+        """Update whitelisted columns (+ version, updated_at); return the game_no."""
+        cols = dict(encoded)
+        if version is not None:
+            cols["version"] = version
+        cols["updated_at"] = now
+        with self._unique_means(TableExists("the chat/topic already has an open table")):
+            return int(await db.fetchval(
+                f"UPDATE tables SET {assignments(cols)} WHERE id = :table_id"
+                " RETURNING game_no", **cols, table_id=table_id))
+
+    async def get_seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self._read().fetch(
+            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = :table_id ORDER BY seat",
+            table_id=table_id)
+        return [seat_row(r) for r in rows]
+
+    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
+        seats = check_seats(table_id, seats)
+        async with self._transaction() as db:
+            await self._replace_seats_in_tx(db, table_id, seats)
+
+    @staticmethod
+    async def _replace_seats_in_tx(db: Session, table_id: int, seats: list[SeatRow]) -> None:
+        await db.execute("DELETE FROM seats WHERE table_id = :table_id", table_id=table_id)
+        await db.executemany(f"INSERT INTO seats ({SEAT_COLS}) VALUES ({marks(SEAT_COLS)})",
+                             seat_values(table_id, seats))
+
+    async def set_seat_messages(self, table_id: int, seat: int, *,
+                                dm_message_id: int | None | type[...] = ...,
+                                ping_message_id: int | None | type[...] = ...) -> None:
+        cols: dict[str, Any] = {}
+        if dm_message_id is not ...:
+            cols["dm_message_id"] = dm_message_id
+        if ping_message_id is not ...:
+            cols["ping_message_id"] = ping_message_id
+        if not cols:
+            return
+        async with self._write() as db:
+            await db.execute(f"UPDATE seats SET {assignments(cols)}"
+                             " WHERE table_id = :table_id AND seat = :seat",
+                             **cols, table_id=table_id, seat=seat)
+
+    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
+                                version: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """UPDATE seats SET keyboard = :mode, keyboard_version = :version
+                   WHERE table_id = :table_id AND seat = :seat""",
+                mode=mode, version=version, table_id=table_id, seat=seat)
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
+        rows = await self._read().fetch(
+            f"""SELECT {cols} FROM tables t
+                WHERE t.status <> 'closed' AND EXISTS
+                    (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = :user_id)
+                ORDER BY t.id""", user_id=user_id)
+        return [table_row(r) for r in rows]

@@ -235,7 +235,7 @@ class PostgresRepository(SqlRepository):
         return version
 
     @staticmethod
-    async def _set_table_fields(conn: asyncpg.Connection, table_id: int,
+    async def _set_table_fields_raw(conn: asyncpg.Connection, table_id: int,
                                 encoded: dict[str, Any], version: int | None,
                                 now: float) -> int:
         """Update whitelisted columns (+ version, updated_at); return the game_no."""
@@ -250,20 +250,6 @@ class PostgresRepository(SqlRepository):
                 " RETURNING game_no", *cols.values(), table_id)
         except asyncpg.UniqueViolationError as exc:
             raise TableExists("the chat/topic already has an open table") from exc
-
-    @staticmethod
-    async def _table_in_tx(conn: asyncpg.Connection, table_id: int) -> TableRow:
-        return table_row(await conn.fetchrow(
-            f"SELECT {TABLE_COLS} FROM tables WHERE id = $1", table_id))
-
-    @staticmethod
-    async def _replace_seats_in_tx(conn: asyncpg.Connection, table_id: int,
-                                   seats: list[SeatRow]) -> None:
-        await conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
-        if seats:
-            await conn.executemany(
-                f"INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                seat_values(table_id, seats))
 
     @staticmethod
     async def _insert_outbox(conn: asyncpg.Connection, items: list[OutboxItem],
@@ -287,109 +273,6 @@ class PostgresRepository(SqlRepository):
             " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
             " reminded = excluded.reminded",
             t.table_id, t.version, t.remind_at, t.expire_at, bool(t.reminded))
-
-    # --- tables and seats ----------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
-        now = time.time()
-        try:
-            row = await self.pool.fetchrow(
-                "INSERT INTO tables (chat_id, thread_id, game, options, status,"
-                " opener_id, version, game_no, group_message_id, lang, settings,"
-                " created_at, updated_at)"
-                " VALUES ($1, $2, $3, $4, 'lobby', $5, 0, 0, NULL, $6, $7, $8, $8)"
-                f" RETURNING {TABLE_COLS}",
-                chat_id, thread_id or 0, game, dumps(options or {}), opener_id, lang,
-                dumps(settings or {}), now)
-        except asyncpg.UniqueViolationError as exc:
-            raise TableExists(
-                f"chat {chat_id} topic {thread_id} already has an open table") from exc
-        return table_row(row)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self.pool.fetchrow(f"SELECT {TABLE_COLS} FROM tables WHERE id = $1",
-                                       table_id)
-        return table_row(row) if row else None
-
-    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {TABLE_COLS} FROM tables"
-            " WHERE chat_id = $1 AND thread_id = $2 AND status <> 'closed'",
-            chat_id, thread_id or 0)
-        return table_row(row) if row else None
-
-    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
-        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
-        if statuses:
-            rows = await self.pool.fetch(
-                f"SELECT {TABLE_COLS} FROM tables WHERE status = ANY($1::text[])"
-                " ORDER BY id", list(statuses))
-        else:
-            rows = await self.pool.fetch(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
-        return [table_row(r) for r in rows]
-
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
-        """As ``SqliteRepository.update_table``; the version check runs under the
-        table's row lock, so it holds across processes."""
-        encoded = encode_fields(fields)
-        if seats is not None:
-            seats = check_seats(table_id, seats)
-        now = time.time()
-        async with self._tx() as conn:
-            stored = await self._locked_table(conn, table_id)
-            new_version = None
-            if expected_version is not None:
-                if stored != expected_version:
-                    raise VersionConflict(conflict_message(table_id, stored, expected_version))
-                new_version = expected_version + 1
-            if encoded or new_version is not None:
-                await self._set_table_fields(conn, table_id, encoded, new_version, now)
-            if seats is not None:
-                await self._replace_seats_in_tx(conn, table_id, seats)
-            return await self._table_in_tx(conn, table_id)
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self.pool.fetch(
-            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = $1 ORDER BY seat", table_id)
-        return [seat_row(r) for r in rows]
-
-    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        seats = check_seats(table_id, seats)
-        async with self._tx() as conn:
-            await self._replace_seats_in_tx(conn, table_id, seats)
-
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
-        cols: dict[str, Any] = {}
-        if dm_message_id is not ...:
-            cols["dm_message_id"] = dm_message_id
-        if ping_message_id is not ...:
-            cols["ping_message_id"] = ping_message_id
-        if not cols:
-            return
-        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(cols, 1))
-        n = len(cols)
-        await self.pool.execute(
-            f"UPDATE seats SET {assignments} WHERE table_id = ${n + 1} AND seat = ${n + 2}",
-            *cols.values(), table_id, seat)
-
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
-        await self.pool.execute(
-            "UPDATE seats SET keyboard = $1, keyboard_version = $2"
-            " WHERE table_id = $3 AND seat = $4", mode, version, table_id, seat)
-
-    async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
-        rows = await self.pool.fetch(
-            f"SELECT {cols} FROM tables t"
-            " WHERE t.status <> 'closed'"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = $1)"
-            " ORDER BY t.id", user_id)
-        return [table_row(r) for r in rows]
 
     # --- the action log ------------------------------------------------------
     async def commit_actions(self, table_id: int, expected_version: int,
@@ -423,7 +306,7 @@ class PostgresRepository(SqlRepository):
                 except asyncpg.UniqueViolationError as exc:
                     raise VersionConflict(
                         f"table {table_id}: action seq already taken") from exc
-            game_no = await self._set_table_fields(
+            game_no = await self._set_table_fields_raw(
                 conn, table_id, encoded, new_version if actions else None, now)
             if snapshot_json is not None:
                 await conn.execute(

@@ -239,15 +239,7 @@ class SqliteRepository(SqlRepository):
             return await cur.fetchone()
 
     @staticmethod
-    async def _table_in_tx(db: aiosqlite.Connection, table_id: int) -> TableRow:
-        row = await SqliteRepository._one(
-            db, f"SELECT {TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
-        if row is None:
-            raise StorageError(f"table {table_id} does not exist")
-        return table_row(row)
-
-    @staticmethod
-    async def _set_table_fields(db: aiosqlite.Connection, table_id: int,
+    async def _set_table_fields_raw(db: aiosqlite.Connection, table_id: int,
                                 encoded: dict[str, Any], version: int | None,
                                 now: float) -> None:
         cols = dict(encoded)
@@ -282,128 +274,6 @@ class SqliteRepository(SqlRepository):
             " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
             " reminded = excluded.reminded",
             (t.table_id, t.version, t.remind_at, t.expire_at, int(t.reminded)))
-
-    # --- tables and seats ----------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
-        now = time.time()
-        async with self._tx() as db:
-            try:
-                cur = await db.execute(
-                    "INSERT INTO tables (chat_id, thread_id, game, options, status,"
-                    " opener_id, version, game_no, group_message_id, lang, settings,"
-                    " created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, 0, 0, NULL, ?, ?, ?, ?)",
-                    (chat_id, thread_id or 0, game, dumps(options or {}), opener_id,
-                     lang, dumps(settings or {}), now, now))
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                raise TableExists(
-                    f"chat {chat_id} topic {thread_id} already has an open table") from exc
-            table_id = cur.lastrowid
-            await cur.close()
-            return await self._table_in_tx(db, table_id)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone(f"SELECT {TABLE_COLS} FROM tables WHERE id = ?",
-                                   (table_id,))
-        return table_row(row) if row else None
-
-    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        row = await self._fetchone(
-            f"SELECT {TABLE_COLS} FROM tables"
-            " WHERE chat_id = ? AND thread_id = ? AND status != 'closed'",
-            (chat_id, thread_id or 0))
-        return table_row(row) if row else None
-
-    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
-        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
-        if statuses:
-            marks = ", ".join("?" for _ in statuses)
-            rows = await self._fetchall(
-                f"SELECT {TABLE_COLS} FROM tables WHERE status IN ({marks}) ORDER BY id",
-                statuses)
-        else:
-            rows = await self._fetchall(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
-        return [table_row(r) for r in rows]
-
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
-        """See the protocol. With ``expected_version`` the version becomes
-        ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
-        fields outside the whitelist or bad ``seats``, ``TableExists`` when re-opening a
-        closed table whose chat/topic has another open one, ``StorageError`` for an
-        unknown table."""
-        encoded = encode_fields(fields)
-        if seats is not None:
-            seats = check_seats(table_id, seats)
-        now = time.time()
-        async with self._tx() as db:
-            current = await self._table_in_tx(db, table_id)
-            new_version = None
-            if expected_version is not None:
-                if current.version != expected_version:
-                    raise VersionConflict(
-                        conflict_message(table_id, current.version, expected_version))
-                new_version = expected_version + 1
-            if encoded or new_version is not None:
-                await self._set_table_fields(db, table_id, encoded, new_version, now)
-            if seats is not None:
-                await self._replace_seats_in_tx(db, table_id, seats)
-            return await self._table_in_tx(db, table_id)
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self._fetchall(
-            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
-        return [seat_row(r) for r in rows]
-
-    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        seats = check_seats(table_id, seats)
-        async with self._tx() as db:
-            await self._replace_seats_in_tx(db, table_id, seats)
-
-    @staticmethod
-    async def _replace_seats_in_tx(db: aiosqlite.Connection, table_id: int,
-                                   seats: list[SeatRow]) -> None:
-        await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        if seats:
-            await db.executemany(
-                f"INSERT INTO seats ({SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                seat_values(table_id, seats))
-
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
-        cols: dict[str, Any] = {}
-        if dm_message_id is not ...:
-            cols["dm_message_id"] = dm_message_id
-        if ping_message_id is not ...:
-            cols["ping_message_id"] = ping_message_id
-        if not cols:
-            return
-        assignments = ", ".join(f"{c} = ?" for c in cols)
-        async with self._tx() as db:
-            await db.execute(
-                f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
-                (*cols.values(), table_id, seat))
-
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "UPDATE seats SET keyboard = ?, keyboard_version = ?"
-                " WHERE table_id = ? AND seat = ?", (mode, version, table_id, seat))
-
-    async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
-        rows = await self._fetchall(
-            f"SELECT {cols} FROM tables t"
-            " WHERE t.status != 'closed'"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
-            " ORDER BY t.id", (user_id,))
-        return [table_row(r) for r in rows]
 
     # --- the action log ------------------------------------------------------
     async def commit_actions(self, table_id: int, expected_version: int,
@@ -446,7 +316,7 @@ class SqliteRepository(SqlRepository):
                         raise VersionConflict(
                             f"table {table_id}: action seq already taken") from exc
                     raise
-            await self._set_table_fields(
+            await self._set_table_fields_raw(
                 db, table_id, encoded, new_version if actions else None, now)
             if snapshot_json is not None:
                 await db.execute(
