@@ -34,7 +34,7 @@ single conditional writes whose row count says who won.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from typing import Any, Protocol
 
@@ -354,3 +354,184 @@ class SqlRepository:
                     (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = :user_id)
                 ORDER BY t.id""", user_id=user_id)
         return [table_row(r) for r in rows]
+
+    # --- the action log ------------------------------------------------------
+    async def commit_actions(self, table_id: int, expected_version: int,
+                             actions: list[ActionRow], *,
+                             outbox: list[OutboxItem] = (),
+                             table_fields: dict[str, Any] | None = None,
+                             snapshot: dict | None = None,
+                             result: dict | None = None,
+                             timer: TimerRow | None | type[...] = ...) -> int:
+        """See the protocol and the module docstring. Returns the new version.
+
+        ``actions[i].seq`` must be ``expected_version + 1 + i`` and ``actions[i].table_id``
+        (and ``timer.table_id``) must be ``table_id`` -- ``ValueError`` otherwise, before
+        anything is written. ``actions`` may be empty (then the version is unchanged and
+        only the other parts are written, still under the version check)."""
+        actions = list(actions)
+        new_version = check_commit(table_id, expected_version, actions, timer)
+        encoded = encode_fields(table_fields or {})
+        snapshot_json = dumps(snapshot) if snapshot is not None else None
+        result_json = dumps(result) if result is not None else None
+        outbox = list(outbox)
+        now = time.time()
+
+        async with self._transaction() as db:
+            stored = await self._locked_version(db, table_id)
+            if stored != expected_version:
+                raise VersionConflict(conflict_message(table_id, stored, expected_version))
+            seq_taken = VersionConflict(f"table {table_id}: action seq already taken")
+            with self._unique_means(seq_taken):
+                await db.executemany(
+                    f"INSERT INTO actions ({ACTION_COLS}) VALUES ({marks(ACTION_COLS)})",
+                    [{"table_id": table_id, "seq": a.seq, "game_no": a.game_no,
+                      "seat": a.seat, "action": a.action, "created_at": a.created_at or now}
+                     for a in actions])
+            game_no = await self._set_table_fields(
+                db, table_id, encoded, new_version if actions else None, now)
+            if snapshot_json is not None:
+                await db.execute(
+                    """INSERT INTO snapshots (table_id, seq, state, created_at)
+                       VALUES (:table_id, :seq, :state, :now)
+                       ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state,
+                           created_at = excluded.created_at""",
+                    table_id=table_id, seq=new_version, state=snapshot_json, now=now)
+            if result_json is not None:
+                await db.execute(
+                    """INSERT INTO game_results (table_id, game_no, result, created_at)
+                       VALUES (:table_id, :game_no, :result, :now)
+                       ON CONFLICT (table_id, game_no) DO UPDATE SET result = excluded.result,
+                           created_at = excluded.created_at""",
+                    table_id=table_id, game_no=game_no, result=result_json, now=now)
+            await self._insert_outbox(db, outbox, now)
+            if timer is None:
+                await db.execute("DELETE FROM timers WHERE table_id = :table_id",
+                                 table_id=table_id)
+            elif isinstance(timer, TimerRow):
+                await self._upsert_timer(db, timer)
+        return new_version
+
+    async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM actions WHERE table_id = :table_id AND seq > :after_seq
+               ORDER BY seq""", table_id=table_id, after_seq=after_seq)
+        return [action_row(r) for r in rows]
+
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+        row = await self._read().fetchrow(
+            """SELECT seq, state FROM snapshots WHERE table_id = :table_id
+               ORDER BY seq DESC LIMIT 1""", table_id=table_id)
+        return (row["seq"], loads(row["state"])) if row else None
+
+    async def game_results(self, table_id: int) -> list[dict]:
+        rows = await self._read().fetch(
+            "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no",
+            table_id=table_id)
+        return [loads(r["result"]) for r in rows]
+
+    # --- outbox --------------------------------------------------------------
+    async def enqueue(self, items: list[OutboxItem]) -> None:
+        items = list(items)
+        if not items:
+            return
+        async with self._transaction() as db:
+            await self._insert_outbox(db, items, time.time())
+
+    async def _insert_outbox(self, db: Session, items: list[OutboxItem], now: float) -> None:
+        """Queue rows and wake the senders (PostgreSQL notifies when the transaction
+        commits)."""
+        if not items:
+            return
+        await db.executemany(
+            f"INSERT INTO outbox ({OUTBOX_COLS}) VALUES ({marks(OUTBOX_COLS)})",
+            [{"table_id": it.table_id, "chat_id": it.chat_id, "kind": it.kind,
+              "target": it.target, "payload": dumps(it.payload or {}),
+              "created_at": it.created_at or now} for it in items])
+        if self.dialect.notify_outbox:
+            await db.execute(self.dialect.notify_outbox)
+
+    async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
+        rows = await self._read().fetch(
+            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT :limit",
+            limit=limit)
+        return [outbox_row(r) for r in rows]
+
+    async def mark_done(self, ids: list[int]) -> None:
+        ids = [int(i) for i in ids]
+        if not ids:
+            return
+        now = time.time()
+        async with self._write() as db:
+            for chunk in self.dialect.chunks(ids):
+                await db.execute(
+                    """UPDATE outbox SET done_at = :now
+                       WHERE id = ANY(:ids) AND done_at IS NULL""", now=now, ids=chunk)
+
+    async def purge_outbox(self, done_before: float) -> int:
+        """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
+        async with self._write() as db:
+            return await db.execute(
+                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < :done_before",
+                done_before=done_before)
+
+    # --- timers --------------------------------------------------------------
+    async def set_timer(self, timer: TimerRow) -> None:
+        """Replace a table's timer outside ``commit_actions`` (not in the protocol)."""
+        async with self._write() as db:
+            await self._upsert_timer(db, timer)
+
+    @staticmethod
+    async def _upsert_timer(db: Session, t: TimerRow) -> None:
+        await db.execute(
+            f"""INSERT INTO timers ({TIMER_COLS}) VALUES ({marks(TIMER_COLS)})
+                ON CONFLICT (table_id) DO UPDATE SET version = excluded.version,
+                    remind_at = excluded.remind_at, expire_at = excluded.expire_at,
+                    reminded = excluded.reminded""",
+            table_id=t.table_id, version=t.version, remind_at=t.remind_at,
+            expire_at=t.expire_at, reminded=bool(t.reminded))
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM timers
+               WHERE (reminded = {false} AND remind_at IS NOT NULL AND remind_at <= :now)
+                  OR expire_at <= :now
+               ORDER BY {least}(expire_at, COALESCE(remind_at, expire_at)), table_id""",
+            now=now)
+        return [timer_row(r) for r in rows]
+
+    async def mark_reminded(self, table_id: int, version: int) -> bool:
+        """The claim of the protocol: True only if this call set ``reminded``."""
+        async with self._write() as db:
+            return await db.execute(
+                """UPDATE timers SET reminded = {true}
+                   WHERE table_id = :table_id AND version = :version
+                     AND reminded = {false}""", table_id=table_id, version=version) == 1
+
+    async def clear_timer(self, table_id: int, version: int | None = None) -> None:
+        """Delete the table's timer; with ``version``, only if it still belongs to it."""
+        async with self._write() as db:
+            if version is None:
+                await db.execute("DELETE FROM timers WHERE table_id = :table_id",
+                                 table_id=table_id)
+            else:
+                await db.execute(
+                    "DELETE FROM timers WHERE table_id = :table_id AND version = :version",
+                    table_id=table_id, version=version)
+
+    async def all_timers(self) -> list[TimerRow]:
+        rows = await self._read().fetch("SELECT * FROM timers ORDER BY expire_at, table_id")
+        return [timer_row(r) for r in rows]
+
+    # --- webhook idempotency -------------------------------------------------------
+    async def claim_update(self, update_id: int) -> bool:
+        now = time.time()
+        async with self._transaction() as db:
+            claimed = await db.execute(
+                """INSERT INTO processed_updates (update_id, seen_at)
+                   VALUES (:update_id, :now) ON CONFLICT (update_id) DO NOTHING""",
+                update_id=update_id, now=now) == 1
+            if claimed and update_id % UPDATE_PURGE_EVERY == 0:
+                await db.execute("DELETE FROM processed_updates WHERE seen_at < :before",
+                                 before=now - UPDATE_RETENTION_S)
+        return claimed
