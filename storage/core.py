@@ -34,9 +34,9 @@ single conditional writes whose row count says who won.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from storage.common import (
     SEAT_COLS,
@@ -85,7 +85,8 @@ class Session:
     async def fetch(self, query: str, **params: Any) -> list[Row]:
         return await self.executor.fetch(*self.dialect.render(query, params))
 
-    async def fetchrow(self, query: str, **params: Any) -> Row | None:
+    async def fetchrow(self, query: str, **params: Any) -> Any:
+        """The first row, or None."""
         rows = await self.fetch(query, **params)
         return rows[0] if rows else None
 
@@ -108,7 +109,8 @@ def marks(columns: str) -> str:
     return ", ".join(f":{c.strip()}" for c in columns.split(","))
 
 
-def assignments(columns: Iterator[str] | Sequence[str]) -> str:
+def assignments(columns: Iterable[str]) -> str:
+    """``["a", "b"]`` -> ``"a = :a, b = :b"``."""
     return ", ".join(f"{c} = :{c}" for c in columns)
 
 
@@ -118,18 +120,31 @@ TIMER_COLS = "table_id, version, remind_at, expire_at, reminded"
 
 
 class SqlRepository:
-    """``Repository`` in SQL. A backend sets ``dialect`` and implements the four
-    methods below the line."""
+    """``Repository`` in SQL. A backend sets ``dialect`` and implements ``open``,
+    ``close``, the four methods after them, ``try_lead_sender`` and ``listen_outbox``."""
 
     dialect: Dialect
+
+    async def open(self) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
     def _read(self) -> Session:
         """Reads outside a transaction."""
         raise NotImplementedError
 
     def _write(self) -> AbstractAsyncContextManager[Session]:
-        """A write that is one statement (or one statement a chunk of a list): SQLite
-        still takes its write transaction, PostgreSQL runs it as it comes."""
+        """A write of one statement (or of one a chunk, see ``Dialect.chunks``): SQLite
+        still takes its write transaction, PostgreSQL runs it on a pooled connection."""
         raise NotImplementedError
 
     def _transaction(self) -> AbstractAsyncContextManager[Session]:
@@ -138,8 +153,6 @@ class SqlRepository:
 
     def _is_unique_violation(self, exc: BaseException) -> bool:
         raise NotImplementedError
-
-    # ---------------------------------------------------------------------------
 
     @contextmanager
     def _unique_means(self, error: StorageError) -> Iterator[None]:

@@ -71,8 +71,7 @@ class Dialect:
                 names.append(name)
             return f"${names.index(name) + 1}"
 
-        text = " ".join(query.format_map(self.words).split())
-        return _PARAM.sub(placeholder, text), tuple(names)
+        return _PARAM.sub(placeholder, query.format_map(self.words)), tuple(names)
 
 
 def _expand_lists(query: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -18,7 +18,8 @@ never in process memory:
 * One outbox sender: ``try_lead_sender`` holds a session advisory lock on a dedicated
   connection outside the pool, so the lock lives exactly as long as that connection.
 * Wake-ups: writes that queue outbox rows also ``pg_notify`` in their transaction
-  (``POSTGRES.notify_outbox``, delivered at commit); ``listen_outbox`` LISTENs on a dedicated connection.
+  (``POSTGRES.notify_outbox``, delivered at commit); ``listen_outbox`` LISTENs on a
+  dedicated connection.
 
 The URL may carry ``?search_path=<schema>`` (asyncpg sends unknown query parameters as
 server settings): all tables live in that schema, which ``open()`` creates if missing.
@@ -152,13 +153,6 @@ class PostgresRepository(SqlRepository):
             except asyncio.TimeoutError:
                 pool.terminate()
 
-    async def __aenter__(self) -> PostgresRepository:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     @property
     def pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -176,18 +170,18 @@ class PostgresRepository(SqlRepository):
 
     # --- what storage.core runs on ---------------------------------------------
     def _read(self) -> Session:
-        return Session(_Executor(self.pool), POSTGRES)
+        return Session(_Executor(self.pool), self.dialect)
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Session]:
         """One statement needs no transaction: it runs on any pooled connection."""
-        yield Session(_Executor(self.pool), POSTGRES)
+        yield Session(_Executor(self.pool), self.dialect)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Session]:
         """A pooled connection inside a transaction (rolled back on any error)."""
         async with self.pool.acquire() as conn, conn.transaction():
-            yield Session(_Executor(conn), POSTGRES)
+            yield Session(_Executor(conn), self.dialect)
 
     def _is_unique_violation(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)

@@ -116,13 +116,6 @@ class SqliteRepository(SqlRepository):
             async with self._lock:
                 await db.close()
 
-    async def __aenter__(self) -> SqliteRepository:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
@@ -140,7 +133,7 @@ class SqliteRepository(SqlRepository):
 
     # --- what storage.core runs on ---------------------------------------------
     def _read(self) -> Session:
-        return Session(_Executor(self, locking=True), SQLITE)
+        return Session(_Executor(self, locking=True), self.dialect)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Session]:
@@ -149,7 +142,7 @@ class SqliteRepository(SqlRepository):
             db = self.db
             try:
                 await db.execute("BEGIN IMMEDIATE")
-                yield Session(_Executor(self, locking=False), SQLITE)
+                yield Session(_Executor(self, locking=False), self.dialect)
                 await db.execute("COMMIT")
             except BaseException:
                 await self._rollback(db)
