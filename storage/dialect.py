@@ -22,8 +22,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # not the ``::`` of a cast
-_ANY = re.compile(r"= ANY\(:([A-Za-z_]\w*)\)")
+# ``= ANY(:list)`` or a plain ``:name`` (not the ``::`` of a cast)
+_MARK = re.compile(r"= ANY\(:(?P<list>[A-Za-z_]\w*)\)|(?<![:\w]):(?P<name>[A-Za-z_]\w*)")
+_LIST = re.compile(r"= ANY\(:([A-Za-z_]\w*)\)")
 
 
 class Dialect:
@@ -38,20 +39,30 @@ class Dialect:
         self.max_list = max_list            # longest list one statement may bind
         self.words = dict(words)
         self.notify_outbox = notify_outbox  # run after queuing outbox rows, if any
-        self._cache: dict[str, tuple[str, tuple[str, ...]]] = {}
+        # query (+ the lengths of its lists, on SQLite) -> SQL and where each argument
+        # comes from: a parameter's name, or "*name" for the elements of a list
+        self._cache: dict[Any, tuple[str, tuple[str, ...]]] = {}
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"
 
     def render(self, query: str, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
         """The SQL text and the positional arguments for ``query`` with ``params``."""
+        lengths: tuple[int, ...] = ()
         if not self.arrays and "ANY(" in query:
-            query, params = _expand_lists(query, params)
-        compiled = self._cache.get(query)
+            lengths = tuple(len(params[name]) for name in _LIST.findall(query))
+        key = (query, lengths) if lengths else query
+        compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._cache[query] = self._compile(query)
-        sql, names = compiled
-        return sql, [params[name] for name in names]
+            compiled = self._cache[key] = self._compile(query, lengths)
+        sql, sources = compiled
+        args: list[Any] = []
+        for source in sources:
+            if source[0] == "*":
+                args.extend(params[source[1:]])
+            else:
+                args.append(params[source])
+        return sql, args
 
     def chunks(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
         """``values`` in pieces no longer than one statement may bind."""
@@ -59,34 +70,25 @@ class Dialect:
         for i in range(0, len(values), step):
             yield values[i:i + step]
 
-    def _compile(self, query: str) -> tuple[str, tuple[str, ...]]:
-        names: list[str] = []
+    def _compile(self, query: str, lengths: tuple[int, ...]) -> tuple[str, tuple[str, ...]]:
+        sources: list[str] = []
+        list_lengths = iter(lengths)
 
         def placeholder(match: re.Match[str]) -> str:
-            name = match.group(1)
+            name = match["name"] or match["list"]
+            if match["list"] and not self.arrays:
+                sources.append("*" + name)
+                return f"IN ({', '.join('?' * next(list_lengths))})"
+            prefix = "= ANY(" if match["list"] else ""
+            suffix = ")" if match["list"] else ""
             if not self.numbered:
-                names.append(name)
-                return "?"
-            if name not in names:
-                names.append(name)
-            return f"${names.index(name) + 1}"
+                sources.append(name)
+                return f"{prefix}?{suffix}"
+            if name not in sources:
+                sources.append(name)
+            return f"{prefix}${sources.index(name) + 1}{suffix}"
 
-        return _PARAM.sub(placeholder, query.format_map(self.words)), tuple(names)
-
-
-def _expand_lists(query: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    """``= ANY(:ids)`` with ``ids=[7, 9]`` -> ``IN (:ids__0, :ids__1)``."""
-    expanded = dict(params)
-
-    def one_mark_each(match: re.Match[str]) -> str:
-        name = match.group(1)
-        marks = []
-        for i, value in enumerate(params[name]):
-            expanded[f"{name}__{i}"] = value
-            marks.append(f":{name}__{i}")
-        return f"IN ({', '.join(marks)})"
-
-    return _ANY.sub(one_mark_each, query), expanded
+        return _MARK.sub(placeholder, query.format_map(self.words)), tuple(sources)
 
 
 SQLITE = Dialect(
