@@ -5,7 +5,11 @@ protocol (``storage.repository.Repository``) on top of three things a backend gi
 ``storage.postgres`` are thin adapters: connection handling, transactions, the dialect,
 and what only one database can do (PostgreSQL's sender lock and LISTEN/NOTIFY).
 
-A new query is added here, once, and runs on both backends.
+A new query is added here, once, and runs on both backends: write it with ``:name``
+parameters (and the other marks of ``storage.dialect``), run it on ``self._read()``
+(a read), in ``async with self._write()`` (one writing statement) or in
+``async with self._transaction()`` (several, all or nothing), and add its test to
+tests/test_storage.py, which runs every case on SQLite and on PostgreSQL.
 
 Versions and sequence numbers
 -----------------------------
