@@ -43,8 +43,6 @@ from contextlib import AbstractAsyncContextManager, contextmanager
 from typing import Any, Protocol, Self
 
 from storage.common import (
-    SEAT_COLS,
-    TABLE_COLS,
     UPDATE_PURGE_EVERY,
     UPDATE_RETENTION_S,
     action_row,
@@ -118,6 +116,10 @@ def assignments(columns: Iterable[str]) -> str:
     return ", ".join(f"{c} = :{c}" for c in columns)
 
 
+TABLE_COLS = ("id, chat_id, thread_id, game, options, status, opener_id, version, "
+              "game_no, group_message_id, lang, settings, created_at")
+SEAT_COLS = ("table_id, seat, user_id, name, is_computer, dm_message_id, ping_message_id,"
+             " keyboard, keyboard_version")
 OUTBOX_COLS = "table_id, chat_id, kind, target, payload, created_at"
 ACTION_COLS = "table_id, seq, game_no, seat, action, created_at"
 TIMER_COLS = "table_id, version, remind_at, expire_at, reminded"

@@ -153,6 +153,13 @@ class PostgresRepository(SqlRepository):
             except asyncio.TimeoutError:
                 pool.terminate()
 
+    @staticmethod
+    async def _close_quietly(conn: asyncpg.Connection) -> None:
+        try:
+            await asyncio.wait_for(conn.close(), _CLOSE_TIMEOUT_S)
+        except Exception:
+            conn.terminate()
+
     @property
     def pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -185,13 +192,6 @@ class PostgresRepository(SqlRepository):
 
     def _is_unique_violation(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)
-
-    @staticmethod
-    async def _close_quietly(conn: asyncpg.Connection) -> None:
-        try:
-            await asyncio.wait_for(conn.close(), _CLOSE_TIMEOUT_S)
-        except Exception:
-            conn.terminate()
 
     # --- one outbox sender, woken by NOTIFY -------------------------------------
     async def try_lead_sender(self) -> bool:
