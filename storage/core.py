@@ -89,12 +89,13 @@ class Session:
 
     async def fetchrow(self, query: str, **params: Any) -> Any:
         """The first row, or None."""
-        rows = await self.fetch(query, **params)
+        rows = await self.executor.fetch(*self.dialect.render(query, params))
         return rows[0] if rows else None
 
     async def fetchval(self, query: str, **params: Any) -> Any:
-        row = await self.fetchrow(query, **params)
-        return row[0] if row is not None else None
+        """The first column of the first row, or None."""
+        rows = await self.executor.fetch(*self.dialect.render(query, params))
+        return rows[0][0] if rows else None
 
     async def execute(self, query: str, **params: Any) -> int:
         return await self.executor.execute(*self.dialect.render(query, params))

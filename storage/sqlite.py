@@ -56,10 +56,9 @@ class _Executor:
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
         async with self._guard:
-            cur = await self._repo.db.execute(sql, args)
-            count = cur.rowcount
-            await cur.close()
-            return count
+            # The statement has run to its end; closing the cursor would cost one more
+            # hop to aiosqlite's thread, and the garbage collector closes it anyway.
+            return (await self._repo.db.execute(sql, args)).rowcount
 
     async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
         async with self._guard:
