@@ -13,6 +13,10 @@ marks for what they spell differently:
   vs ``LEAST``) and ``{for_update}`` (PostgreSQL locks the row a writer read; SQLite's
   ``BEGIN IMMEDIATE`` has already locked the whole database).
 
+Values are Python values both drivers take (``bool`` too: SQLite stores 1/0). Where
+PostgreSQL cannot tell a parameter's type from its place, the query casts it in SQL
+both accept (``CAST(:new AS BIGINT)``). In an f-string query a word is ``{{false}}``.
+
 A rendered query is cached, so rendering costs one dictionary look-up a call. Queries
 hold no string literals containing ``:`` or braces (they would be taken for marks).
 """
