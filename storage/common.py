@@ -1,4 +1,4 @@
-"""Pure helpers shared by the SQLite and PostgreSQL repositories: argument
+"""Pure helpers of ``storage.core`` (the SQL both backends share): argument
 validation, JSON encoding and row -> dataclass conversion. No I/O here.
 
 Both backends store JSON columns as the text ``dumps`` produces and decode them with
@@ -22,10 +22,6 @@ TABLE_FIELDS = frozenset({
 })
 JSON_FIELDS = frozenset({"options", "settings"})
 
-TABLE_COLS = ("id, chat_id, thread_id, game, options, status, opener_id, version, "
-              "game_no, group_message_id, lang, settings, created_at")
-SEAT_COLS = ("table_id, seat, user_id, name, is_computer, dm_message_id, ping_message_id,"
-             " keyboard, keyboard_version")
 
 # claim_update: remember update ids this long, purge when an id is a multiple of this
 UPDATE_RETENTION_S = 86400.0
@@ -117,10 +113,12 @@ def check_seats(table_id: int, seats: Sequence[SeatRow]) -> list[SeatRow]:
     return seats
 
 
-def seat_values(table_id: int, seats: Sequence[SeatRow]) -> list[tuple]:
-    """Parameter tuples in ``SEAT_COLS`` order."""
-    return [(table_id, s.seat, s.user_id, s.name, bool(s.is_computer), s.dm_message_id,
-             s.ping_message_id, s.keyboard, s.keyboard_version) for s in seats]
+def seat_values(table_id: int, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
+    """The parameters of a seat's row by column name, a dict a seat."""
+    return [{"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name,
+             "is_computer": bool(s.is_computer), "dm_message_id": s.dm_message_id,
+             "ping_message_id": s.ping_message_id, "keyboard": s.keyboard,
+             "keyboard_version": s.keyboard_version} for s in seats]
 
 
 def check_commit(table_id: int, expected_version: int, actions: Sequence[ActionRow],

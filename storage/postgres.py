@@ -1,4 +1,6 @@
-"""PostgreSQL implementation of ``storage.repository.Repository`` on asyncpg.
+"""PostgreSQL implementation of ``storage.repository.Repository`` on asyncpg: the
+pool, its transactions and the PostgreSQL dialect, plus what only PostgreSQL does (the
+sender lock, LISTEN/NOTIFY); the queries themselves are in ``storage.core``.
 
 Several bot processes share one database, so every guarantee lives in PostgreSQL,
 never in process memory:
@@ -9,14 +11,15 @@ never in process memory:
   locked row) sees the version the first one committed and gets ``VersionConflict``.
   A unique violation on ``actions (table_id, seq)`` -- the version moved behind our
   back -- is a ``VersionConflict`` too. Versions, seqs, snapshots and results follow
-  the rules in ``storage.sqlite``'s docstring exactly.
+  the rules in ``storage.core``'s docstring, as on SQLite.
 * Claims (``mark_reminded``, ``claim_update``) are single conditional writes whose row
   count says who won: PostgreSQL lets exactly one of two racing statements change
   the row.
 * One outbox sender: ``try_lead_sender`` holds a session advisory lock on a dedicated
   connection outside the pool, so the lock lives exactly as long as that connection.
 * Wake-ups: writes that queue outbox rows also ``pg_notify`` in their transaction
-  (delivered at commit); ``listen_outbox`` LISTENs on a dedicated connection.
+  (``POSTGRES.notify_outbox``, delivered at commit); ``listen_outbox`` LISTENs on a
+  dedicated connection.
 
 The URL may carry ``?search_path=<schema>`` (asyncpg sends unknown query parameters as
 server settings): all tables live in that schema, which ``open()`` creates if missing.
@@ -30,8 +33,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -39,32 +41,12 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from storage import pg_migrations
-from storage.common import (
-    SEAT_COLS,
-    TABLE_COLS,
-    UPDATE_PURGE_EVERY,
-    UPDATE_RETENTION_S,
-    action_row,
-    check_commit,
-    check_seats,
-    conflict_message,
-    dumps,
-    encode_fields,
-    loads,
-    outbox_row,
-    seat_row,
-    seat_values,
-    table_row,
-    timer_row,
-    user_row,
-)
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
-from storage.repository import StorageError, TableExists, VersionConflict
+from storage.core import Session, SqlRepository
+from storage.dialect import OUTBOX_CHANNEL, POSTGRES
+from storage.repository import StorageError
 
 log = logging.getLogger(__name__)
 
-OUTBOX_CHANNEL = "cardbot_outbox"
-_NOTIFY = f"SELECT pg_notify('{OUTBOX_CHANNEL}', current_schema())"
 # What a lost dedicated connection (lead lock, listener) may raise on use or reconnect.
 _CONNECTION_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
                       asyncpg.InterfaceError)
@@ -96,8 +78,26 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresRepository:
+class _Executor:
+    """Statements on one connection, or on the pool (a connection a statement)."""
+
+    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[asyncpg.Record]:
+        return await self._conn.fetch(sql, *args)
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        return _count(await self._conn.execute(sql, *args))
+
+    async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+
+class PostgresRepository(SqlRepository):
     """``Repository`` on PostgreSQL: ``PostgresRepository("postgresql://...")``."""
+
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
         self.url = url
@@ -153,12 +153,12 @@ class PostgresRepository:
             except asyncio.TimeoutError:
                 pool.terminate()
 
-    async def __aenter__(self) -> PostgresRepository:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    @staticmethod
+    async def _close_quietly(conn: asyncpg.Connection) -> None:
+        try:
+            await asyncio.wait_for(conn.close(), _CLOSE_TIMEOUT_S)
+        except Exception:
+            conn.terminate()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -175,345 +175,25 @@ class PostgresRepository:
         async with self.pool.acquire() as conn:
             return await pg_migrations.current_version(conn)
 
-    # --- helpers -------------------------------------------------------------
+    # --- what storage.core runs on ---------------------------------------------
+    def _read(self) -> Session:
+        return Session(_Executor(self.pool), self.dialect)
+
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _write(self) -> AsyncIterator[Session]:
+        """One statement needs no transaction: it runs on any pooled connection."""
+        yield Session(_Executor(self.pool), self.dialect)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Session]:
         """A pooled connection inside a transaction (rolled back on any error)."""
         async with self.pool.acquire() as conn, conn.transaction():
-            yield conn
+            yield Session(_Executor(conn), self.dialect)
 
-    @staticmethod
-    async def _close_quietly(conn: asyncpg.Connection) -> None:
-        try:
-            await asyncio.wait_for(conn.close(), _CLOSE_TIMEOUT_S)
-        except Exception:
-            conn.terminate()
+    def _is_unique_violation(self, exc: BaseException) -> bool:
+        return isinstance(exc, asyncpg.UniqueViolationError)
 
-    @staticmethod
-    async def _locked_table(conn: asyncpg.Connection, table_id: int) -> int:
-        """Lock the table row for this transaction; return its version."""
-        version = await conn.fetchval("SELECT version FROM tables WHERE id = $1 FOR UPDATE",
-                                      table_id)
-        if version is None:
-            raise StorageError(f"table {table_id} does not exist")
-        return version
-
-    @staticmethod
-    async def _set_table_fields(conn: asyncpg.Connection, table_id: int,
-                                encoded: dict[str, Any], version: int | None,
-                                now: float) -> int:
-        """Update whitelisted columns (+ version, updated_at); return the game_no."""
-        cols = dict(encoded)
-        if version is not None:
-            cols["version"] = version
-        cols["updated_at"] = now
-        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(cols, 1))
-        try:
-            return await conn.fetchval(
-                f"UPDATE tables SET {assignments} WHERE id = ${len(cols) + 1}"
-                " RETURNING game_no", *cols.values(), table_id)
-        except asyncpg.UniqueViolationError as exc:
-            raise TableExists("the chat/topic already has an open table") from exc
-
-    @staticmethod
-    async def _table_in_tx(conn: asyncpg.Connection, table_id: int) -> TableRow:
-        return table_row(await conn.fetchrow(
-            f"SELECT {TABLE_COLS} FROM tables WHERE id = $1", table_id))
-
-    @staticmethod
-    async def _replace_seats_in_tx(conn: asyncpg.Connection, table_id: int,
-                                   seats: list[SeatRow]) -> None:
-        await conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
-        if seats:
-            await conn.executemany(
-                f"INSERT INTO seats ({SEAT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                seat_values(table_id, seats))
-
-    @staticmethod
-    async def _insert_outbox(conn: asyncpg.Connection, items: list[OutboxItem],
-                             now: float) -> None:
-        """Queue rows and notify listeners (delivered when the transaction commits)."""
-        if not items:
-            return
-        await conn.executemany(
-            "INSERT INTO outbox (table_id, chat_id, kind, target, payload, created_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
-            [(it.table_id, it.chat_id, it.kind, it.target, dumps(it.payload or {}),
-              it.created_at or now) for it in items])
-        await conn.execute(_NOTIFY)
-
-    @staticmethod
-    async def _upsert_timer(conn: asyncpg.Connection, t: TimerRow) -> None:
-        await conn.execute(
-            "INSERT INTO timers (table_id, version, remind_at, expire_at, reminded)"
-            " VALUES ($1, $2, $3, $4, $5)"
-            " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version,"
-            " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
-            " reminded = excluded.reminded",
-            t.table_id, t.version, t.remind_at, t.expire_at, bool(t.reminded))
-
-    # --- users and chats -----------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow:
-        """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
-        now = time.time()
-        row = await self.pool.fetchrow(
-            "INSERT INTO users (user_id, name, username, lang, created_at, updated_at)"
-            " VALUES ($1, $2, $3, $4, $5, $5)"
-            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-            " username = excluded.username,"
-            " lang = COALESCE(excluded.lang, users.lang),"
-            " updated_at = excluded.updated_at"
-            " RETURNING *", user_id, name, username, lang, now)
-        return user_row(row)
-
-    async def get_user(self, user_id: int) -> UserRow | None:
-        row = await self.pool.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
-        return user_row(row) if row else None
-
-    async def set_dm_open(self, user_id: int, is_open: bool) -> None:
-        """Creates a bare user row if the user is unknown, so the flag is never lost."""
-        now = time.time()
-        await self.pool.execute(
-            "INSERT INTO users (user_id, dm_open, created_at, updated_at)"
-            " VALUES ($1, $2, $3, $3)"
-            " ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,"
-            " updated_at = excluded.updated_at", user_id, bool(is_open), now)
-
-    async def get_chat_lang(self, chat_id: int) -> str | None:
-        return await self.pool.fetchval(
-            "SELECT lang FROM chat_settings WHERE chat_id = $1", chat_id)
-
-    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        await self.pool.execute(
-            "INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES ($1, $2, $3)"
-            " ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,"
-            " updated_at = excluded.updated_at", chat_id, lang, time.time())
-
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Move tables, chat settings and pending outbox rows to the new chat id.
-
-        Settings already stored for the new id win. Raises ``TableExists`` (and moves
-        nothing) if the new chat already has an open table in the same topic."""
-        if old_chat_id == new_chat_id:
-            return
-        async with self._tx() as conn:
-            try:
-                await conn.execute("UPDATE tables SET chat_id = $1, updated_at = $2"
-                                   " WHERE chat_id = $3",
-                                   new_chat_id, time.time(), old_chat_id)
-            except asyncpg.UniqueViolationError as exc:
-                raise TableExists("the new chat already has an open table") from exc
-            await conn.execute(
-                "INSERT INTO chat_settings (chat_id, lang, updated_at)"
-                " SELECT $1::bigint, lang, updated_at FROM chat_settings WHERE chat_id = $2"
-                " ON CONFLICT (chat_id) DO NOTHING", new_chat_id, old_chat_id)
-            await conn.execute("DELETE FROM chat_settings WHERE chat_id = $1", old_chat_id)
-            await conn.execute("UPDATE outbox SET chat_id = $1"
-                               " WHERE chat_id = $2 AND done_at IS NULL",
-                               new_chat_id, old_chat_id)
-
-    # --- tables and seats ----------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
-        now = time.time()
-        try:
-            row = await self.pool.fetchrow(
-                "INSERT INTO tables (chat_id, thread_id, game, options, status,"
-                " opener_id, version, game_no, group_message_id, lang, settings,"
-                " created_at, updated_at)"
-                " VALUES ($1, $2, $3, $4, 'lobby', $5, 0, 0, NULL, $6, $7, $8, $8)"
-                f" RETURNING {TABLE_COLS}",
-                chat_id, thread_id or 0, game, dumps(options or {}), opener_id, lang,
-                dumps(settings or {}), now)
-        except asyncpg.UniqueViolationError as exc:
-            raise TableExists(
-                f"chat {chat_id} topic {thread_id} already has an open table") from exc
-        return table_row(row)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self.pool.fetchrow(f"SELECT {TABLE_COLS} FROM tables WHERE id = $1",
-                                       table_id)
-        return table_row(row) if row else None
-
-    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {TABLE_COLS} FROM tables"
-            " WHERE chat_id = $1 AND thread_id = $2 AND status <> 'closed'",
-            chat_id, thread_id or 0)
-        return table_row(row) if row else None
-
-    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
-        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
-        if statuses:
-            rows = await self.pool.fetch(
-                f"SELECT {TABLE_COLS} FROM tables WHERE status = ANY($1::text[])"
-                " ORDER BY id", list(statuses))
-        else:
-            rows = await self.pool.fetch(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
-        return [table_row(r) for r in rows]
-
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
-        """As ``SqliteRepository.update_table``; the version check runs under the
-        table's row lock, so it holds across processes."""
-        encoded = encode_fields(fields)
-        if seats is not None:
-            seats = check_seats(table_id, seats)
-        now = time.time()
-        async with self._tx() as conn:
-            stored = await self._locked_table(conn, table_id)
-            new_version = None
-            if expected_version is not None:
-                if stored != expected_version:
-                    raise VersionConflict(conflict_message(table_id, stored, expected_version))
-                new_version = expected_version + 1
-            if encoded or new_version is not None:
-                await self._set_table_fields(conn, table_id, encoded, new_version, now)
-            if seats is not None:
-                await self._replace_seats_in_tx(conn, table_id, seats)
-            return await self._table_in_tx(conn, table_id)
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self.pool.fetch(
-            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = $1 ORDER BY seat", table_id)
-        return [seat_row(r) for r in rows]
-
-    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        seats = check_seats(table_id, seats)
-        async with self._tx() as conn:
-            await self._replace_seats_in_tx(conn, table_id, seats)
-
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
-        cols: dict[str, Any] = {}
-        if dm_message_id is not ...:
-            cols["dm_message_id"] = dm_message_id
-        if ping_message_id is not ...:
-            cols["ping_message_id"] = ping_message_id
-        if not cols:
-            return
-        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(cols, 1))
-        n = len(cols)
-        await self.pool.execute(
-            f"UPDATE seats SET {assignments} WHERE table_id = ${n + 1} AND seat = ${n + 2}",
-            *cols.values(), table_id, seat)
-
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
-        await self.pool.execute(
-            "UPDATE seats SET keyboard = $1, keyboard_version = $2"
-            " WHERE table_id = $3 AND seat = $4", mode, version, table_id, seat)
-
-    async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
-        rows = await self.pool.fetch(
-            f"SELECT {cols} FROM tables t"
-            " WHERE t.status <> 'closed'"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = $1)"
-            " ORDER BY t.id", user_id)
-        return [table_row(r) for r in rows]
-
-    # --- the action log ------------------------------------------------------
-    async def commit_actions(self, table_id: int, expected_version: int,
-                             actions: list[ActionRow], *,
-                             outbox: list[OutboxItem] = (),
-                             table_fields: dict[str, Any] | None = None,
-                             snapshot: dict | None = None,
-                             result: dict | None = None,
-                             timer: TimerRow | None | type[...] = ...) -> int:
-        """As ``SqliteRepository.commit_actions``: one transaction holding the table's
-        row lock. Returns the new version."""
-        actions = list(actions)
-        new_version = check_commit(table_id, expected_version, actions, timer)
-        encoded = encode_fields(table_fields or {})
-        snapshot_json = dumps(snapshot) if snapshot is not None else None
-        result_json = dumps(result) if result is not None else None
-        outbox = list(outbox)
-        now = time.time()
-
-        async with self._tx() as conn:
-            stored = await self._locked_table(conn, table_id)
-            if stored != expected_version:
-                raise VersionConflict(conflict_message(table_id, stored, expected_version))
-            if actions:
-                try:
-                    await conn.executemany(
-                        "INSERT INTO actions (table_id, seq, game_no, seat, action,"
-                        " created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-                        [(table_id, a.seq, a.game_no, a.seat, a.action, a.created_at or now)
-                         for a in actions])
-                except asyncpg.UniqueViolationError as exc:
-                    raise VersionConflict(
-                        f"table {table_id}: action seq already taken") from exc
-            game_no = await self._set_table_fields(
-                conn, table_id, encoded, new_version if actions else None, now)
-            if snapshot_json is not None:
-                await conn.execute(
-                    "INSERT INTO snapshots (table_id, seq, state, created_at)"
-                    " VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state,"
-                    " created_at = excluded.created_at",
-                    table_id, new_version, snapshot_json, now)
-            if result_json is not None:
-                await conn.execute(
-                    "INSERT INTO game_results (table_id, game_no, result, created_at)"
-                    " VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (table_id, game_no) DO UPDATE SET result = excluded.result,"
-                    " created_at = excluded.created_at",
-                    table_id, game_no, result_json, now)
-            await self._insert_outbox(conn, outbox, now)
-            if timer is None:
-                await conn.execute("DELETE FROM timers WHERE table_id = $1", table_id)
-            elif isinstance(timer, TimerRow):
-                await self._upsert_timer(conn, timer)
-        return new_version
-
-    async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]:
-        rows = await self.pool.fetch(
-            "SELECT * FROM actions WHERE table_id = $1 AND seq > $2 ORDER BY seq",
-            table_id, after_seq)
-        return [action_row(r) for r in rows]
-
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
-        row = await self.pool.fetchrow(
-            "SELECT seq, state FROM snapshots WHERE table_id = $1 ORDER BY seq DESC LIMIT 1",
-            table_id)
-        return (row["seq"], loads(row["state"])) if row else None
-
-    async def game_results(self, table_id: int) -> list[dict]:
-        rows = await self.pool.fetch(
-            "SELECT result FROM game_results WHERE table_id = $1 ORDER BY game_no",
-            table_id)
-        return [loads(r["result"]) for r in rows]
-
-    # --- outbox --------------------------------------------------------------
-    async def enqueue(self, items: list[OutboxItem]) -> None:
-        items = list(items)
-        if not items:
-            return
-        async with self._tx() as conn:
-            await self._insert_outbox(conn, items, time.time())
-
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
-        rows = await self.pool.fetch(
-            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT $1", limit)
-        return [outbox_row(r) for r in rows]
-
-    async def mark_done(self, ids: list[int]) -> None:
-        ids = [int(i) for i in ids]
-        if ids:
-            await self.pool.execute(
-                "UPDATE outbox SET done_at = $1 WHERE id = ANY($2::bigint[])"
-                " AND done_at IS NULL", time.time(), ids)
-
-    async def purge_outbox(self, done_before: float) -> int:
-        """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
-        return _count(await self.pool.execute(
-            "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < $1", done_before))
-
+    # --- one outbox sender, woken by NOTIFY -------------------------------------
     async def try_lead_sender(self) -> bool:
         """See the protocol. The lock is keyed by schema. While held, each call checks
         the connection with a round trip; if it died, the lock died with it, so a new
@@ -601,48 +281,3 @@ class PostgresRepository:
             self._relisten_task = None
             self._wake()
             return
-
-    # --- timers --------------------------------------------------------------
-    async def set_timer(self, timer: TimerRow) -> None:
-        """Replace a table's timer outside ``commit_actions`` (not in the protocol)."""
-        async with self.pool.acquire() as conn:
-            await self._upsert_timer(conn, timer)
-
-    async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self.pool.fetch(
-            "SELECT * FROM timers"
-            " WHERE (NOT reminded AND remind_at IS NOT NULL AND remind_at <= $1)"
-            " OR expire_at <= $1"
-            " ORDER BY LEAST(expire_at, COALESCE(remind_at, expire_at)), table_id", now)
-        return [timer_row(r) for r in rows]
-
-    async def mark_reminded(self, table_id: int, version: int) -> bool:
-        """The claim of the protocol: True only if this call set ``reminded``."""
-        return _count(await self.pool.execute(
-            "UPDATE timers SET reminded = TRUE"
-            " WHERE table_id = $1 AND version = $2 AND NOT reminded",
-            table_id, version)) == 1
-
-    async def clear_timer(self, table_id: int, version: int | None = None) -> None:
-        """Delete the table's timer; with ``version``, only if it still belongs to it."""
-        if version is None:
-            await self.pool.execute("DELETE FROM timers WHERE table_id = $1", table_id)
-        else:
-            await self.pool.execute(
-                "DELETE FROM timers WHERE table_id = $1 AND version = $2", table_id, version)
-
-    async def all_timers(self) -> list[TimerRow]:
-        rows = await self.pool.fetch("SELECT * FROM timers ORDER BY expire_at, table_id")
-        return [timer_row(r) for r in rows]
-
-    # --- webhook idempotency -------------------------------------------------------
-    async def claim_update(self, update_id: int) -> bool:
-        now = time.time()
-        async with self._tx() as conn:
-            claimed = _count(await conn.execute(
-                "INSERT INTO processed_updates (update_id, seen_at) VALUES ($1, $2)"
-                " ON CONFLICT (update_id) DO NOTHING", update_id, now)) == 1
-            if claimed and update_id % UPDATE_PURGE_EVERY == 0:
-                await conn.execute("DELETE FROM processed_updates WHERE seen_at < $1",
-                                   now - UPDATE_RETENTION_S)
-        return claimed

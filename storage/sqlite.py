@@ -1,4 +1,6 @@
-"""SQLite implementation of ``storage.repository.Repository`` on aiosqlite.
+"""SQLite implementation of ``storage.repository.Repository`` on aiosqlite: the
+connection, its transactions and the SQLite dialect; the queries themselves, and the
+rules for versions and sequence numbers, are in ``storage.core``.
 
 Connection and transactions
 ---------------------------
@@ -14,24 +16,6 @@ Connection and transactions
   the old and new bot during a restart) waits for the write lock instead of failing.
   ``":memory:"`` works for tests (no WAL there).
 
-Versions and sequence numbers
------------------------------
-``tables.version`` is the optimistic-lock version of a table. It moves forward on
-  * ``commit_actions``: the version becomes the ``seq`` of the last action written;
-  * ``update_table(..., expected_version=v)``: a versioned lobby edit sets it to ``v + 1``
-    WITHOUT writing an action row.
-So the version is *not* the number of action rows. The next action's ``seq`` is always
-``current version + 1``: ``actions.seq`` is strictly increasing per table but may have
-gaps where lobby edits took a number. ``commit_actions(table, expected_version, actions)``
-requires ``actions[i].seq == expected_version + 1 + i`` (``ValueError`` otherwise),
-and raises ``VersionConflict`` when the stored version is not ``expected_version``.
-Replaying a table means: latest snapshot ``(seq, state)``, then
-``load_actions(table, after_seq=seq)`` in seq order -- never rely on seq being gapless.
-
-A snapshot is stored under ``seq = the new version`` (the state after the last action of
-that commit). A result is stored under the table's ``game_no`` *after* ``table_fields``
-have been applied.
-
 One process
 -----------
 SQLite serves one bot process: ``try_lead_sender`` is always True and ``listen_outbox``
@@ -44,51 +28,47 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import time
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 import aiosqlite
 
 from storage import migrations
-from storage.common import (
-    SEAT_COLS,
-    TABLE_COLS,
-    UPDATE_PURGE_EVERY,
-    UPDATE_RETENTION_S,
-    action_row,
-    check_commit,
-    check_seats,
-    conflict_message,
-    dumps,
-    encode_fields,
-    loads,
-    outbox_row,
-    seat_row,
-    seat_values,
-    table_row,
-    timer_row,
-    user_row,
-)
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
-from storage.repository import StorageError, TableExists, VersionConflict
+from storage.core import Session, SqlRepository
+from storage.dialect import SQLITE
+from storage.repository import StorageError
 
 _MEMORY_PATHS = ("", ":memory:")
-_CHUNK = 500  # stay well below SQLite's host-parameter limit
 
 
-def _chunks(ids: list[int]) -> Iterable[list[int]]:
-    for i in range(0, len(ids), _CHUNK):
-        yield ids[i:i + _CHUNK]
+class _Executor:
+    """Statements on the repository's connection. ``locking``: each statement takes the
+    repository's lock (reads outside a transaction); otherwise the caller holds it."""
+
+    def __init__(self, repo: SqliteRepository, locking: bool) -> None:
+        self._repo = repo
+        self._guard = repo._lock if locking else nullcontext()
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
+        async with self._guard:
+            return list(await self._repo.db.execute_fetchall(sql, args))
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        async with self._guard:
+            # The statement has run to its end; closing the cursor would cost one more
+            # hop to aiosqlite's thread, and the garbage collector closes it anyway.
+            return (await self._repo.db.execute(sql, args)).rowcount
+
+    async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        async with self._guard:
+            await self._repo.db.executemany(sql, rows)
 
 
-def _is_unique_violation(exc: sqlite3.IntegrityError) -> bool:
-    return "UNIQUE" in str(exc).upper() or "PRIMARY KEY" in str(exc).upper()
-
-
-class SqliteRepository:
+class SqliteRepository(SqlRepository):
     """``Repository`` on SQLite. ``SqliteRepository(":memory:")`` for tests."""
+
+    dialect = SQLITE
 
     def __init__(self, path: str, *, busy_timeout_ms: int = 5000) -> None:
         self.path = str(path)
@@ -135,13 +115,6 @@ class SqliteRepository:
             async with self._lock:
                 await db.close()
 
-    async def __aenter__(self) -> SqliteRepository:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
@@ -157,19 +130,31 @@ class SqliteRepository:
             async with self.db.execute("PRAGMA journal_mode") as cur:
                 return str((await cur.fetchone())[0]).lower()
 
-    # --- helpers -------------------------------------------------------------
+    # --- what storage.core runs on ---------------------------------------------
+    def _read(self) -> Session:
+        return Session(_Executor(self, locking=True), self.dialect)
+
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any error."""
+    async def _transaction(self) -> AsyncIterator[Session]:
+        """BEGIN IMMEDIATE ... COMMIT under the lock, ROLLBACK on any error."""
         async with self._lock:
             db = self.db
             try:
                 await db.execute("BEGIN IMMEDIATE")
-                yield db
+                yield Session(_Executor(self, locking=False), self.dialect)
                 await db.execute("COMMIT")
             except BaseException:
                 await self._rollback(db)
                 raise
+
+    # Even one statement takes the write lock first, so that another process's writer
+    # is waited for (busy_timeout) at BEGIN, before anything is read or written.
+    _write = _transaction
+
+    def _is_unique_violation(self, exc: BaseException) -> bool:
+        text = str(exc).upper()
+        return isinstance(exc, sqlite3.IntegrityError) and (
+            "UNIQUE" in text or "PRIMARY KEY" in text)
 
     @staticmethod
     async def _rollback(db: aiosqlite.Connection) -> None:
@@ -182,434 +167,12 @@ class SqliteRepository:
         except Exception:
             pass  # the original error is the one to report
 
-    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return list(await self.db.execute_fetchall(sql, tuple(params)))
-
-    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._fetchall(sql, params)
-        return rows[0] if rows else None
-
-    @staticmethod
-    async def _one(db: aiosqlite.Connection, sql: str,
-                   params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        async with db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
-
-    @staticmethod
-    async def _table_in_tx(db: aiosqlite.Connection, table_id: int) -> TableRow:
-        row = await SqliteRepository._one(
-            db, f"SELECT {TABLE_COLS} FROM tables WHERE id = ?", (table_id,))
-        if row is None:
-            raise StorageError(f"table {table_id} does not exist")
-        return table_row(row)
-
-    @staticmethod
-    async def _set_table_fields(db: aiosqlite.Connection, table_id: int,
-                                encoded: dict[str, Any], version: int | None,
-                                now: float) -> None:
-        cols = dict(encoded)
-        if version is not None:
-            cols["version"] = version
-        cols["updated_at"] = now
-        assignments = ", ".join(f"{c} = ?" for c in cols)
-        try:
-            await db.execute(f"UPDATE tables SET {assignments} WHERE id = ?",
-                             (*cols.values(), table_id))
-        except sqlite3.IntegrityError as exc:
-            if _is_unique_violation(exc):
-                raise TableExists("the chat/topic already has an open table") from exc
-            raise
-
-    @staticmethod
-    async def _insert_outbox(db: aiosqlite.Connection, items: Iterable[OutboxItem],
-                             now: float) -> None:
-        rows = [(it.table_id, it.chat_id, it.kind, it.target, dumps(it.payload or {}),
-                 it.created_at or now) for it in items]
-        if rows:
-            await db.executemany(
-                "INSERT INTO outbox (table_id, chat_id, kind, target, payload, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)", rows)
-
-    @staticmethod
-    async def _upsert_timer(db: aiosqlite.Connection, t: TimerRow) -> None:
-        await db.execute(
-            "INSERT INTO timers (table_id, version, remind_at, expire_at, reminded)"
-            " VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET version = excluded.version,"
-            " remind_at = excluded.remind_at, expire_at = excluded.expire_at,"
-            " reminded = excluded.reminded",
-            (t.table_id, t.version, t.remind_at, t.expire_at, int(t.reminded)))
-
-    # --- users and chats -----------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow:
-        """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
-        now = time.time()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, name, username, lang, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-                " username = excluded.username,"
-                " lang = COALESCE(excluded.lang, users.lang),"
-                " updated_at = excluded.updated_at",
-                (user_id, name, username, lang, now, now))
-            row = await self._one(db, "SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return user_row(row)
-
-    async def get_user(self, user_id: int) -> UserRow | None:
-        row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return user_row(row) if row else None
-
-    async def set_dm_open(self, user_id: int, is_open: bool) -> None:
-        """Creates a bare user row if the user is unknown, so the flag is never lost."""
-        now = time.time()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, dm_open, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,"
-                " updated_at = excluded.updated_at",
-                (user_id, int(bool(is_open)), now, now))
-
-    async def get_chat_lang(self, chat_id: int) -> str | None:
-        row = await self._fetchone("SELECT lang FROM chat_settings WHERE chat_id = ?",
-                                   (chat_id,))
-        return row["lang"] if row else None
-
-    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,"
-                " updated_at = excluded.updated_at",
-                (chat_id, lang, time.time()))
-
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Move tables, chat settings and pending outbox rows to the new chat id.
-
-        Settings already stored for the new id win. Raises ``TableExists`` (and moves
-        nothing) if the new chat already has an open table in the same topic."""
-        if old_chat_id == new_chat_id:
-            return
-        async with self._tx() as db:
-            try:
-                await db.execute("UPDATE tables SET chat_id = ?, updated_at = ?"
-                                 " WHERE chat_id = ?",
-                                 (new_chat_id, time.time(), old_chat_id))
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                raise TableExists("the new chat already has an open table") from exc
-            await db.execute(
-                "INSERT OR IGNORE INTO chat_settings (chat_id, lang, updated_at)"
-                " SELECT ?, lang, updated_at FROM chat_settings WHERE chat_id = ?",
-                (new_chat_id, old_chat_id))
-            await db.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat_id,))
-            await db.execute("UPDATE outbox SET chat_id = ?"
-                             " WHERE chat_id = ? AND done_at IS NULL",
-                             (new_chat_id, old_chat_id))
-
-    # --- tables and seats ----------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
-        now = time.time()
-        async with self._tx() as db:
-            try:
-                cur = await db.execute(
-                    "INSERT INTO tables (chat_id, thread_id, game, options, status,"
-                    " opener_id, version, game_no, group_message_id, lang, settings,"
-                    " created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, 0, 0, NULL, ?, ?, ?, ?)",
-                    (chat_id, thread_id or 0, game, dumps(options or {}), opener_id,
-                     lang, dumps(settings or {}), now, now))
-            except sqlite3.IntegrityError as exc:
-                if not _is_unique_violation(exc):
-                    raise
-                raise TableExists(
-                    f"chat {chat_id} topic {thread_id} already has an open table") from exc
-            table_id = cur.lastrowid
-            await cur.close()
-            return await self._table_in_tx(db, table_id)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone(f"SELECT {TABLE_COLS} FROM tables WHERE id = ?",
-                                   (table_id,))
-        return table_row(row) if row else None
-
-    async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        row = await self._fetchone(
-            f"SELECT {TABLE_COLS} FROM tables"
-            " WHERE chat_id = ? AND thread_id = ? AND status != 'closed'",
-            (chat_id, thread_id or 0))
-        return table_row(row) if row else None
-
-    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
-        """Tables in any of ``statuses``, by id; with no statuses, all tables."""
-        if statuses:
-            marks = ", ".join("?" for _ in statuses)
-            rows = await self._fetchall(
-                f"SELECT {TABLE_COLS} FROM tables WHERE status IN ({marks}) ORDER BY id",
-                statuses)
-        else:
-            rows = await self._fetchall(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
-        return [table_row(r) for r in rows]
-
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
-        """See the protocol. With ``expected_version`` the version becomes
-        ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
-        fields outside the whitelist or bad ``seats``, ``TableExists`` when re-opening a
-        closed table whose chat/topic has another open one, ``StorageError`` for an
-        unknown table."""
-        encoded = encode_fields(fields)
-        if seats is not None:
-            seats = check_seats(table_id, seats)
-        now = time.time()
-        async with self._tx() as db:
-            current = await self._table_in_tx(db, table_id)
-            new_version = None
-            if expected_version is not None:
-                if current.version != expected_version:
-                    raise VersionConflict(
-                        conflict_message(table_id, current.version, expected_version))
-                new_version = expected_version + 1
-            if encoded or new_version is not None:
-                await self._set_table_fields(db, table_id, encoded, new_version, now)
-            if seats is not None:
-                await self._replace_seats_in_tx(db, table_id, seats)
-            return await self._table_in_tx(db, table_id)
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self._fetchall(
-            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
-        return [seat_row(r) for r in rows]
-
-    async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        seats = check_seats(table_id, seats)
-        async with self._tx() as db:
-            await self._replace_seats_in_tx(db, table_id, seats)
-
-    @staticmethod
-    async def _replace_seats_in_tx(db: aiosqlite.Connection, table_id: int,
-                                   seats: list[SeatRow]) -> None:
-        await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        if seats:
-            await db.executemany(
-                f"INSERT INTO seats ({SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                seat_values(table_id, seats))
-
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
-        cols: dict[str, Any] = {}
-        if dm_message_id is not ...:
-            cols["dm_message_id"] = dm_message_id
-        if ping_message_id is not ...:
-            cols["ping_message_id"] = ping_message_id
-        if not cols:
-            return
-        assignments = ", ".join(f"{c} = ?" for c in cols)
-        async with self._tx() as db:
-            await db.execute(
-                f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
-                (*cols.values(), table_id, seat))
-
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "UPDATE seats SET keyboard = ?, keyboard_version = ?"
-                " WHERE table_id = ? AND seat = ?", (mode, version, table_id, seat))
-
-    async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
-        rows = await self._fetchall(
-            f"SELECT {cols} FROM tables t"
-            " WHERE t.status != 'closed'"
-            " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
-            " ORDER BY t.id", (user_id,))
-        return [table_row(r) for r in rows]
-
-    # --- the action log ------------------------------------------------------
-    async def commit_actions(self, table_id: int, expected_version: int,
-                             actions: list[ActionRow], *,
-                             outbox: list[OutboxItem] = (),
-                             table_fields: dict[str, Any] | None = None,
-                             snapshot: dict | None = None,
-                             result: dict | None = None,
-                             timer: TimerRow | None | type[...] = ...) -> int:
-        """See the protocol and the module docstring. Returns the new version.
-
-        ``actions[i].seq`` must be ``expected_version + 1 + i`` and ``actions[i].table_id``
-        (and ``timer.table_id``) must be ``table_id`` -- ``ValueError`` otherwise, before
-        anything is written. ``actions`` may be empty (then the version is unchanged and
-        only the other parts are written, still under the version check)."""
-        actions = list(actions)
-        new_version = check_commit(table_id, expected_version, actions, timer)
-        encoded = encode_fields(table_fields or {})
-        snapshot_json = dumps(snapshot) if snapshot is not None else None
-        result_json = dumps(result) if result is not None else None
-        outbox = list(outbox)
-        now = time.time()
-
-        async with self._tx() as db:
-            row = await self._one(db, "SELECT version FROM tables WHERE id = ?", (table_id,))
-            if row is None:
-                raise StorageError(f"table {table_id} does not exist")
-            if row["version"] != expected_version:
-                raise VersionConflict(
-                    conflict_message(table_id, row["version"], expected_version))
-            if actions:
-                try:
-                    await db.executemany(
-                        "INSERT INTO actions (table_id, seq, game_no, seat, action,"
-                        " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        [(table_id, a.seq, a.game_no, a.seat, a.action, a.created_at or now)
-                         for a in actions])
-                except sqlite3.IntegrityError as exc:
-                    if _is_unique_violation(exc):
-                        raise VersionConflict(
-                            f"table {table_id}: action seq already taken") from exc
-                    raise
-            await self._set_table_fields(
-                db, table_id, encoded, new_version if actions else None, now)
-            if snapshot_json is not None:
-                await db.execute(
-                    "INSERT INTO snapshots (table_id, seq, state, created_at)"
-                    " VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state,"
-                    " created_at = excluded.created_at",
-                    (table_id, new_version, snapshot_json, now))
-            if result_json is not None:
-                game_row = await self._one(db, "SELECT game_no FROM tables WHERE id = ?",
-                                           (table_id,))
-                await db.execute(
-                    "INSERT INTO game_results (table_id, game_no, result, created_at)"
-                    " VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, game_no) DO UPDATE SET result = excluded.result,"
-                    " created_at = excluded.created_at",
-                    (table_id, game_row["game_no"], result_json, now))
-            await self._insert_outbox(db, outbox, now)
-            if timer is None:
-                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
-            elif isinstance(timer, TimerRow):
-                await self._upsert_timer(db, timer)
-        return new_version
-
-    async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
-            (table_id, after_seq))
-        return [action_row(r) for r in rows]
-
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
-        row = await self._fetchone(
-            "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
-            (table_id,))
-        return (row["seq"], loads(row["state"])) if row else None
-
-    async def game_results(self, table_id: int) -> list[dict]:
-        rows = await self._fetchall(
-            "SELECT result FROM game_results WHERE table_id = ? ORDER BY game_no",
-            (table_id,))
-        return [loads(r["result"]) for r in rows]
-
-    # --- outbox --------------------------------------------------------------
-    async def enqueue(self, items: list[OutboxItem]) -> None:
-        items = list(items)
-        if not items:
-            return
-        async with self._tx() as db:
-            await self._insert_outbox(db, items, time.time())
-
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
-        rows = await self._fetchall(
-            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT ?", (limit,))
-        return [outbox_row(r) for r in rows]
-
-    async def mark_done(self, ids: list[int]) -> None:
-        ids = [int(i) for i in ids]
-        if not ids:
-            return
-        now = time.time()
-        async with self._tx() as db:
-            for chunk in _chunks(ids):
-                marks = ", ".join("?" for _ in chunk)
-                await db.execute(
-                    f"UPDATE outbox SET done_at = ? WHERE id IN ({marks})"
-                    " AND done_at IS NULL", (now, *chunk))
-
-    async def purge_outbox(self, done_before: float) -> int:
-        """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
-        async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < ?",
-                (done_before,))
-            n = cur.rowcount
-            await cur.close()
-        return n
-
-    # --- timers --------------------------------------------------------------
-    async def set_timer(self, timer: TimerRow) -> None:
-        """Replace a table's timer outside ``commit_actions`` (not in the protocol)."""
-        async with self._tx() as db:
-            await self._upsert_timer(db, timer)
-
-    async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM timers"
-            " WHERE (reminded = 0 AND remind_at IS NOT NULL AND remind_at <= ?)"
-            " OR expire_at <= ?"
-            " ORDER BY MIN(expire_at, COALESCE(remind_at, expire_at)), table_id",
-            (now, now))
-        return [timer_row(r) for r in rows]
-
-    async def mark_reminded(self, table_id: int, version: int) -> bool:
-        """The claim of the protocol: True only if this call set ``reminded``."""
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE timers SET reminded = 1"
-                " WHERE table_id = ? AND version = ? AND reminded = 0", (table_id, version))
-            claimed = cur.rowcount == 1
-            await cur.close()
-        return claimed
-
-    async def clear_timer(self, table_id: int, version: int | None = None) -> None:
-        """Delete the table's timer; with ``version``, only if it still belongs to it."""
-        async with self._tx() as db:
-            if version is None:
-                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
-            else:
-                await db.execute("DELETE FROM timers WHERE table_id = ? AND version = ?",
-                                 (table_id, version))
-
-    async def all_timers(self) -> list[TimerRow]:
-        rows = await self._fetchall("SELECT * FROM timers ORDER BY expire_at, table_id")
-        return [timer_row(r) for r in rows]
-
     # --- one process: leadership and wake-ups are trivial --------------------------
     async def try_lead_sender(self) -> bool:
         return True
 
     async def listen_outbox(self, callback: Callable[[], None]) -> None:
         return None
-
-    # --- webhook idempotency -------------------------------------------------------
-    async def claim_update(self, update_id: int) -> bool:
-        now = time.time()
-        async with self._tx() as db:
-            cur = await db.execute(
-                "INSERT INTO processed_updates (update_id, seen_at) VALUES (?, ?)"
-                " ON CONFLICT (update_id) DO NOTHING", (update_id, now))
-            claimed = cur.rowcount == 1
-            await cur.close()
-            if claimed and update_id % UPDATE_PURGE_EVERY == 0:
-                await db.execute("DELETE FROM processed_updates WHERE seen_at < ?",
-                                 (now - UPDATE_RETENTION_S,))
-        return claimed
 
 
 def _create_private(path: str) -> None:
