@@ -73,7 +73,7 @@ async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database
     real = thinking.decide
 
     def slow_decide(*args):
-        time.sleep(thinking.SLOW_DECISION + 0.3)
+        time.sleep(thinking.SLOW_DECISION + 1.0)
         return real(*args)
 
     monkeypatch.setattr(thinking, "decide", slow_decide)
@@ -85,14 +85,17 @@ async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database
         presses, seen_thinking = [], []
 
         async def watch() -> None:
-            """The real bot's sender runs in the background; here it runs when the
-            service says a computer is taking long, to show what the group sees then."""
+            """The real bot's sender runs in the background; here it runs while the
+            service says a computer is taking long, to show what the group sees then.
+            The service marks the table thinking and then queues its redraw (a database
+            write), so drain until that redraw has gone out."""
             while True:
                 if bot.service.thinking:
                     seen_thinking.append(dict(bot.service.thinking))
                     await bot.runtime.sender.drain()  # what the sender loop sends meanwhile
                     await bot.check_leaks()
-                    return
+                    if "думает" in (await bot.table_message(GROUP)).text:
+                        return
                 await asyncio.sleep(0.05)
 
         watcher = asyncio.ensure_future(watch())
