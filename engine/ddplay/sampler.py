@@ -79,20 +79,27 @@ def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set
     return out
 
 
-def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-                 rng: random.Random, accept: Callable[[Hands], bool] | None = None,
-                 bans: Mapping[int, set[str]] | None = None) -> Hands:
-    """One deal of ``pool`` to the seats of ``need`` (seat -> cards it holds); ``bans``:
-    cards a seat is inferred not to hold."""
-    pool = sorted(pool)  # the order of the caller's set must not change the result
-    if not need:
-        return {}
+def dealable_pool(pool: Sequence[str], need: Mapping[int, int], rng: random.Random) -> list[str]:
+    """The unseen cards in a fixed order (the order of the caller's set must not change
+    the result), exactly as many as the hidden hands hold."""
+    pool = sorted(pool)
     extra = len(pool) - sum(need.values())
     if extra > 0:  # the view missed some played cards (an old snapshot): drop a few
         rng.shuffle(pool)
         pool = sorted(pool[extra:])
     elif extra < 0:
         raise ValueError("fewer unseen cards than hidden cards")
+    return pool
+
+
+def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
+                 rng: random.Random, accept: Callable[[Hands], bool] | None = None,
+                 bans: Mapping[int, set[str]] | None = None) -> Hands:
+    """One deal of ``pool`` to the seats of ``need`` (seat -> cards it holds); ``bans``:
+    cards a seat is inferred not to hold."""
+    if not need:
+        return {}
+    pool = dealable_pool(pool, need, rng)
     fallback = None
     for attempt in range(HARD_TRIES):
         # the inferences are dropped halfway: a person may not play the cheapest card
@@ -158,15 +165,9 @@ def sample_fitting(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[
     that when two seats are limited). When ``tries`` draws find no deal where every seat
     fits, the deal that missed least is kept: a wrong bid bends the sample, never breaks
     it. The inferred ``bans`` are dropped for the second half of the draws."""
-    pool = sorted(pool)  # the order of the caller's set must not change the result
     if not need:
         return {}
-    extra = len(pool) - sum(need.values())
-    if extra > 0:  # the view missed some played cards (an old snapshot): drop a few
-        rng.shuffle(pool)
-        pool = sorted(pool[extra:])
-    elif extra < 0:
-        raise ValueError("fewer unseen cards than hidden cards")
+    pool = dealable_pool(pool, need, rng)
     # the seat dealt last takes what is left: let it be one without a misfit if there is one
     order = sorted(need, key=lambda s: (s not in misfit, -len(voids.get(s, ())), s))
     per_seat = max(1, tries // 4)

@@ -115,12 +115,7 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
         try:
             for n in numbers:
                 hands = {x: mask_of(layout[x]) for x in range(3) if x != me}
-                if pick_talon:
-                    twelve = mine + layout[PILE]
-                    drop = best_discard(twelve, n)
-                    hands[me] = mask_of([c for c in twelve if c not in drop])
-                else:
-                    hands[me] = mask_of(mine)
+                hands[me] = _my_hand_mask(mine, layout, n, pick_talon)
                 s = solvers[n]
                 before = s.nodes
                 outcome[n] = makes(s, hands, first_leader(fh, declarer, n), n)
@@ -133,6 +128,16 @@ def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int]
     if samples == 0:  # no layout could be solved in the budget: the quick guess
         return {n: guess_chance(mine, n, pick_talon) for n in numbers}
     return {n: made[n] / samples for n in numbers}
+
+
+def _my_hand_mask(mine: list[str], layout, number: int, pick_talon: bool) -> int:
+    """My ten cards for contract ``number``: my hand, or with ``pick_talon`` my twelve
+    (hand + this layout's talon) less the best discard for that contract."""
+    if not pick_talon:
+        return mask_of(mine)
+    twelve = mine + layout[PILE]
+    drop = best_discard(twelve, number)
+    return mask_of([c for c in twelve if c not in drop])
 
 
 # How many tricks better than double-dummy the declarer does at the table, as a chance
@@ -164,12 +169,7 @@ def declarer_worth(know: Knowledge, me: int, fh: int, numbers: list[int], rng: r
                     outcome[n] = 10.0
                     continue
                 hands = {x: mask_of(layout[x]) for x in others}
-                if pick_talon:
-                    twelve = mine + layout[PILE]
-                    drop = best_discard(twelve, n)
-                    hands[me] = mask_of([c for c in twelve if c not in drop])
-                else:
-                    hands[me] = mask_of(mine)
+                hands[me] = _my_hand_mask(mine, layout, n, pick_talon)
                 s = solvers[n]
                 before = s.nodes
                 lead = first_leader(fh, me, n)

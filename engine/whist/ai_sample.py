@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engine.ddplay.chooser import all_equivalent, lowest_first
-from engine.ddplay.sampler import HARD_TRIES, Hands
+from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
 
 
@@ -54,15 +54,9 @@ def sample_weighted(pool: Sequence[str], need: Mapping[int, int], voids: Mapping
     """One deal of ``pool`` to the seats of ``need`` and the log of its weight. As in
     engine/ddplay/sampler.py the inferred ``bans`` are dropped halfway through the tries
     and the voids last (a view that does not add up)."""
-    pool = sorted(pool)
     if not need:
         return {}, 0.0
-    extra = len(pool) - sum(need.values())
-    if extra > 0:  # the view missed some played cards (an old snapshot): drop a few
-        rng.shuffle(pool)
-        pool = sorted(pool[extra:])
-    elif extra < 0:
-        raise ValueError("fewer unseen cards than hidden cards")
+    pool = dealable_pool(pool, need, rng)
     for attempt in range(HARD_TRIES):
         dealt = _deal_once(pool, need, voids, bans if attempt < HARD_TRIES // 2 else {}, rng)
         if dealt is not None:
