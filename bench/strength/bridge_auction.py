@@ -12,10 +12,9 @@ strong bidder and, as references, the normal level and the frozen earlier comput
 from __future__ import annotations
 
 import random
-import time
 
 from bench.baseline import bridge_ai as baseline
-from bench.strength.common import DecisionTimer, Figure, at_most, mean_ci, rate_ci
+from bench.strength.common import CpuDecisionTimer, Figure, at_most, mean_ci, rate_ci
 from engine.bridge import ai
 from engine.bridge import auction as A
 from engine.bridge.bidding.dd import DENOMS, calc_table
@@ -84,18 +83,6 @@ def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], 
     table = calc_table(hands)
     v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
     return table.to_list(), par(table, v, Player(dealer)).score
-
-
-class CpuDecisionTimer(DecisionTimer):
-    """CPU seconds per decision (``time.process_time``): the machine is shared, and wall
-    clock would measure the other jobs as much as the bidder."""
-
-    def __call__(self, *args, **kwargs) -> str:
-        start = time.process_time()
-        try:
-            return self.choose(*args, **kwargs)
-        finally:
-            self.seconds.append(time.process_time() - start)
 
 
 def can_make(table: list[list[int]], side: int, need_level: dict) -> bool:

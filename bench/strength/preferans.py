@@ -39,7 +39,7 @@ import time
 from fractions import Fraction
 
 from bench.baseline import preferans_ai as baseline
-from bench.strength.common import DecisionTimer, Figure, at_least, mean_ci
+from bench.strength.common import CpuDecisionTimer, Figure, at_least, mean_ci
 from engine.base import get_game
 from engine.preferans import ai
 from engine.preferans.rules import DECK
@@ -55,17 +55,6 @@ PRE_PLAY = ("auction", "naming", "discard", "contract", "defence", "kontra")
 
 def strong(view: dict, legal: list[str], rng: random.Random) -> str:
     return ai.computer_action(view, legal, rng, level="strong")
-
-
-class CpuTimer(DecisionTimer):
-    """CPU seconds per decision (the wall clock means little on a shared machine)."""
-
-    def __call__(self, *args, **kwargs) -> str:
-        start = time.process_time()
-        try:
-            return self.choose(*args, **kwargs)
-        finally:
-            self.seconds.append(time.process_time() - start)
 
 
 def play_hand(deal: str, strong_seat: int | None, seed: int, timer=None) -> tuple[list, str, str]:
@@ -108,7 +97,7 @@ def deal_result(deal: str, seed: int, breakdown: bool = False) -> dict:
     """The deal's value (mean over the three seatings of strong − mean(baselines)), the
     strong player's CPU seconds per decision, and (``breakdown``) each seat's gain over
     the all-baseline table with its role and first deviating decision."""
-    timer = CpuTimer(strong)
+    timer = CpuDecisionTimer(strong)
     base = play_hand(deal, None, seed * 3)[0] if breakdown else None
     total, seats = Fraction(0), []
     for seat in range(3):
@@ -144,7 +133,7 @@ def measure(n: int, seed: int, breakdown: bool = False, workers: int = WORKERS) 
 
 
 def figures(results: list[dict]) -> list[Figure]:
-    timer = CpuTimer(strong)
+    timer = CpuDecisionTimer(strong)
     for r in results:
         timer.seconds += r["seconds"]
     figure = at_least(GAME, "strong − mean(2 baselines), whists per hand (duplicate)",
