@@ -8,6 +8,7 @@ Each figure is printed with its 95 % interval next to its goal. The baselines ar
 frozen copies of the earlier computers in ``bench/baseline/``; the double-dummy figures
 use the DDS solver (``endplay``).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -14,6 +14,7 @@ per kill), and the worst recovery: from the new process's start to the first pre
 answers (interpreter start, imports, start-up, the outbox left behind; goal < 10 s).
 PostgreSQL: a fresh schema in ``CARDBOT_TEST_PG`` (default postgresql://postgres@127.0.0.1:5432/test).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,7 @@ if __package__ in (None, ""):  # `python bench/chaos.py`
 
 RECOVERY_GOAL_S = 10.0
 GAME_PRESSES = 400  # more than any two-person durak game takes
-KILL_SPAN = 60      # kills fall among a game's first presses (a game takes 60-90), so all happen
+KILL_SPAN = 60  # kills fall among a game's first presses (a game takes 60-90), so all happen
 
 
 async def run(a: argparse.Namespace) -> int:
@@ -40,6 +41,7 @@ async def run(a: argparse.Namespace) -> int:
         workdir = Path(tmp)
         if a.backend == "postgres":
             from tests import pg
+
             try:
                 database = await pg.fresh_schema_url()
             except BaseException as error:  # pg.unavailable() raises pytest's skip/fail
@@ -51,28 +53,30 @@ async def run(a: argparse.Namespace) -> int:
         try:
             async with Chaos(database, workdir, seed=a.seed) as chaos:
                 for game_no in range(a.games):
-                    await chaos.play_game(game_no, a.kills_per_game, GAME_PRESSES,
-                                          kill_span=KILL_SPAN)
+                    await chaos.play_game(game_no, a.kills_per_game, GAME_PRESSES, kill_span=KILL_SPAN)
                     print(f"   game {game_no + 1}: {chaos.report.summary().splitlines()[0]}", flush=True)
                 r = chaos.report
                 tracebacks = chaos.tracebacks()
         finally:
             if a.backend == "postgres":
                 await pg.drop_schema(database)
-    print(f"   {time.monotonic() - started:.0f} s; games: {r.games} ({r.finished} played to the end), "
-          f"presses: {r.presses}, accepted moves: {r.accepted}, kills: {r.kills}")
+    print(
+        f"   {time.monotonic() - started:.0f} s; games: {r.games} ({r.finished} played to the end), "
+        f"presses: {r.presses}, accepted moves: {r.accepted}, kills: {r.kills}"
+    )
     print(f"   lost moves:       {r.lost:4d}   goal 0: {verdict(r.lost == 0)}")
-    print(f"   doubled moves:    {r.doubled + r.unpressed:4d}   goal 0: "
-          f"{verdict(r.doubled + r.unpressed == 0)}")
-    print(f"   duplicate posts:  {r.duplicate_posts:4d}   goal <= kills ({r.kills}): "
-          f"{verdict(r.duplicate_posts <= r.kills)}")
-    print(f"   worst recovery:   {r.worst_recovery:5.2f} s   goal < {RECOVERY_GOAL_S:g} s: "
-          f"{verdict(r.worst_recovery < RECOVERY_GOAL_S)}  (median "
-          f"{sorted(r.recoveries)[len(r.recoveries) // 2] if r.recoveries else 0:.2f} s)")
-    other = [p for p in r.problems if "twice" not in p and "never pressed" not in p
-             and "not in the log" not in p]
-    print(f"   log replays into the table's game: {verdict(not other)}"
-          + "".join(f"\n     {p}" for p in other[:10]))
+    print(f"   doubled moves:    {r.doubled + r.unpressed:4d}   goal 0: {verdict(r.doubled + r.unpressed == 0)}")
+    print(
+        f"   duplicate posts:  {r.duplicate_posts:4d}   goal <= kills ({r.kills}): "
+        f"{verdict(r.duplicate_posts <= r.kills)}"
+    )
+    print(
+        f"   worst recovery:   {r.worst_recovery:5.2f} s   goal < {RECOVERY_GOAL_S:g} s: "
+        f"{verdict(r.worst_recovery < RECOVERY_GOAL_S)}  (median "
+        f"{sorted(r.recoveries)[len(r.recoveries) // 2] if r.recoveries else 0:.2f} s)"
+    )
+    other = [p for p in r.problems if "twice" not in p and "never pressed" not in p and "not in the log" not in p]
+    print(f"   log replays into the table's game: {verdict(not other)}" + "".join(f"\n     {p}" for p in other[:10]))
     print(f"   tracebacks in the bot's output: {len(tracebacks)}")
     for d in r.duplicates[:10]:
         print(f"     duplicate: {d}")

@@ -18,6 +18,7 @@ someone ``/help`` in another group. Goal: each of those replies within 1 s (from
 ``update_queue.put`` to the ``sendMessage`` call). Wall-clock figures: on a loaded machine
 they are an upper bound.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,10 +58,13 @@ async def run(a: argparse.Namespace) -> int:
     from tests.fakebot import FakeRequest, FakeTelegram
 
     logging.basicConfig(level=logging.ERROR)
-    header(f"command flood: 60 same + 60 different commands in one group, other chats probed "
-           f"every {a.probe_every:g} s for {a.seconds:g} s; AIORateLimiter ON (as cardbot run)")
+    header(
+        f"command flood: 60 same + 60 different commands in one group, other chats probed "
+        f"every {a.probe_every:g} s for {a.seconds:g} s; AIORateLimiter ON (as cardbot run)"
+    )
     if a.without_gate:  # what the gate is for: every command answered, each holding a slot
         from bot.command_gate import CommandGate
+
         CommandGate.admit = lambda self, *command: True
         print("   EXPERIMENT (not the production set-up): the command gate admits everything")
     fake = FakeTelegram(raise_handler_errors=False)  # Call.t is time.monotonic()
@@ -123,20 +127,28 @@ def report(waits: list[float | None], group_replies: list) -> None:
     missing = len(waits) - len(answered)
     spread = group_replies[-1].t - group_replies[0].t if group_replies else 0.0
     print(f"   flooded group: 120 commands, {len(group_replies)} replies over {spread:.0f} s")
-    print(f"   other chats: {len(waits)} commands (DM /start, /help in other groups), "
-          f"{missing} unanswered within 30 s")
-    figures = (f"p50 {percentile(answered, 50) * 1000:.0f} ms, p99 {percentile(answered, 99) * 1000:.0f} ms, "
-               f"max {max(answered) * 1000:.0f} ms") if answered else "none answered"
-    print(f"   their reply time: {figures}   goal <= {GOAL_S:g} s: "
-          f"{verdict(not missing and max(answered, default=0) <= GOAL_S)}")
+    print(f"   other chats: {len(waits)} commands (DM /start, /help in other groups), {missing} unanswered within 30 s")
+    figures = (
+        (
+            f"p50 {percentile(answered, 50) * 1000:.0f} ms, p99 {percentile(answered, 99) * 1000:.0f} ms, "
+            f"max {max(answered) * 1000:.0f} ms"
+        )
+        if answered
+        else "none answered"
+    )
+    print(
+        f"   their reply time: {figures}   goal <= {GOAL_S:g} s: "
+        f"{verdict(not missing and max(answered, default=0) <= GOAL_S)}"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--probe-every", type=float, default=0.5)
-    parser.add_argument("--without-gate", action="store_true",
-                        help="experiment: turn the command gate off, to see what it prevents")
+    parser.add_argument(
+        "--without-gate", action="store_true", help="experiment: turn the command gate off, to see what it prevents"
+    )
     return asyncio.run(run(parser.parse_args()))
 
 

@@ -1,4 +1,5 @@
 """Small helpers shared by the benchmark scripts."""
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,9 @@ def peak_rss_mb() -> float:
 
 
 def machine() -> str:
-    return (f"{platform.python_implementation()} {platform.python_version()}, "
-            f"{os.cpu_count()} CPUs, {platform.machine()}")
+    return (
+        f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}"
+    )
 
 
 def header(title: str) -> None:

@@ -30,6 +30,7 @@ Measured while the load runs (``--seconds``):
   <= 19 messages a minute and >= 3 s apart by design, and coalesces what waits;
 * peak memory: the process's peak RSS (the fake Bot API's message store is included).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,7 @@ GOAL_P99_MS = 50.0
 SEATS = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3}
 
 
-async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], humans: int,
-                       seed: int) -> list[dict]:
+async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], humans: int, seed: int) -> list[dict]:
     from bot.service import Person, PressPlace
 
     async def no_admin(chat_id: int) -> bool:
@@ -64,26 +64,48 @@ async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], hu
     async def one(k: int) -> dict:
         game = games[k % len(games)]
         group = -100_000_000 - k
-        users = [fake.user(1_000_000 + k * 10 + i, f"P{k}.{i}", language_code="en")
-                 for i in range(min(humans, SEATS[game]))]
+        users = [
+            fake.user(1_000_000 + k * 10 + i, f"P{k}.{i}", language_code="en") for i in range(min(humans, SEATS[game]))
+        ]
         fake.group(group, f"Table {k}", admins=[users[0].id], supergroup=True)
         for u in users:
             fake.start_dm(u)
             await service.dm_opened(Person(u.id, u.first_name, None, "en"))
-        table = await service.open_table(group, 0, game, Person(users[0].id, users[0].first_name, None, "en"),
-                                         "en", f"Table {k}")
+        table = await service.open_table(
+            group, 0, game, Person(users[0].id, users[0].first_name, None, "en"), "en", f"Table {k}"
+        )
         for u in users[1:]:
             table = await service.repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id))
+            await service.lobby_press(
+                table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id)
+            )
         for _ in range(SEATS[game] - len(users)):
             table = await service.repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, Person(users[0].id, users[0].first_name),
-                                      "cpu+", no_admin, PressPlace(table.chat_id))
+            await service.lobby_press(
+                table.id,
+                table.version,
+                Person(users[0].id, users[0].first_name),
+                "cpu+",
+                no_admin,
+                PressPlace(table.chat_id),
+            )
         table = await service.repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, Person(users[0].id, users[0].first_name),
-                                  "start", no_admin, PressPlace(table.chat_id))
-        return {"k": k, "game": game, "group": group, "users": users, "table": table.id,
-                "rng": random.Random(seed * 100_003 + k)}
+        await service.lobby_press(
+            table.id,
+            table.version,
+            Person(users[0].id, users[0].first_name),
+            "start",
+            no_admin,
+            PressPlace(table.chat_id),
+        )
+        return {
+            "k": k,
+            "game": game,
+            "group": group,
+            "users": users,
+            "table": table.id,
+            "rng": random.Random(seed * 100_003 + k),
+        }
 
     out = []
     for start in range(0, n, 50):
@@ -100,8 +122,9 @@ async def wait_outbox_empty(repo, timeout: float) -> bool:
     return False
 
 
-async def drive(app, fake: LoadTelegram, t: dict, pace: tuple[float, float], stop: asyncio.Event,
-                presses: list[Press]) -> None:
+async def drive(
+    app, fake: LoadTelegram, t: dict, pace: tuple[float, float], stop: asyncio.Event, presses: list[Press]
+) -> None:
     """One table's scripted players: act when a DM shows buttons, after thinking."""
     rng: random.Random = t["rng"]
     users = {u.id: u for u in t["users"]}
@@ -131,8 +154,7 @@ async def drive(app, fake: LoadTelegram, t: dict, pace: tuple[float, float], sto
             rematch = fake.rematch.pop(t["group"], None)
             if rematch is None:
                 continue
-            press, update = fake.press_update(app, t["users"][0], t["group"], rematch[0], rematch[1],
-                                              t["group"])
+            press, update = fake.press_update(app, t["users"][0], t["group"], rematch[0], rematch[1], t["group"])
         fake.track(press)
         presses.append(press)
         event.clear()
@@ -164,6 +186,7 @@ async def watch_outbox(db: Path, stop: asyncio.Event, samples: list[dict[str, in
 
 def cpu_seconds() -> float:
     import resource
+
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 
@@ -200,7 +223,9 @@ def count_repo_calls(repo) -> collections.Counter:
             async def counted(*args, **kwargs):
                 counts[name] += 1
                 return await fn(repo, *args, **kwargs)
+
             return counted
+
         setattr(repo, name, wrap())
     return counts
 
@@ -208,8 +233,9 @@ def count_repo_calls(repo) -> collections.Counter:
 def count_actions(db: Path, since: float, until: float) -> int:
     con = sqlite3.connect(db)
     try:
-        return con.execute("SELECT COUNT(*) FROM actions WHERE created_at >= ? AND created_at < ?",
-                           (since, until)).fetchone()[0]
+        return con.execute(
+            "SELECT COUNT(*) FROM actions WHERE created_at >= ? AND created_at < ?", (since, until)
+        ).fetchone()[0]
     finally:
         con.close()
 
@@ -226,21 +252,25 @@ async def run(a: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     pace = tuple(float(x) for x in a.pace.split(",")) if "," in a.pace else (float(a.pace),) * 2
     games = a.games.split(",")
-    header(f"e2e tables: {a.tables} tables, {a.humans} scripted players each + computers, "
-           f"pace {pace[0]:g}-{pace[1]:g} s, {a.seconds:g} s of load")
+    header(
+        f"e2e tables: {a.tables} tables, {a.humans} scripted players each + computers, "
+        f"pace {pace[0]:g}-{pace[1]:g} s, {a.seconds:g} s of load"
+    )
     print(f"   AIORateLimiter: {'ON (as cardbot run)' if a.rate_limiter else 'OFF (see --rate-limiter)'}")
     with tempfile.TemporaryDirectory(prefix="cardbot-bench-") as tmp:
         db = Path(tmp) / "bench.sqlite3"
         fake = LoadTelegram()
         settings = Settings(token=f"{fake.bot_id}:TEST", db_path=str(db))
-        app = build_application(settings, request=FakeRequest(fake), rate_limiter=a.rate_limiter,
-                                rng=random.Random(a.seed), background=True)
+        app = build_application(
+            settings, request=FakeRequest(fake), rate_limiter=a.rate_limiter, rng=random.Random(a.seed), background=True
+        )
         await app.initialize()
         runtime, service = app.bot_data["runtime"], app.bot_data["service"]
         rss_start = peak_rss_mb()
         # Set-up, not timed: the runtime without its loops, the statements inline (fast), the
         # outbox sent; then the production set-up: aiosqlite again and startup with the loops.
         from bench.experiments import concurrent_updates, sync_sqlite
+
         await runtime.startup(background=False)
         repo = service.repo
         await sync_sqlite(repo)
@@ -268,9 +298,11 @@ async def run(a: argparse.Namespace) -> int:
         if experiments:
             print(f"   EXPERIMENT (not the production set-up): {'; '.join(experiments)}")
         await app.start()
-        print(f"   set-up: {len(tables)} tables opened, joined and started in {setup_seconds:.1f} s, "
-              f"then runtime.startup() with the loops in {time.perf_counter() - t_start:.1f} s; "
-              f"peak RSS {peak_rss_mb():.0f} MB (at start {rss_start:.0f} MB)")
+        print(
+            f"   set-up: {len(tables)} tables opened, joined and started in {setup_seconds:.1f} s, "
+            f"then runtime.startup() with the loops in {time.perf_counter() - t_start:.1f} s; "
+            f"peak RSS {peak_rss_mb():.0f} MB (at start {rss_start:.0f} MB)"
+        )
 
         fake.counts.clear()
         fake.by_chat.clear()
@@ -287,6 +319,7 @@ async def run(a: argparse.Namespace) -> int:
         profiler = None
         if a.profile:
             import cProfile
+
             profiler = cProfile.Profile()
             profiler.enable()
         await asyncio.sleep(a.seconds)
@@ -324,43 +357,61 @@ async def run(a: argparse.Namespace) -> int:
     rate = actions / seconds
     p99 = percentile(last, 99)
     print()
-    print(f"   presses: {len(window)} sent ({len(window) / seconds:.0f}/s), {len(answered)} answered, "
-          f"{len(accepted)} moves accepted ({len(accepted) / seconds:.0f}/s), "
-          f"{sum(refused.values())} refused {dict(refused.most_common(3))}, "
-          f"{sum(1 for p in window if p.kind == 'r')} rematches")
-    print(f"   game actions committed: {actions} in {seconds:.1f} s = {rate:.0f} actions/s "
-          f"(players + computers + next-deal shuffles)   goal >= {GOAL_ACTIONS:.0f}/s: "
-          f"{verdict(rate >= GOAL_ACTIONS)}")
-    print(f"   press -> last call (answer + DM hand edit), {len(last)} presses: "
-          f"p50 {ms(percentile(last, 50))}, p99 {ms(p99)}, max {ms(max(last, default=0))}   "
-          f"goal p99 < {GOAL_P99_MS:.0f} ms: {verdict(bool(last) and p99 * 1000 < GOAL_P99_MS)}")
-    print(f"   press -> callback answer alone: p50 {ms(percentile(answer_lat, 50))}, "
-          f"p99 {ms(percentile(answer_lat, 99))}; accepted moves without a hand edit: {no_hand}")
-    print(f"   press -> next group message edit (rate-limited per group by design): "
-          f"p50 {ms(percentile(group_delay, 50))}, p99 {ms(percentile(group_delay, 99))}, "
-          f"max {ms(max(group_delay, default=0))}")
+    print(
+        f"   presses: {len(window)} sent ({len(window) / seconds:.0f}/s), {len(answered)} answered, "
+        f"{len(accepted)} moves accepted ({len(accepted) / seconds:.0f}/s), "
+        f"{sum(refused.values())} refused {dict(refused.most_common(3))}, "
+        f"{sum(1 for p in window if p.kind == 'r')} rematches"
+    )
+    print(
+        f"   game actions committed: {actions} in {seconds:.1f} s = {rate:.0f} actions/s "
+        f"(players + computers + next-deal shuffles)   goal >= {GOAL_ACTIONS:.0f}/s: "
+        f"{verdict(rate >= GOAL_ACTIONS)}"
+    )
+    print(
+        f"   press -> last call (answer + DM hand edit), {len(last)} presses: "
+        f"p50 {ms(percentile(last, 50))}, p99 {ms(p99)}, max {ms(max(last, default=0))}   "
+        f"goal p99 < {GOAL_P99_MS:.0f} ms: {verdict(bool(last) and p99 * 1000 < GOAL_P99_MS)}"
+    )
+    print(
+        f"   press -> callback answer alone: p50 {ms(percentile(answer_lat, 50))}, "
+        f"p99 {ms(percentile(answer_lat, 99))}; accepted moves without a hand edit: {no_hand}"
+    )
+    print(
+        f"   press -> next group message edit (rate-limited per group by design): "
+        f"p50 {ms(percentile(group_delay, 50))}, p99 {ms(percentile(group_delay, 99))}, "
+        f"max {ms(max(group_delay, default=0))}"
+    )
     per_s = ", ".join(f"{m} {n / seconds:.0f}/s" for m, n in sorted(calls.items(), key=lambda x: -x[1]))
     print(f"   Bot API calls during the load: {sum(calls.values()) / seconds:.0f}/s ({per_s})")
-    print("   ... by chat: " + ", ".join(f"{m} to {kind} {n / seconds:.0f}/s"
-                                       for (m, kind), n in sorted(split.items(), key=lambda x: -x[1])))
+    print(
+        "   ... by chat: "
+        + ", ".join(f"{m} to {kind} {n / seconds:.0f}/s" for (m, kind), n in sorted(split.items(), key=lambda x: -x[1]))
+    )
     if fake.failed:
         print(f"   failed calls: {dict(fake.failed.most_common(5))}")
-    print(f"   SQLite round trips (aiosqlite thread hops) during the load: {ops / seconds:.0f}/s, "
-          f"{ops / max(actions, 1):.1f} per game action, mean {ms(op_wait / max(ops, 1))} each "
-          f"(queued + run + hand-back)")
-    per_action = ", ".join(f"{name} {n / max(actions, 1):.1f}" for name, n in
-                           sorted(repo_counts.items(), key=lambda x: -x[1]))
+    print(
+        f"   SQLite round trips (aiosqlite thread hops) during the load: {ops / seconds:.0f}/s, "
+        f"{ops / max(actions, 1):.1f} per game action, mean {ms(op_wait / max(ops, 1))} each "
+        f"(queued + run + hand-back)"
+    )
+    per_action = ", ".join(
+        f"{name} {n / max(actions, 1):.1f}" for name, n in sorted(repo_counts.items(), key=lambda x: -x[1])
+    )
     print(f"   repository calls per game action (service + sender): {per_action}")
     print(f"   CPU: {(cpu1 - cpu0) / seconds * 100:.0f}% of one core over the load (process, all threads)")
     if backlog:
         worst = max(backlog, key=lambda b: sum(b.values()))
-        print(f"   pending outbox rows (sampled every 2 s): max {sum(worst.values())} {worst}, "
-              f"mean {sum(sum(b.values()) for b in backlog) / len(backlog):.0f}")
+        print(
+            f"   pending outbox rows (sampled every 2 s): max {sum(worst.values())} {worst}, "
+            f"mean {sum(sum(b.values()) for b in backlog) / len(backlog):.0f}"
+        )
     print(f"   outbox drained after the load: {drained}")
     print(f"   peak RSS {peak:.0f} MB (at start {rss_start:.0f} MB; includes the fake Bot API's messages)")
     if profiler:
         import io
         import pstats
+
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(a.profile_sort).print_stats(a.profile_lines)
         print(out.getvalue())
@@ -376,12 +427,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default="durak,king,bridge,whist,preferans")
     p.add_argument("--rate-limiter", action="store_true", help="use PTB's AIORateLimiter as production does")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--switch-interval", type=float, default=None,
-                   help="sys.setswitchinterval() in seconds (experiment: the GIL hand-off to aiosqlite's thread)")
-    p.add_argument("--concurrent-updates", type=int, default=None,
-                   help="experiment: let PTB process this many updates at once (production: 1)")
-    p.add_argument("--sync-sqlite", action="store_true",
-                   help="experiment: SQLite statements inline on the event loop instead of aiosqlite's thread")
+    p.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        help="sys.setswitchinterval() in seconds (experiment: the GIL hand-off to aiosqlite's thread)",
+    )
+    p.add_argument(
+        "--concurrent-updates",
+        type=int,
+        default=None,
+        help="experiment: let PTB process this many updates at once (production: 1)",
+    )
+    p.add_argument(
+        "--sync-sqlite",
+        action="store_true",
+        help="experiment: SQLite statements inline on the event loop instead of aiosqlite's thread",
+    )
     p.add_argument("--profile", action="store_true", help="cProfile the load phase")
     p.add_argument("--profile-sort", default="cumulative")
     p.add_argument("--profile-lines", type=int, default=40)

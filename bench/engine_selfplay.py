@@ -19,6 +19,7 @@ deal of a fresh rubber (rubber scoring of that deal included). RLCard is timed t
 encodes an observation per step) and its bare ``BridgeGame`` (judger legal actions +
 ``step``, no observation encoding) — the stricter comparison.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,15 +49,21 @@ GAMES: dict[str, tuple[int, str]] = {
 GOAL_RATIO = 3.0
 
 
-def play_random(name: str, players: int, deals: int, seed: int, *, playout: bool = False,
-                fresh_match: bool = False) -> dict[str, Any]:
+def play_random(
+    name: str, players: int, deals: int, seed: int, *, playout: bool = False, fresh_match: bool = False
+) -> dict[str, Any]:
     """``deals`` deals of ``name`` with random legal players. ``playout``: never choose a
     claim or a concession (bridge like RLCard). ``fresh_match``: each deal starts a new match."""
     game = get_game(name)
     opts = game.Options()
     rng = random.Random(seed)
-    initial, apply, to_act, legal_actions, is_over = (game.initial_state, game.apply, game.to_act,
-                                                      game.legal_actions, game.is_over)
+    initial, apply, to_act, legal_actions, is_over = (
+        game.initial_state,
+        game.apply,
+        game.to_act,
+        game.legal_actions,
+        game.is_over,
+    )
     system_action = getattr(game, "system_action", None)
     choice = rng.choice
     history: list[dict] = []
@@ -88,8 +95,14 @@ def play_random(name: str, players: int, deals: int, seed: int, *, playout: bool
         state, _ = apply(state, seat, choice(legal))
         actions += 1
     seconds = time.perf_counter() - start
-    return {"deals": done_deals, "actions": actions, "matches": matches, "seconds": seconds,
-            "deals_per_s": done_deals / seconds, "actions_per_s": actions / seconds}
+    return {
+        "deals": done_deals,
+        "actions": actions,
+        "matches": matches,
+        "seconds": seconds,
+        "deals_per_s": done_deals / seconds,
+        "actions_per_s": actions / seconds,
+    }
 
 
 def _deal_done(name: str, state: Any) -> bool:
@@ -113,8 +126,13 @@ def rlcard_env(deals: int, seed: int) -> dict[str, Any] | None:
         env.run(is_training=False)
         actions += len(env.game.actions)
     seconds = time.perf_counter() - start
-    return {"deals": deals, "actions": actions, "seconds": seconds, "deals_per_s": deals / seconds,
-            "actions_per_s": actions / seconds}
+    return {
+        "deals": deals,
+        "actions": actions,
+        "seconds": seconds,
+        "deals_per_s": deals / seconds,
+        "actions_per_s": actions / seconds,
+    }
 
 
 def rlcard_bare(deals: int, seed: int) -> dict[str, Any] | None:
@@ -133,21 +151,27 @@ def rlcard_bare(deals: int, seed: int) -> dict[str, Any] | None:
             game.step(rng.choice(game.judger.get_legal_actions()))
             actions += 1
     seconds = time.perf_counter() - start
-    return {"deals": deals, "actions": actions, "seconds": seconds, "deals_per_s": deals / seconds,
-            "actions_per_s": actions / seconds}
+    return {
+        "deals": deals,
+        "actions": actions,
+        "seconds": seconds,
+        "deals_per_s": deals / seconds,
+        "actions_per_s": actions / seconds,
+    }
 
 
 def row(label: str, r: dict[str, Any], extra: str = "") -> str:
     per = r["actions"] / r["deals"] if r["deals"] else 0
-    return (f"  {label:<26} {r['deals_per_s']:>9.0f} deals/s {r['actions_per_s']:>9.0f} actions/s "
-            f"{per:>6.1f} actions/deal  ({r['deals']} deals in {r['seconds']:.2f} s){extra}")
+    return (
+        f"  {label:<26} {r['deals_per_s']:>9.0f} deals/s {r['actions_per_s']:>9.0f} actions/s "
+        f"{per:>6.1f} actions/deal  ({r['deals']} deals in {r['seconds']:.2f} s){extra}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.engine_selfplay", description=__doc__.split("\n")[0])
     p.add_argument("--deals", type=int, default=2000, help="deals per game (default 2000)")
-    p.add_argument("--bridge-deals", type=int, default=None,
-                   help="deals for the RLCard comparison (default: --deals)")
+    p.add_argument("--bridge-deals", type=int, default=None, help="deals for the RLCard comparison (default: --deals)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", default=",".join(GAMES), help="comma-separated subset")
     p.add_argument("--no-rlcard", action="store_true", help="skip the RLCard comparison")
@@ -166,8 +190,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     n = a.bridge_deals or a.deals
     print()
-    print(f"== bridge vs RLCard, {n} deals each: a deal = shuffle + auction + all 52 cards "
-          f"(or four passes), uniform random calls and cards, no claims/concessions")
+    print(
+        f"== bridge vs RLCard, {n} deals each: a deal = shuffle + auction + all 52 cards "
+        f"(or four passes), uniform random calls and cards, no claims/concessions"
+    )
     ours = play_random("bridge", 4, n, a.seed, playout=True, fresh_match=True)
     print(row("cardbot engine", ours))
     env = rlcard_env(n, a.seed)
@@ -179,8 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     print(row("RLCard bare BridgeGame", bare, " (judger + step only)"))
     ratio_env = ours["deals_per_s"] / env["deals_per_s"]
     ratio_bare = ours["deals_per_s"] / bare["deals_per_s"]
-    print(f"  ratio vs RLCard environment: {ratio_env:.2f}x   goal >= {GOAL_RATIO:.0f}x: "
-          f"{verdict(ratio_env >= GOAL_RATIO)}")
+    print(
+        f"  ratio vs RLCard environment: {ratio_env:.2f}x   goal >= {GOAL_RATIO:.0f}x: "
+        f"{verdict(ratio_env >= GOAL_RATIO)}"
+    )
     print(f"  ratio vs RLCard bare game:   {ratio_bare:.2f}x   (no goal; the stricter comparison)")
 
     if a.profile:

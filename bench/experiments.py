@@ -9,6 +9,7 @@ They change nothing in bot/ or storage/: they patch one running instance.
 * ``concurrent_updates(app, n)``: PTB processes ``n`` updates at once (production: 1, so
   one slow update holds up every other chat's buttons).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -47,6 +48,7 @@ class _Result:
     def __await__(self):
         async def get() -> _Cursor:
             return _Cursor(self._run())
+
         return get().__await__()
 
     async def __aenter__(self) -> _Cursor:

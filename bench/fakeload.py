@@ -1,6 +1,7 @@
 """A FakeTelegram for load: it forgets what a test would inspect (old message versions,
 the call log), counts calls, notices which DM shows action buttons, and timestamps the
 calls each button press causes, so the benchmarks can measure latencies."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,12 +21,13 @@ GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "se
 @dataclass
 class Press:
     """One button press and the Bot API calls it caused."""
+
     qid: str
-    kind: str                    # "a" (a move in a DM) or "r" (rematch in the group)
+    kind: str  # "a" (a move in a DM) or "r" (rematch in the group)
     user_id: int
     group_id: int
-    hand_message: int | None     # the DM message the press came from
-    t0: float                    # perf_counter() when the update was handed to the bot
+    hand_message: int | None  # the DM message the press came from
+    t0: float  # perf_counter() when the update was handed to the bot
     t_answer: float | None = None
     answer_text: str | None = None
     t_hand: float | None = None  # the first edit of that DM message after the press
@@ -87,8 +89,11 @@ class LoadTelegram(FakeTelegram):
         if method in EDITS:  # keep only the current version of an edited message
             message = self.msgs[chat][message_id]
             del message.history[:-1]
-        buttons = [b.get("callback_data") or "" for row in
-                   ((params.get("reply_markup") or {}).get("inline_keyboard") or []) for b in row]
+        buttons = [
+            b.get("callback_data") or ""
+            for row in ((params.get("reply_markup") or {}).get("inline_keyboard") or [])
+            for b in row
+        ]
         if chat > 0:
             moves = [d for d in buttons if d.startswith("a:")]
             if moves:
@@ -112,16 +117,23 @@ class LoadTelegram(FakeTelegram):
         return status, body
 
     # ---------------------------------------------------------------- the users' side
-    def press_update(self, app, user: FakeUser, chat_id: int, message_id: int, data: str,
-                     group_id: int) -> tuple[Press, Update]:
+    def press_update(
+        self, app, user: FakeUser, chat_id: int, message_id: int, data: str, group_id: int
+    ) -> tuple[Press, Update]:
         """A callback query for ``data`` on the message, as an Update ready for the bot,
         and the Press that will collect its timings (t0 is set by the caller)."""
         message = self.msgs[chat_id][message_id]
         qid = str(next(self._ids) * 1000 + user.id % 1000)
         self.queries[qid] = user.id
-        raw = self._next_update(callback_query={
-            "id": qid, "from": user.to_api(), "chat_instance": f"ci{chat_id}",
-            "message": message.to_api(), "data": data})
+        raw = self._next_update(
+            callback_query={
+                "id": qid,
+                "from": user.to_api(),
+                "chat_instance": f"ci{chat_id}",
+                "message": message.to_api(),
+                "data": data,
+            }
+        )
         press = Press(qid, data[0], user.id, group_id, message_id if chat_id > 0 else None, 0.0)
         return press, Update.de_json(raw, app.bot)
 

@@ -23,6 +23,7 @@ messages in any 60 s window, and the Bot API calls per press (everything the bot
 the callback answer, DM edits, pings and their deletion, group messages). Goals: <= 1 group
 message per trick/bout on average, never more than 20 in a minute, <= 4 calls per press.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,12 @@ from bench.fakeload import GROUP_METHODS, LoadTelegram
 GROUP = -1001
 PLAYERS = {"durak": 4, "bridge": 4, "preferans": 3, "king": 4}
 UNIT = {"durak": "bout", "bridge": "trick", "preferans": "trick", "king": "trick"}
-WHAT = {"durak": "a durak game (podkidnoy, 36 cards)", "bridge": "a bridge deal",
-        "preferans": "a preferans hand", "king": "a King deal (the first of the twelve)"}
+WHAT = {
+    "durak": "a durak game (podkidnoy, 36 cards)",
+    "bridge": "a bridge deal",
+    "preferans": "a preferans hand",
+    "king": "a King deal (the first of the twelve)",
+}
 GOAL_PER_UNIT = 1.0
 GOAL_PER_MINUTE = 20
 GOAL_CALLS_PER_PRESS = 4.0
@@ -58,8 +63,14 @@ class SimClock:
         return self.now
 
 
-async def play_one(game: str, seed: int, computers: int, pace: tuple[float, float],
-                   min_interval: float | None = None, smart: bool = True) -> dict:
+async def play_one(
+    game: str,
+    seed: int,
+    computers: int,
+    pace: tuple[float, float],
+    min_interval: float | None = None,
+    smart: bool = True,
+) -> dict:
     from bot.app import build_application
     from bot.config import Settings
     from bot.service import Person, PressPlace
@@ -72,9 +83,15 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="cardbot-econ-") as tmp:
         settings = Settings(token=f"{fake.bot_id}:TEST", db_path=str(Path(tmp) / "econ.sqlite3"))
-        app = build_application(settings, request=FakeRequest(fake), rate_limiter=False,
-                                rng=random.Random(seed), clock=clock, sender_clock=clock,
-                                background=False)
+        app = build_application(
+            settings,
+            request=FakeRequest(fake),
+            rate_limiter=False,
+            rng=random.Random(seed),
+            clock=clock,
+            sender_clock=clock,
+            background=False,
+        )
         await app.initialize()
         runtime, service = app.bot_data["runtime"], app.bot_data["service"]
         await runtime.startup(background=False)
@@ -108,7 +125,9 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
         table = await service.open_table(GROUP, 0, game, host, "en", "Bench")
         for u in users[1:]:
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id))
+            await service.lobby_press(
+                table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id)
+            )
         for _ in range(computers):
             table = await repo.get_table(table.id)
             await service.lobby_press(table.id, table.version, host, "cpu+", no_admin, PressPlace(table.chat_id))
@@ -177,30 +196,50 @@ async def play_one(game: str, seed: int, computers: int, pace: tuple[float, floa
     stamps = sorted(c.t for c in group)
     window = max((sum(1 for s in stamps if t0 <= s < t0 + 60) for t0 in stamps), default=0)
     by_method = collections.Counter(c.method for c in calls)
-    by_chat = collections.Counter("group" if c.chat_id == GROUP else
-                                  "DMs" if isinstance(c.chat_id, int) else "no chat" for c in calls)
+    by_chat = collections.Counter(
+        "group" if c.chat_id == GROUP else "DMs" if isinstance(c.chat_id, int) else "no chat" for c in calls
+    )
     group_by_method = collections.Counter(c.method for c in group)
-    return {"game": game, "seed": seed, "presses": presses, "units": units, "deals": deals, "group": len(group),
-            "group_by_method": group_by_method, "window": window, "by_method": by_method,
-            "by_chat": by_chat, "minutes": (end_time - start_time) / 60, "calls": len(calls),
-            "per_dm": {u.first_name: sum(1 for c in calls if c.chat_id == u.id) for u in users}}
+    return {
+        "game": game,
+        "seed": seed,
+        "presses": presses,
+        "units": units,
+        "deals": deals,
+        "group": len(group),
+        "group_by_method": group_by_method,
+        "window": window,
+        "by_method": by_method,
+        "by_chat": by_chat,
+        "minutes": (end_time - start_time) / 60,
+        "calls": len(calls),
+        "per_dm": {u.first_name: sum(1 for c in calls if c.chat_id == u.id) for u in users},
+    }
 
 
 def show(r: dict) -> None:
     unit = UNIT[r["game"]]
     per = r["group"] / r["units"] if r["units"] else float("inf")
     extra = f" ({r['deals']} deals: the first had no play)" if r["deals"] > 1 else ""
-    print(f"  {WHAT[r['game']]} (seed {r['seed']}){extra}: {r['presses']} presses, {r['units']} {unit}s, "
-          f"{r['minutes']:.1f} simulated minutes, {r['calls']} Bot API calls")
+    print(
+        f"  {WHAT[r['game']]} (seed {r['seed']}){extra}: {r['presses']} presses, {r['units']} {unit}s, "
+        f"{r['minutes']:.1f} simulated minutes, {r['calls']} Bot API calls"
+    )
     print(f"    by method: {dict(r['by_method'].most_common())}")
     print(f"    by chat:   {dict(r['by_chat'].most_common())}; per player DM: {r['per_dm']}")
-    print(f"    group messages: {r['group']} {dict(r['group_by_method'])} = {per:.2f} per {unit}   "
-          f"goal <= {GOAL_PER_UNIT:g}: {verdict(per <= GOAL_PER_UNIT)}")
-    print(f"    most group messages in any 60 s: {r['window']}   goal <= {GOAL_PER_MINUTE}: "
-          f"{verdict(r['window'] <= GOAL_PER_MINUTE)}")
+    print(
+        f"    group messages: {r['group']} {dict(r['group_by_method'])} = {per:.2f} per {unit}   "
+        f"goal <= {GOAL_PER_UNIT:g}: {verdict(per <= GOAL_PER_UNIT)}"
+    )
+    print(
+        f"    most group messages in any 60 s: {r['window']}   goal <= {GOAL_PER_MINUTE}: "
+        f"{verdict(r['window'] <= GOAL_PER_MINUTE)}"
+    )
     per_press = r["calls"] / max(r["presses"], 1)
-    print(f"    Bot API calls per press: {per_press:.2f}   goal <= {GOAL_CALLS_PER_PRESS:g}: "
-          f"{verdict(per_press <= GOAL_CALLS_PER_PRESS)}")
+    print(
+        f"    Bot API calls per press: {per_press:.2f}   goal <= {GOAL_CALLS_PER_PRESS:g}: "
+        f"{verdict(per_press <= GOAL_CALLS_PER_PRESS)}"
+    )
 
 
 async def run(a: argparse.Namespace) -> int:
@@ -208,13 +247,14 @@ async def run(a: argparse.Namespace) -> int:
     pace = tuple(float(x) for x in a.pace.split(","))
     if a.min_interval is not None:
         print(f"EXPERIMENT (not the production sender): group messages >= {a.min_interval:g} s apart")
-    header(f"message economy: every seat a scripted ({a.players}) player pressing every {pace[0]:g}-{pace[1]:g} s "
-           f"(simulated), {a.computers} computer seat(s)")
+    header(
+        f"message economy: every seat a scripted ({a.players}) player pressing every {pace[0]:g}-{pace[1]:g} s "
+        f"(simulated), {a.computers} computer seat(s)"
+    )
     totals: dict[str, list[dict]] = collections.defaultdict(list)
     for game in a.games.split(","):
         for k in range(a.runs):
-            r = await play_one(game, a.seed + k, a.computers, pace, a.min_interval,
-                               a.players == "smart")
+            r = await play_one(game, a.seed + k, a.computers, pace, a.min_interval, a.players == "smart")
             totals[game].append(r)
             show(r)
     if a.runs > 1:
@@ -222,10 +262,12 @@ async def run(a: argparse.Namespace) -> int:
         for game, rs in totals.items():
             units, group = sum(r["units"] for r in rs), sum(r["group"] for r in rs)
             calls, presses = sum(r["calls"] for r in rs), sum(r["presses"] for r in rs)
-            print(f"  {game}: {len(rs)} runs, {group} group messages / {units} {UNIT[game]}s = "
-                  f"{group / max(units, 1):.2f}, worst minute {max(r['window'] for r in rs)}; "
-                  f"{calls / max(presses, 1):.2f} Bot API calls per press (goal <= {GOAL_CALLS_PER_PRESS:g}: "
-                  f"{verdict(calls / max(presses, 1) <= GOAL_CALLS_PER_PRESS)})")
+            print(
+                f"  {game}: {len(rs)} runs, {group} group messages / {units} {UNIT[game]}s = "
+                f"{group / max(units, 1):.2f}, worst minute {max(r['window'] for r in rs)}; "
+                f"{calls / max(presses, 1):.2f} Bot API calls per press (goal <= {GOAL_CALLS_PER_PRESS:g}: "
+                f"{verdict(calls / max(presses, 1) <= GOAL_CALLS_PER_PRESS)})"
+            )
     return 0
 
 
@@ -236,11 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--computers", type=int, default=0, help="computer seats per table")
     p.add_argument("--pace", default="2,5", help="seconds between presses (simulated), min,max")
-    p.add_argument("--players", choices=["smart", "random"], default="smart",
-                   help="smart: press the button the computer player would choose (random if the DM "
-                        "does not offer it); random: a random move button")
-    p.add_argument("--min-interval", type=float, default=None,
-                   help="experiment: seconds between two group messages (production: 3)")
+    p.add_argument(
+        "--players",
+        choices=["smart", "random"],
+        default="smart",
+        help="smart: press the button the computer player would choose (random if the DM "
+        "does not offer it); random: a random move button",
+    )
+    p.add_argument(
+        "--min-interval",
+        type=float,
+        default=None,
+        help="experiment: seconds between two group messages (production: 3)",
+    )
     a = p.parse_args(argv)
     return asyncio.run(run(a))
 

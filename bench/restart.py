@@ -25,6 +25,7 @@ Measured in a fresh Python process (``sys.executable -m bench.restart --child ..
   the tables waits at most (p99) to take its next move. Goal: < 2 s.
 ``--all`` moves on every table instead of a sample and prints when the last one was taken.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,8 +61,13 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
     from tests.fakebot import FakeRequest
 
     fake = LoadTelegram()
-    app = build_application(Settings(token=f"{BOT_ID}:TEST", db_path=str(db)), request=FakeRequest(fake),
-                            rate_limiter=False, rng=random.Random(seed), background=False)
+    app = build_application(
+        Settings(token=f"{BOT_ID}:TEST", db_path=str(db)),
+        request=FakeRequest(fake),
+        rate_limiter=False,
+        rng=random.Random(seed),
+        background=False,
+    )
     await app.initialize()
     runtime, service = app.bot_data["runtime"], app.bot_data["service"]
     await runtime.startup(background=False)
@@ -99,9 +105,16 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
         seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
         seat = engine.to_act(state)[0]
         assert table.status == "playing" and not seats_rows[seat].is_computer, "template must wait for a person"
-        templates.append({"id": table.id, "game": game, "version": table.version,
-                          "user": seats_rows[seat].user_id, "dm": seats_rows[seat].dm_message_id,
-                          "users": [u.id for u in users]})
+        templates.append(
+            {
+                "id": table.id,
+                "game": game,
+                "version": table.version,
+                "user": seats_rows[seat].user_id,
+                "dm": seats_rows[seat].dm_message_id,
+                "users": [u.id for u in users],
+            }
+        )
     await runtime.shutdown()
     await app.shutdown()
     return templates
@@ -112,8 +125,7 @@ def clone_tables(db: Path, templates: list[dict], total: int) -> list[dict]:
     every column copied as it is, so any schema version works)."""
     con = sqlite3.connect(db, isolation_level=None)
     try:
-        cols = {name: [r[1] for r in con.execute(f"PRAGMA table_info({name})")]
-                for name in ("tables", *CHILD_TABLES)}
+        cols = {name: [r[1] for r in con.execute(f"PRAGMA table_info({name})")] for name in ("tables", *CHILD_TABLES)}
         next_id = con.execute("SELECT MAX(id) FROM tables").fetchone()[0] + 1
         copies = []
         per = -(-(total - len(templates)) // len(templates))
@@ -124,14 +136,20 @@ def clone_tables(db: Path, templates: list[dict], total: int) -> list[dict]:
                 break
             first = next_id
             numbers = f"WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {n - 1}) "
-            select = ", ".join(f"{first} + n.i" if c == "id" else f"-2000000000000 - ({first} + n.i)"
-                               if c == "chat_id" else f"t.{c}" for c in cols["tables"])
-            con.execute(f"{numbers} INSERT INTO tables ({', '.join(cols['tables'])}) "
-                        f"SELECT {select} FROM tables t, n WHERE t.id = {t['id']}")
+            select = ", ".join(
+                f"{first} + n.i" if c == "id" else f"-2000000000000 - ({first} + n.i)" if c == "chat_id" else f"t.{c}"
+                for c in cols["tables"]
+            )
+            con.execute(
+                f"{numbers} INSERT INTO tables ({', '.join(cols['tables'])}) "
+                f"SELECT {select} FROM tables t, n WHERE t.id = {t['id']}"
+            )
             for name in CHILD_TABLES:
                 select = ", ".join(f"{first} + n.i" if c == "table_id" else f"t.{c}" for c in cols[name])
-                con.execute(f"{numbers} INSERT INTO {name} ({', '.join(cols[name])}) "
-                            f"SELECT {select} FROM {name} t, n WHERE t.table_id = {t['id']}")
+                con.execute(
+                    f"{numbers} INSERT INTO {name} ({', '.join(cols[name])}) "
+                    f"SELECT {select} FROM {name} t, n WHERE t.table_id = {t['id']}"
+                )
             copies += [{**t, "id": first + i} for i in range(n)]
             next_id += n
         con.execute("COMMIT")
@@ -150,6 +168,7 @@ async def child(a: argparse.Namespace) -> dict:
     from bot.config import Settings
     from telegram import Update
     from tests.fakebot import FakeRequest
+
     t_imports = time.time()
 
     logging.basicConfig(level=logging.WARNING)
@@ -157,20 +176,27 @@ async def child(a: argparse.Namespace) -> dict:
     rng = random.Random(a.seed)
     sample = tables if a.all else rng.sample(tables, min(a.sample, len(tables)))
     fake = LoadTelegram()
-    for uid in sorted({u for t in tables[:len(GAMES)] for u in t["users"]}):
+    for uid in sorted({u for t in tables[: len(GAMES)] for u in t["users"]}):
         fake.user(uid, f"U{uid}", language_code="en")
         fake.start_dm(uid)
     for t in sample:
         fake.group(-2000000000000 - t["id"], f"Table {t['id']}", supergroup=True)
-    app = build_application(Settings(token=f"{BOT_ID}:TEST", db_path=a.child), request=FakeRequest(fake),
-                            rate_limiter=False, rng=random.Random(a.seed), background=True)
+    app = build_application(
+        Settings(token=f"{BOT_ID}:TEST", db_path=a.child),
+        request=FakeRequest(fake),
+        rate_limiter=False,
+        rng=random.Random(a.seed),
+        background=True,
+    )
     t_built = time.time()
     await app.initialize()
     t_init = time.time()
     runtime, service = app.bot_data["runtime"], app.bot_data["service"]
     if a.lazy_resume:  # experiment: start-up without resuming every stored table
+
         async def no_resume() -> None:
             return None
+
         service.resume = no_resume
     await runtime.startup(background=True)
     await app.start()
@@ -181,12 +207,22 @@ async def child(a: argparse.Namespace) -> dict:
     for t in sample:
         qid = str(next(fake._ids))
         fake.queries[qid] = t["user"]
-        raw = {"update_id": next(fake._ids), "callback_query": {
-            "id": qid, "from": {"id": t["user"], "is_bot": False, "first_name": f"U{t['user']}"},
-            "chat_instance": "ci", "data": f"a:{t['id']}:{t['version']}:0",
-            "message": {"message_id": t["dm"] or 1, "date": int(time.time()),
-                        "chat": {"id": t["user"], "type": "private", "first_name": f"U{t['user']}"},
-                        "from": fake.bot_user, "text": "hand"}}}
+        raw = {
+            "update_id": next(fake._ids),
+            "callback_query": {
+                "id": qid,
+                "from": {"id": t["user"], "is_bot": False, "first_name": f"U{t['user']}"},
+                "chat_instance": "ci",
+                "data": f"a:{t['id']}:{t['version']}:0",
+                "message": {
+                    "message_id": t["dm"] or 1,
+                    "date": int(time.time()),
+                    "chat": {"id": t["user"], "type": "private", "first_name": f"U{t['user']}"},
+                    "from": fake.bot_user,
+                    "text": "hand",
+                },
+            },
+        }
         update = Update.de_json(raw, app.bot)
         t0 = time.perf_counter()
         await app.process_update(update)
@@ -195,8 +231,7 @@ async def child(a: argparse.Namespace) -> dict:
         if answer is None or answer.text is not None:
             refused += 1
     t_done = time.time()
-    background = [task for task in asyncio.all_tasks()
-                  if task.get_name() == "resume" and not task.done()]
+    background = [task for task in asyncio.all_tasks() if task.get_name() == "resume" and not task.done()]
     t_resumed = None
     if background:  # a start-up that resumes in the background: when does it finish?
         await asyncio.gather(*background, return_exceptions=True)
@@ -205,9 +240,19 @@ async def child(a: argparse.Namespace) -> dict:
     await app.stop()
     await runtime.shutdown()
     await app.shutdown()
-    return {"t_main": t_main, "t_imports": t_imports, "t_built": t_built, "t_init": t_init,
-            "t_ready": t_ready, "t_done": t_done, "t_resumed": t_resumed, "first": first,
-            "refused": refused, "sampled": len(sample), "peak_rss_mb": peak}
+    return {
+        "t_main": t_main,
+        "t_imports": t_imports,
+        "t_built": t_built,
+        "t_init": t_init,
+        "t_ready": t_ready,
+        "t_done": t_done,
+        "t_resumed": t_resumed,
+        "first": first,
+        "refused": refused,
+        "sampled": len(sample),
+        "peak_rss_mb": peak,
+    }
 
 
 # ----------------------------------------------------------------------------- parent
@@ -218,8 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--all", action="store_true", help="a move on every table (slow)")
     p.add_argument("--moves", type=int, default=4, help="moves played on each template after its deal")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--lazy-resume", action="store_true",
-                   help="experiment: replace TableService.resume() by a no-op in the restarted bot")
+    p.add_argument(
+        "--lazy-resume",
+        action="store_true",
+        help="experiment: replace TableService.resume() by a no-op in the restarted bot",
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--tables-file", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -238,10 +286,23 @@ def main(argv: list[str] | None = None) -> int:
         tables_file = Path(tmp) / "tables.json"
         tables_file.write_text(json.dumps(tables))
         size = db.stat().st_size / 1e6
-        print(f"   set-up: {len(tables)} tables ({', '.join(GAMES)}) written in "
-              f"{time.perf_counter() - t0:.1f} s; database {size:.0f} MB")
-        cmd = [sys.executable, "-m", "bench.restart", "--child", str(db), "--tables-file", str(tables_file),
-               "--sample", str(a.sample), "--seed", str(a.seed)]
+        print(
+            f"   set-up: {len(tables)} tables ({', '.join(GAMES)}) written in "
+            f"{time.perf_counter() - t0:.1f} s; database {size:.0f} MB"
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "bench.restart",
+            "--child",
+            str(db),
+            "--tables-file",
+            str(tables_file),
+            "--sample",
+            str(a.sample),
+            "--seed",
+            str(a.seed),
+        ]
         cmd += ["--all"] if a.all else []
         cmd += ["--lazy-resume"] if a.lazy_resume else []
         start = time.time()
@@ -261,18 +322,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"   -> bot, PTB, engines imported:                       {r['t_imports'] - start:.2f} s")
     print(f"   -> Application built:                                {r['t_built'] - start:.2f} s")
     print(f"   -> app.initialize():                                 {r['t_init'] - start:.2f} s")
-    print(f"   -> runtime.startup() + app.start() = READY:          {ready:.2f} s "
-          f"(startup itself {r['t_ready'] - r['t_init']:.2f} s)")
-    print(f"   first move on {r['sampled']} {'tables' if a.all else 'random tables'} (cold: state loaded from "
-          f"snapshot + actions): p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-          f"max {max(first) * 1000:.1f} ms; refused: {r['refused']}")
+    print(
+        f"   -> runtime.startup() + app.start() = READY:          {ready:.2f} s "
+        f"(startup itself {r['t_ready'] - r['t_init']:.2f} s)"
+    )
+    print(
+        f"   first move on {r['sampled']} {'tables' if a.all else 'random tables'} (cold: state loaded from "
+        f"snapshot + actions): p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+        f"max {max(first) * 1000:.1f} ms; refused: {r['refused']}"
+    )
     if a.all:
         print(f"   every table has taken its next move {r['t_done'] - start:.2f} s after the process start")
     if r["t_resumed"]:
         print(f"   resume() running in the background finished {r['t_resumed'] - start:.2f} s after the start")
     total = ready + p99
-    print(f"   restart time (ready + p99 first move): {total:.2f} s   goal < {GOAL_SECONDS:g} s: "
-          f"{verdict(total < GOAL_SECONDS and r['refused'] == 0)}")
+    print(
+        f"   restart time (ready + p99 first move): {total:.2f} s   goal < {GOAL_SECONDS:g} s: "
+        f"{verdict(total < GOAL_SECONDS and r['refused'] == 0)}"
+    )
     print(f"   restarted process peak RSS: {r['peak_rss_mb']:.0f} MB")
     return 0
 

@@ -4,6 +4,7 @@
 ``post_init``; tests call ``startup(background=False)`` and drive ``settle()`` instead,
 so every message is sent before the test looks.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +17,7 @@ import time
 from typing import Callable
 
 from telegram import BotCommand, Update
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop,
-                          TypeHandler)
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop, TypeHandler
 from telegram.request import BaseRequest
 
 from bot import command_gate, handlers
@@ -50,9 +50,11 @@ class Runtime:
             self._bound_the_stop()
             # Resuming runs behind the updates: a table is loaded when it is first touched,
             # so a restart with many stored tables answers at once.
-            self._tasks = [asyncio.create_task(self._resume(), name="resume"),
-                           asyncio.create_task(self.sender.run_forever(), name="sender"),
-                           asyncio.create_task(self._timer_loop(), name="timers")]
+            self._tasks = [
+                asyncio.create_task(self._resume(), name="resume"),
+                asyncio.create_task(self.sender.run_forever(), name="sender"),
+                asyncio.create_task(self._timer_loop(), name="timers"),
+            ]
         else:
             await self.service.resume()
 
@@ -132,11 +134,17 @@ class Runtime:
         raise RuntimeError("outbox did not settle")
 
 
-def build_application(settings: Settings, *, repo=None, request: BaseRequest | None = None,
-                      rate_limiter: bool = True, rng: random.Random | None = None,
-                      clock: Callable[[], float] = time.time,
-                      sender_clock: Callable[[], float] = time.monotonic,
-                      background: bool = True) -> Application:
+def build_application(
+    settings: Settings,
+    *,
+    repo=None,
+    request: BaseRequest | None = None,
+    rate_limiter: bool = True,
+    rng: random.Random | None = None,
+    clock: Callable[[], float] = time.time,
+    sender_clock: Callable[[], float] = time.monotonic,
+    background: bool = True,
+) -> Application:
     builder = ApplicationBuilder().token(settings.token)
     if settings.api_base_url:
         base = settings.api_base_url.rstrip("/")
@@ -158,8 +166,9 @@ def build_application(settings: Settings, *, repo=None, request: BaseRequest | N
 
     app = builder.post_init(post_init).post_shutdown(post_shutdown).build()
     repo = repo or repository_for(settings.database)
-    service = TableService(repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers),
-                           computer_level=settings.computer_level)
+    service = TableService(
+        repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers), computer_level=settings.computer_level
+    )
     sender = Sender(app.bot, service, clock=sender_clock)
     app.bot_data["service"] = service
     app.bot_data["rules_url"] = settings.rules_url

@@ -1,4 +1,5 @@
 """The ``cardbot`` command: run the bot, replay a game record, computer self-play."""
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,7 @@ def _settings():
         return None
     from bot.redact import install, url_secrets
 
-    install(settings.log_level, (settings.token, settings.webhook_secret or "",
-                                 *url_secrets(settings.database_url)))
+    install(settings.log_level, (settings.token, settings.webhook_secret or "", *url_secrets(settings.database_url)))
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return settings
 
@@ -60,6 +60,7 @@ def _webhook(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"cardbot webhook: {error}", file=sys.stderr)
         return 2
+
     def start() -> None:
         from bot.webhook import harden
 
@@ -67,8 +68,14 @@ def _webhook(args: argparse.Namespace) -> int:
         app = build_application(settings)
         install_update_claim(app)
         # Every worker sets the same URL and secret: harmless, and no worker is special.
-        app.run_webhook(listen=host, port=port, url_path=path, webhook_url=settings.webhook_url,
-                        secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES)
+        app.run_webhook(
+            listen=host,
+            port=port,
+            url_path=path,
+            webhook_url=settings.webhook_url,
+            secret_token=settings.webhook_secret,
+            allowed_updates=Update.ALL_TYPES,
+        )
 
     return _serve("webhook", start)
 
@@ -81,7 +88,7 @@ MALFORMED = (ValueError, TypeError, KeyError, AttributeError, IndexError, Recurs
 def _refuse(command: str, message: object) -> int:
     """One line on stderr, at most MAX_LINE characters, and exit status 2."""
     line = " ".join(f"cardbot {command}: {message}".split())
-    print(line if len(line) <= MAX_LINE else line[:MAX_LINE - 1] + "…", file=sys.stderr)
+    print(line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…", file=sys.stderr)
     return 2
 
 
@@ -167,8 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="cardbot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the Telegram bot (long polling)").set_defaults(func=_run)
-    sub.add_parser("webhook", help="run one bot worker receiving updates by webhook "
-                   "(CARDBOT_WEBHOOK_URL, CARDBOT_WEBHOOK_SECRET, CARDBOT_LISTEN)").set_defaults(func=_webhook)
+    sub.add_parser(
+        "webhook",
+        help="run one bot worker receiving updates by webhook "
+        "(CARDBOT_WEBHOOK_URL, CARDBOT_WEBHOOK_SECRET, CARDBOT_LISTEN)",
+    ).set_defaults(func=_webhook)
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
     replay.add_argument("file", help="record file, or - for standard input")
     replay.set_defaults(func=_replay)

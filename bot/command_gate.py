@@ -7,6 +7,7 @@ chat has at most one command being answered at a time, and the same command repe
 a few seconds is answered once (by the same person; /help and /rules by anyone in the chat). Buttons are not gated (each press is
 checked and answered by the service, and a toast costs no chat message).
 """
+
 from __future__ import annotations
 
 import collections
@@ -16,12 +17,12 @@ from typing import Callable
 from telegram import Update
 from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, TypeHandler
 
-REPEAT_WINDOW = 5.0   # seconds: the same command again within this is not answered
+REPEAT_WINDOW = 5.0  # seconds: the same command again within this is not answered
 # commands whose answer is the same for everyone: repeated by anyone in the chat, the
 # answer already there serves; any other command is a repeat only from the same person
 SHARED_ANSWERS = ("/help", "/rules", "/start")
-BUSY_TIMEOUT = 30.0   # seconds: a command still "being answered" after this no longer blocks
-MEMORY = 10_000       # chats and commands remembered (oldest out first)
+BUSY_TIMEOUT = 30.0  # seconds: a command still "being answered" after this no longer blocks
+MEMORY = 10_000  # chats and commands remembered (oldest out first)
 
 
 class CommandGate:
@@ -67,6 +68,7 @@ def _command_of(update: Update) -> tuple[int, int, int, str] | None:
 
 def install(app: Application, gate: CommandGate) -> None:
     """Check every command before the handlers (group -1), free its chat after (group 1)."""
+
     async def check(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         command = _command_of(update)
         if command is not None and not gate.admit(*command):

@@ -1,5 +1,6 @@
 """Configuration from the environment, or from a ``.env`` file in the working directory
 (``KEY=value`` lines; real environment variables win)."""
+
 from __future__ import annotations
 
 import os
@@ -38,13 +39,13 @@ class Settings:
     db_path: str = "cardbot.sqlite3"
     api_base_url: str | None = None  # e.g. http://localhost:8081/bot for a self-hosted Bot API
     log_level: str = "INFO"
-    database_url: str | None = None   # postgresql://... (or sqlite:///path); wins over db_path
-    webhook_url: str | None = None    # the public HTTPS address Telegram posts updates to
+    database_url: str | None = None  # postgresql://... (or sqlite:///path); wins over db_path
+    webhook_url: str | None = None  # the public HTTPS address Telegram posts updates to
     webhook_secret: str | None = None  # checked on every webhook request
-    listen: str = "0.0.0.0:8080"      # where `cardbot webhook` accepts them (behind the proxy)
-    computer_level: str = "strong"    # the computers' level at a new table (easy, normal, strong)
+    listen: str = "0.0.0.0:8080"  # where `cardbot webhook` accepts them (behind the proxy)
+    computer_level: str = "strong"  # the computers' level at a new table (easy, normal, strong)
     computer_workers: int | None = None  # processes the computers think in; None = one per CPU
-    rules_url: str | None = None      # web folder of docs/rules/ (bot/rules_link.py); None = name the file
+    rules_url: str | None = None  # web folder of docs/rules/ (bot/rules_link.py); None = name the file
 
     @property
     def database(self) -> str:
@@ -54,12 +55,16 @@ class Settings:
     def webhook(self) -> tuple[str, int, str]:
         """(host, port, url path) for webhook mode; ConfigError when it is not set up."""
         if not self.webhook_url or not self.webhook_url.startswith("https://"):
-            raise ConfigError("CARDBOT_WEBHOOK_URL must be the public https:// address Telegram "
-                              "posts updates to, e.g. https://bot.example.com/telegram")
+            raise ConfigError(
+                "CARDBOT_WEBHOOK_URL must be the public https:// address Telegram "
+                "posts updates to, e.g. https://bot.example.com/telegram"
+            )
         if not self.webhook_secret or not SECRET_TOKEN.match(self.webhook_secret):
-            raise ConfigError("CARDBOT_WEBHOOK_SECRET must be set: 1-256 characters of A-Z, a-z, "
-                              "0-9, _ and - (e.g. the output of: python3 -c 'import secrets; "
-                              "print(secrets.token_urlsafe(32))')")
+            raise ConfigError(
+                "CARDBOT_WEBHOOK_SECRET must be set: 1-256 characters of A-Z, a-z, "
+                "0-9, _ and - (e.g. the output of: python3 -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))')"
+            )
         host, _, port = self.listen.rpartition(":")
         if not port.isdigit():
             raise ConfigError(f"CARDBOT_LISTEN must be host:port, got {self.listen!r}")
@@ -73,7 +78,8 @@ class Settings:
         if not token:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set. Get a token from @BotFather (see deploy/BOTFATHER.md) "
-                "and put it in the environment or in a .env file: TELEGRAM_BOT_TOKEN=123456:ABC...")
+                "and put it in the environment or in a .env file: TELEGRAM_BOT_TOKEN=123456:ABC..."
+            )
         return cls(
             token=token,
             db_path=merged.get("CARDBOT_DB", "cardbot.sqlite3"),
@@ -99,8 +105,9 @@ def _workers(value: str | None) -> int | None:
     if not value:
         return None
     if not value.isascii() or not value.isdigit() or int(value) > 256:
-        raise ConfigError(f"CARDBOT_COMPUTER_WORKERS must be a number of processes (0 = think in a "
-                          f"thread), got {value[:40]!r}")
+        raise ConfigError(
+            f"CARDBOT_COMPUTER_WORKERS must be a number of processes (0 = think in a thread), got {value[:40]!r}"
+        )
     return int(value)
 
 
@@ -108,6 +115,8 @@ def _rules_url(value: str | None) -> str | None:
     if not value:
         return None
     if not value.startswith(("https://", "http://")):
-        raise ConfigError(f"CARDBOT_RULES_URL must be the http(s):// address of the repository's "
-                          f"docs/rules folder, got {value[:60]!r}")
+        raise ConfigError(
+            f"CARDBOT_RULES_URL must be the http(s):// address of the repository's "
+            f"docs/rules folder, got {value[:60]!r}"
+        )
     return value

@@ -1,4 +1,5 @@
 """Telegram handlers: parse the update, call the service, answer. No rules here."""
+
 from __future__ import annotations
 
 import logging
@@ -6,9 +7,17 @@ import logging
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import (Application, ApplicationHandlerStop, CallbackQueryHandler,
-                          ChatMemberHandler, CommandHandler, ContextTypes, MessageHandler,
-                          TypeHandler, filters)
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
 
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
@@ -21,7 +30,6 @@ log = logging.getLogger(__name__)
 
 # a move key (bot.screens.move_key) or a legacy index: ASCII letters, digits, - and _
 MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
 
 
 def playable_games() -> list[str]:
@@ -65,11 +73,13 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
 def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
     """Is the person behind ``update`` an administrator of the chat the service names
     (the table's own chat, wherever the button was pressed)?"""
+
     async def check(chat_id: int) -> bool:
         if chat_id > 0:  # a private chat has no administrators
             return False
         member = await context.bot.get_chat_member(chat_id, update.effective_user.id)
         return member.status in ("administrator", "creator")
+
     return check
 
 
@@ -128,8 +138,14 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str) -> bool:
     try:
-        await service_of(context).open_table(update.effective_chat.id, thread_of(update), game,
-                                             person_of(update), lang, update.effective_chat.title or "")
+        await service_of(context).open_table(
+            update.effective_chat.id,
+            thread_of(update),
+            game,
+            person_of(update),
+            lang,
+            update.effective_chat.title or "",
+        )
         return True
     except UserError as error:
         await reply(update, t(lang, error.key, **error.params))
@@ -178,8 +194,9 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "err.group_only"))
         return
     try:
-        key = await service_of(context).cancel(update.effective_chat.id, thread_of(update),
-                                                person_of(update), admin_check(update, context))
+        key = await service_of(context).cancel(
+            update.effective_chat.id, thread_of(update), person_of(update), admin_check(update, context)
+        )
     except UserError as error:
         key = error.key
     await reply(update, t(lang, key))
@@ -191,15 +208,17 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     lang = await chat_lang(update, context)
     service = service_of(context)
-    table = await service.repo.find_open_table(update.effective_chat.id, thread_of(update)) \
-        if is_group(update) else None
+    table = (
+        await service.repo.find_open_table(update.effective_chat.id, thread_of(update)) if is_group(update) else None
+    )
     if table is None or table.game != "bridge":
         await reply(update, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
     await update.effective_message.reply_document(
-        document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption"))
+        document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption")
+    )
 
 
 # ---------------------------------------------------------------------- buttons
@@ -221,18 +240,21 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             table_id, version, command = _parse_table_data(rest)
             place = press_place(update)  # every table button is checked against its table's chat
             if kind == "l":
-                toast = await service.lobby_press(table_id, version, person, command,
-                                                  admin_check(update, context), place)
+                toast = await service.lobby_press(
+                    table_id, version, person, command, admin_check(update, context), place
+                )
             elif kind == "u":
                 toast = await service.switch_keyboard(table_id, version, person.id, command, place)
             elif kind == "r":
-                toast = await service.after_game_press(table_id, version, person, command,
-                                                       admin_check(update, context), place)
+                toast = await service.after_game_press(
+                    table_id, version, person, command, admin_check(update, context), place
+                )
             else:
                 if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
                     raise UserError("err.bad_button")
-                toast = await service.act(table_id, version, person.id, command,
-                                          query.message.message_id, place, computers=False)
+                toast = await service.act(
+                    table_id, version, person.id, command, query.message.message_id, place, computers=False
+                )
                 computers_at = table_id
         else:
             raise UserError("err.bad_button")

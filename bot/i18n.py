@@ -4,6 +4,7 @@ because it prints them without the bot (the bridge score sheet, ``engine/bridge/
 ``t(lang, key, **params)`` formats a message with ``str.format``; a key missing in one
 language falls back to English, and a key missing everywhere shows the key itself (a
 visible bug, never a crash)."""
+
 from __future__ import annotations
 
 import json

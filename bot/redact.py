@@ -1,6 +1,7 @@
 """Secrets never reach a log: the bot token (httpx and PTB put it in every request URL
 at DEBUG level), database passwords (a bad URL ends up in an error message) and the
 webhook secret. Every log line, traceback included, goes through ``redact``."""
+
 from __future__ import annotations
 
 import logging

@@ -3,6 +3,7 @@
 ``CARDBOT_RULES_URL`` setting (``bot/config.py``): the folder that holds the rules files,
 e.g. ``https://github.com/<owner>/<repo>/blob/main/docs/rules``. Without it the line names
 the file in the repository instead of linking to it, so a bot never shows a dead link."""
+
 from __future__ import annotations
 
 from html import escape

@@ -7,6 +7,7 @@ Callback data formats (all < 64 bytes):
   ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
   ``r:<table>:<version>:<command>``  rematch / close after a game
 """
+
 from __future__ import annotations
 
 import base64
@@ -91,14 +92,19 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
         lines.append(t(lang, "lobby.empty"))
     if not ui.group_controls:
         lines.append(t(lang, "lobby.computers", level=t(lang, f"computers.{computer_level(table)}")))
-        lines.append(t(lang, "lobby.timer", timer=timer_label(st.get("timer", 0), lang),
-                       consequence=t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}")))
+        lines.append(
+            t(
+                lang,
+                "lobby.timer",
+                timer=timer_label(st.get("timer", 0), lang),
+                consequence=t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}"),
+            )
+        )
     if missing_dm:
         lines.append(t(lang, "lobby.open_dm", names=", ".join(missing_dm)))
     p = f"l:{table.id}:{table.version}:"
     if ui.seat_names:
-        join_rows = [[(t(lang, "lobby.btn.sit", seat=name), p + f"join:{i}")
-                      for i, name in enumerate(ui.seat_names)]]
+        join_rows = [[(t(lang, "lobby.btn.sit", seat=name), p + f"join:{i}") for i, name in enumerate(ui.seat_names)]]
     else:
         join_rows = [[(t(lang, "lobby.btn.join"), p + "join")]]
     join_rows[-1].append((t(lang, "lobby.btn.leave"), p + "leave"))
@@ -106,21 +112,30 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     if missing_dm and bot_username:
         rows.append([(t(lang, "lobby.btn.open_dm"), f"url:https://t.me/{bot_username}?start=t{table.id}")])
     if not ui.group_controls:
-        rows.append([(t(lang, "lobby.btn.cpu_add"), p + "cpu+"), (t(lang, "lobby.btn.cpu_remove"), p + "cpu-"),
-                     ("🤖 " + t(lang, f"computers.{computer_level(table)}"), p + "computers")])
+        rows.append(
+            [
+                (t(lang, "lobby.btn.cpu_add"), p + "cpu+"),
+                (t(lang, "lobby.btn.cpu_remove"), p + "cpu-"),
+                ("🤖 " + t(lang, f"computers.{computer_level(table)}"), p + "computers"),
+            ]
+        )
     rows += [[(label, p + f"o:{key}") for label, key in row] for row in ui.option_rows(table.options, lang)]
     if not ui.group_controls:
-        rows.append([("⏱ " + timer_label(st.get("timer", 0), lang), p + "timer"),
-                     (t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}"), p + "on_timeout")])
+        rows.append(
+            [
+                ("⏱ " + timer_label(st.get("timer", 0), lang), p + "timer"),
+                (t(lang, f"timer.on_timeout.{st.get('on_timeout', 'lose')}"), p + "on_timeout"),
+            ]
+        )
     rows.append([(t(lang, "lobby.btn.start"), p + "start"), (t(lang, "lobby.btn.cancel"), p + "cancel")])
     return Screen("\n".join(lines), keyboard(rows))
 
 
-def _action_keyboard(table: TableRow, seats: list[SeatRow], legal: list[str], view: dict,
-                     mode: str) -> InlineKeyboardMarkup | None:
+def _action_keyboard(
+    table: TableRow, seats: list[SeatRow], legal: list[str], view: dict, mode: str
+) -> InlineKeyboardMarkup | None:
     action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode, seat_names(seats))
-    rows = [[(label, f"a:{table.id}:{table.version}:{move_key(legal[i])}") for label, i in row]
-            for row in action_rows]
+    rows = [[(label, f"a:{table.id}:{table.version}:{move_key(legal[i])}") for label, i in row] for row in action_rows]
     if switches:
         rows.append([(label, f"u:{table.id}:{table.version}:{m}") for label, m in switches])
     return keyboard(rows)

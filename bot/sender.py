@@ -12,6 +12,7 @@ PostgreSQL advisory lock held by a connection of that process), so the per-group
 and the "send the group message once, then edit it" rule hold bot-wide. The others stand
 by and take over within ``STANDBY_POLL`` seconds when the leader's connection goes away.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -34,13 +35,13 @@ from storage.models import BETWEEN, LOBBY, OutboxItem
 log = logging.getLogger(__name__)
 
 RENDER_MEMORY = 20_000  # messages whose last content the sender remembers
-STANDBY_POLL = 5.0      # seconds between a standby worker's attempts to become the sender
-IDLE_POLL = 30.0        # seconds between drains when nothing wakes the sender
-PAGE = 1000             # outbox rows read per drain
-CONCURRENT_CHATS = 32   # chats served at the same time in one drain
+STANDBY_POLL = 5.0  # seconds between a standby worker's attempts to become the sender
+IDLE_POLL = 30.0  # seconds between drains when nothing wakes the sender
+PAGE = 1000  # outbox rows read per drain
+CONCURRENT_CHATS = 32  # chats served at the same time in one drain
 GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
-FIRST_RETRY = 2.0       # seconds before a chat is called again after Telegram failed (5xx, timeout)
-LAST_RETRY = 60.0       # ... doubling while it keeps failing, up to this
+FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
+LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
 
 
 class GroupBudget:
@@ -128,8 +129,15 @@ class ChatPacing:
 
 
 class Sender:
-    def __init__(self, bot: Bot, service: TableService, *, clock: Callable[[], float] = time.monotonic,
-                 per_minute: int = 19, min_interval: float = 3.0) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        service: TableService,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        per_minute: int = 19,
+        min_interval: float = 3.0,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.repo = service.repo
@@ -185,8 +193,7 @@ class Sender:
             async with slots:
                 return await self._drain_chat(chat_id, groups, tables, done)
 
-        waits = [w for w in await asyncio.gather(*(serve(c, g) for c, g in chats.items()))
-                 if w is not None]
+        waits = [w for w in await asyncio.gather(*(serve(c, g) for c, g in chats.items())) if w is not None]
         await self.repo.mark_done(done)
         if len(items) == PAGE:  # more rows than one page: go on at once
             return 0.0
@@ -194,8 +201,9 @@ class Sender:
             return None
         return max(min(waits), 0.05)
 
-    async def _drain_chat(self, chat_id: int, groups: dict[tuple, list[OutboxItem]],
-                          tables: dict[int, asyncio.Future], done: list[int]) -> float | None:
+    async def _drain_chat(
+        self, chat_id: int, groups: dict[tuple, list[OutboxItem]], tables: dict[int, asyncio.Future], done: list[int]
+    ) -> float | None:
         """One chat's rows, in order; returns when its held-back rows may go (or None)."""
         wait: float | None = None
         resting = self.pacing.wait_for(chat_id)
@@ -222,12 +230,16 @@ class Sender:
                 asked = error.retry_after  # seconds, or a timedelta with PTB_TIMEDELTA set
                 retry = asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked)
                 self.pacing.flood(chat_id, retry)
-                log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again",
-                            retry, chat_id)
+                log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again", retry, chat_id)
                 return retry if wait is None else min(wait, retry)
             except BadRequest as error:  # Telegram refused this message: retrying cannot help
-                log.warning("Telegram refused the %s message of table %s in chat %s (%s); dropped",
-                            first.kind, first.table_id, chat_id, error)
+                log.warning(
+                    "Telegram refused the %s message of table %s in chat %s (%s); dropped",
+                    first.kind,
+                    first.table_id,
+                    chat_id,
+                    error,
+                )
                 sent = False
             except Forbidden as error:
                 sent = False
@@ -239,9 +251,15 @@ class Sender:
                     await self.repo.set_dm_open(chat_id, False)
             except (TimedOut, NetworkError) as error:  # the rows stay; the chat rests a while
                 delay = self.pacing.failed(chat_id)
-                log.warning("Telegram failed the %s message of table %s in chat %s (%s: %s); "
-                            "again in %.0f s", first.kind, first.table_id, chat_id,
-                            type(error).__name__, error, delay)
+                log.warning(
+                    "Telegram failed the %s message of table %s in chat %s (%s: %s); again in %.0f s",
+                    first.kind,
+                    first.table_id,
+                    chat_id,
+                    type(error).__name__,
+                    error,
+                    delay,
+                )
                 return delay if wait is None else min(wait, delay)
             except Exception:
                 log.exception("could not deliver %s; dropped", first)
@@ -306,8 +324,7 @@ class Sender:
                 screen = screens.Screen(t(table.lang, "table.closed"))
             else:
                 screen = screens.group_table(table, seats, state, self.service.thinking.get(table.id))
-        message_id = await self._show(table.chat_id, table.group_message_id, screen,
-                                      thread_id=table.thread_id)
+        message_id = await self._show(table.chat_id, table.group_message_id, screen, thread_id=table.thread_id)
         if message_id is None:
             return False
         if message_id != table.group_message_id:
@@ -335,16 +352,16 @@ class Sender:
                 await self.bot.delete_message(seat.user_id, seat.ping_message_id)
             except (BadRequest, Forbidden):
                 pass
-        message = await self.bot.send_message(seat.user_id, fit_message(screens.ping(table, reminder)),
-                                              parse_mode=ParseMode.HTML)
+        message = await self.bot.send_message(
+            seat.user_id, fit_message(screens.ping(table, reminder)), parse_mode=ParseMode.HTML
+        )
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=message.message_id)
         seat.ping_message_id = message.message_id
         return True
 
     async def _notice(self, table, item: OutboxItem) -> bool:
         """A one-off message to a player's DM about their table (e.g. it was closed)."""
-        await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]),
-                                    parse_mode=ParseMode.HTML)
+        await self.bot.send_message(item.chat_id, screens.notice(table, item.payload["key"]), parse_mode=ParseMode.HTML)
         return False
 
     async def _unping(self, table, seats, seat_no: int) -> bool:
@@ -367,8 +384,13 @@ class Sender:
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
-        await self.bot.send_message(table.chat_id, fit_message(payload["text"]), parse_mode=ParseMode.HTML,
-                                    reply_markup=markup, message_thread_id=table.thread_id or None)
+        await self.bot.send_message(
+            table.chat_id,
+            fit_message(payload["text"]),
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            message_thread_id=table.thread_id or None,
+        )
         return True
 
     def _remember(self, chat_id: int, message_id: int, shown: tuple) -> None:
@@ -377,8 +399,9 @@ class Sender:
         while len(self._last_render) > RENDER_MEMORY:
             self._last_render.popitem(last=False)
 
-    async def _show(self, chat_id: int, message_id: int | None, screen: screens.Screen,
-                    thread_id: int = 0) -> int | None:
+    async def _show(
+        self, chat_id: int, message_id: int | None, screen: screens.Screen, thread_id: int = 0
+    ) -> int | None:
         """Edit the message in place, or send it when there is none (or it is gone)."""
         screen = screens.Screen(fit_message(screen.text), screen.markup)
         shown = (screen.text, screen.markup.to_json() if screen.markup else None)
@@ -386,8 +409,13 @@ class Sender:
             if self._last_render.get((chat_id, message_id)) == shown:
                 return message_id
             try:
-                await self.bot.edit_message_text(screen.text, chat_id=chat_id, message_id=message_id,
-                                                 parse_mode=ParseMode.HTML, reply_markup=screen.markup)
+                await self.bot.edit_message_text(
+                    screen.text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=screen.markup,
+                )
                 self._remember(chat_id, message_id, shown)
                 return message_id
             except BadRequest as error:
@@ -397,7 +425,12 @@ class Sender:
                 if "not found" not in str(error).lower() and "can't be edited" not in str(error).lower():
                     raise
                 log.info("message %s in chat %s is gone (%s); sending it anew", message_id, chat_id, error)
-        message = await self.bot.send_message(chat_id, screen.text, parse_mode=ParseMode.HTML,
-                                              reply_markup=screen.markup, message_thread_id=thread_id or None)
+        message = await self.bot.send_message(
+            chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup,
+            message_thread_id=thread_id or None,
+        )
         self._remember(chat_id, message.message_id, shown)
         return message.message_id

@@ -6,6 +6,7 @@ the outbox rows and the turn timer in ONE storage transaction. Nothing is sent f
 here: the sender drains the outbox, so a crash between "accepted" and "sent" loses
 nothing. Telegram objects never reach this module; handlers pass plain values.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,21 +20,19 @@ from typing import Any, Awaitable, Callable
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 from engine.errors import EngineError
-from storage.models import (BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow,
-                            TableRow, TimerRow)
+from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow, TimerRow
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
 from bot.render.common import display_name
-from bot.screens import (MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key,
-                         seat_names)
+from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many moves in a row
-REMIND_AT = 0.75           # remind when this share of the turn time has passed
-STATE_CACHE_SIZE = 5000    # game states kept in memory (least recently used go first)
-STALE_SCAN_LIMIT = 64      # buttons drawn more moves ago than this are simply outdated
+REMIND_AT = 0.75  # remind when this share of the turn time has passed
+STATE_CACHE_SIZE = 5000  # game states kept in memory (least recently used go first)
+STALE_SCAN_LIMIT = 64  # buttons drawn more moves ago than this are simply outdated
 ACTIVE_PLAYER_WINDOW = 45.0  # seconds: a player who pressed this recently gets no "your turn" ping
 
 
@@ -85,6 +84,7 @@ class PressPlace:
     """Where a button was pressed: the chat (and forum topic) of the message under which
     it sits. Callback data can be forged and messages forwarded, so every table button
     is checked against the table's own chat before it may act."""
+
     chat_id: int
     thread_id: int = 0
     private: bool = False
@@ -106,9 +106,15 @@ def _own_cards(game: Any, state: Any, seat: int) -> list | None:
 
 
 class TableService:
-    def __init__(self, repo: Repository, *, rng: random.Random | None = None,
-                 clock: Callable[[], float] = time.time, thinker: Thinker | None = None,
-                 computer_level: str = DEFAULT_LEVEL) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        thinker: Thinker | None = None,
+        computer_level: str = DEFAULT_LEVEL,
+    ) -> None:
         self.repo = repo
         self.rng = rng or random.SystemRandom()
         self.thinker = thinker or Thinker(workers=0)
@@ -204,30 +210,39 @@ class TableService:
             self._wake()
 
     # ------------------------------------------------------------------ lobby
-    async def open_table(self, chat_id: int, thread_id: int, game_name: str, opener: Person,
-                         lang: str, title: str) -> TableRow:
+    async def open_table(
+        self, chat_id: int, thread_id: int, game_name: str, opener: Person, lang: str, title: str
+    ) -> TableRow:
         game = get_game(game_name)
         await self.remember_user(opener)
         try:
             table = await self.repo.create_table(
-                chat_id, thread_id, game_name, game.Options().model_dump(), opener.id, lang,
-                {"timer": 0, "on_timeout": "lose", "title": title, "computers": self.computer_level})
+                chat_id,
+                thread_id,
+                game_name,
+                game.Options().model_dump(),
+                opener.id,
+                lang,
+                {"timer": 0, "on_timeout": "lose", "title": title, "computers": self.computer_level},
+            )
         except TableExists:
             raise UserError("err.table_exists") from None
         await self.repo.replace_seats(table.id, [SeatRow(table.id, 0, opener.id, opener.name)])
         await self._enqueue([OutboxItem("group", chat_id, table.id)])
         return table
 
-    async def lobby_press(self, table_id: int, version: int, person: Person, command: str,
-                          is_admin: AdminCheck, place: PressPlace) -> str:
+    async def lobby_press(
+        self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
+    ) -> str:
         """A lobby button pressed at ``place``. Returns the catalog key of the toast to show."""
         toast = await self._lobby_press(table_id, version, person, command, is_admin, place)
         if toast == "ok.started":
             self.start_computers(table_id)  # a computer may have the first move
         return toast
 
-    async def _lobby_press(self, table_id: int, version: int, person: Person, command: str,
-                           is_admin: AdminCheck, place: PressPlace) -> str:
+    async def _lobby_press(
+        self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
+    ) -> str:
         async with self.lock(table_id):
             table = await self._table(table_id)
             place.require_table_chat(table)
@@ -281,14 +296,16 @@ class TableService:
             elif command == "timer":
                 await require_host()
                 current = table.settings.get("timer", 0)
-                nxt = TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)] \
-                    if current in TIMER_CHOICES else 0
+                nxt = (
+                    TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)]
+                    if current in TIMER_CHOICES
+                    else 0
+                )
                 fields["settings"] = {**table.settings, "timer": nxt}
             elif command == "computers":
                 await require_host()
                 level = computer_level(table)
-                fields["settings"] = {**table.settings,
-                                      "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
+                fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
             elif command == "on_timeout":
                 await require_host()
                 nxt = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
@@ -312,8 +329,9 @@ class TableService:
                     s.seat = i
             # One transaction: the version check, the fields and the seats.
             try:
-                await self.repo.update_table(table.id, expected_version=version,
-                                             seats=seats if seats_changed else None, **fields)
+                await self.repo.update_table(
+                    table.id, expected_version=version, seats=seats if seats_changed else None, **fields
+                )
             except VersionConflict:  # another worker changed the lobby first
                 raise StaleButton() from None
             await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
@@ -373,12 +391,20 @@ class TableService:
             # gets a fresh message below the game-over post. Game 1 takes over the lobby message.
             fields["group_message_id"] = None
         table.game_no += 1
-        await self._commit(table, seats, None, state, [(None, deal)], events, table_fields=fields,
-                           snapshot=True)
+        await self._commit(table, seats, None, state, [(None, deal)], events, table_fields=fields, snapshot=True)
 
-    async def _commit(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
-                      actions: list[tuple[int | None, str]], events: list[dict], *,
-                      table_fields: dict | None = None, snapshot: bool = False) -> None:
+    async def _commit(
+        self,
+        table: TableRow,
+        seats: list[SeatRow],
+        before: Any,
+        after: Any,
+        actions: list[tuple[int | None, str]],
+        events: list[dict],
+        *,
+        table_fields: dict | None = None,
+        snapshot: bool = False,
+    ) -> None:
         """Persist ``actions`` (already applied to get ``after``) with everything they cause:
         the message refreshes, pings, posts (score sheets), the turn timer, the result."""
         game, ui = get_game(table.game), ui_for(table.game)
@@ -403,22 +429,43 @@ class TableService:
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
         for i, text in enumerate(texts):
             last = i == len(texts) - 1  # the Rematch buttons go under the game's last post
-            outbox.append(OutboxItem("post", table.chat_id, table.id,
-                                     payload={"text": text, "game_no": table.game_no,
-                                              "game_over": result is not None and last}))
-        rows = [ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
-                for i, (seat, action) in enumerate(actions)]
+            outbox.append(
+                OutboxItem(
+                    "post",
+                    table.chat_id,
+                    table.id,
+                    payload={"text": text, "game_no": table.game_no, "game_over": result is not None and last},
+                )
+            )
+        rows = [
+            ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
+            for i, (seat, action) in enumerate(actions)
+        ]
         await self.repo.commit_actions(
-            table.id, table.version, rows, outbox=outbox, table_fields=fields or None,
-            snapshot=game.dump(after) if snapshot else None, result=result, timer=timer)
+            table.id,
+            table.version,
+            rows,
+            outbox=outbox,
+            table_fields=fields or None,
+            snapshot=game.dump(after) if snapshot else None,
+            result=result,
+            timer=timer,
+        )
         table.version = version
         for key, value in fields.items():
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
 
-    def _dm_rows(self, table: TableRow, seats: list[SeatRow], before: Any, after: Any,
-                 actions: list[tuple[int | None, str]], events: list[dict]) -> list[OutboxItem]:
+    def _dm_rows(
+        self,
+        table: TableRow,
+        seats: list[SeatRow],
+        before: Any,
+        after: Any,
+        actions: list[tuple[int | None, str]],
+        events: list[dict],
+    ) -> list[OutboxItem]:
         """What the players' DMs need after these actions. Every Bot API call counts
         against Telegram's limits, so a hand message is redrawn only when its reader needs
         it: they acted, their turn began or ended, they must act now (their buttons must be
@@ -437,14 +484,23 @@ class TableService:
             self._last_press.popitem(last=False)
         was_waiting = set(game.to_act(before)) if before is not None else set()
         now_waiting = set(game.to_act(after))
-        everyone = (before is None or None in (seat for seat, _ in actions) or game.is_over(after)
-                    or ui.refreshes_group(events, 0, False))
+        everyone = (
+            before is None
+            or None in (seat for seat, _ in actions)
+            or game.is_over(after)
+            or ui.refreshes_group(events, 0, False)
+        )
         rows: list[OutboxItem] = []
         for s in seats:
             if s.is_computer:
                 continue
-            needs = (everyone or s.seat in acted or s.seat in was_waiting or s.seat in now_waiting
-                     or _own_cards(game, before, s.seat) != _own_cards(game, after, s.seat))
+            needs = (
+                everyone
+                or s.seat in acted
+                or s.seat in was_waiting
+                or s.seat in now_waiting
+                or _own_cards(game, before, s.seat) != _own_cards(game, after, s.seat)
+            )
             if needs:
                 rows.append(OutboxItem("hand", s.user_id, table.id, target=s.seat))
         for seat in sorted(now_waiting - was_waiting):
@@ -474,9 +530,16 @@ class TableService:
         now = self.clock()
         return TimerRow(table.id, version, now + seconds * REMIND_AT, now + seconds)
 
-    async def act(self, table_id: int, version: int, user_id: int, move: str,
-                  message_id: int | None, place: PressPlace | None = None,
-                  computers: bool = True) -> str:
+    async def act(
+        self,
+        table_id: int,
+        version: int,
+        user_id: int,
+        move: str,
+        message_id: int | None,
+        place: PressPlace | None = None,
+        computers: bool = True,
+    ) -> str:
         """A player's action button, drawn at table ``version``: ``move`` is the action's
         key (``screens.move_key``), or the index of a legal action in buttons drawn before
         keys existed. Pressed in their DM (or under the group message of a score-only
@@ -506,10 +569,16 @@ class TableService:
             if message_id is not None and expected_message not in (None, message_id):
                 raise UserError("err.old_message")
             current = version == table.version
-            if not current and (ui.group_controls or not is_key
-                                or not await self._untouched_since(table, mine.seat, version)):
-                await self._enqueue([OutboxItem("group", table.chat_id, table.id) if ui.group_controls
-                                     else OutboxItem("hand", user_id, table.id, target=mine.seat)])
+            if not current and (
+                ui.group_controls or not is_key or not await self._untouched_since(table, mine.seat, version)
+            ):
+                await self._enqueue(
+                    [
+                        OutboxItem("group", table.chat_id, table.id)
+                        if ui.group_controls
+                        else OutboxItem("hand", user_id, table.id, target=mine.seat)
+                    ]
+                )
                 raise StaleButton()
             game = get_game(table.game)
             state = await self.state_of(table)
@@ -554,8 +623,9 @@ class TableService:
         """The DM keyboard a seat looks at; a switch lasts until the table moves on."""
         return seat.keyboard if seat.keyboard_version == table.version else "normal"
 
-    async def switch_keyboard(self, table_id: int, version: int, user_id: int, mode: str,
-                              place: PressPlace | None = None) -> str:
+    async def switch_keyboard(
+        self, table_id: int, version: int, user_id: int, mode: str, place: PressPlace | None = None
+    ) -> str:
         """The DM toggle between ordinary actions and blind covers; changes no game state."""
         (place or PressPlace(user_id, private=True)).require_own_dm(user_id)
         table = await self._table(table_id)
@@ -579,7 +649,8 @@ class TableService:
             self._computers_again.add(table_id)
             return
         self._computer_tasks[table_id] = asyncio.create_task(
-            self._computers_in_background(table_id), name=f"computers:{table_id}")
+            self._computers_in_background(table_id), name=f"computers:{table_id}"
+        )
 
     async def _computers_in_background(self, table_id: int) -> None:
         try:
@@ -635,8 +706,9 @@ class TableService:
             action = system_action(state, self.rng) if system_action else None
             if action is not None:
                 after, events = game.apply(state, None, action)
-                await self._commit(table, seats, state, after, [(None, action)], events,
-                                   snapshot=action.startswith("deal"))
+                await self._commit(
+                    table, seats, state, after, [(None, action)], events, snapshot=action.startswith("deal")
+                )
                 return True
             movers = [s for s in game.to_act(state) if seats[s].is_computer]
             if not movers:
@@ -656,19 +728,22 @@ class TableService:
     async def _think(self, table: TableRow, seat: int, view: dict, legal: list[str]) -> str:
         """A computer's decision at the table's level, off the event loop; the group
         table says "🤖 thinking…" while a decision takes longer than a second."""
+
         async def show_thinking() -> None:
             self.thinking[table.id] = seat
             await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
 
         try:
-            return await self.thinker.decide(table.game, view, legal, self.rng.getrandbits(64),
-                                             computer_level(table), on_slow=show_thinking)
+            return await self.thinker.decide(
+                table.game, view, legal, self.rng.getrandbits(64), computer_level(table), on_slow=show_thinking
+            )
         finally:
             if self.thinking.pop(table.id, None) is not None:
                 await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
 
-    async def after_game_press(self, table_id: int, version: int, person: Person, command: str,
-                               is_admin: AdminCheck, place: PressPlace) -> str:
+    async def after_game_press(
+        self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
+    ) -> str:
         """Rematch (same seats, next game of the series) or close, after a game ended."""
         async with self.lock(table_id):
             table = await self._table(table_id)
@@ -679,8 +754,13 @@ class TableService:
             if mine is None and person.id != table.opener_id and not await is_admin(table.chat_id):
                 raise UserError("err.not_seated")
             if command == "rematch":
-                missing = [display_name(s.name) for s in seats if not s.is_computer and not ui_for(table.game).group_controls
-                           and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)]
+                missing = [
+                    display_name(s.name)
+                    for s in seats
+                    if not s.is_computer
+                    and not ui_for(table.game).group_controls
+                    and not ((u := await self.repo.get_user(s.user_id)) and u.dm_open)
+                ]
                 if missing:
                     raise UserError("err.dm_needed", names=", ".join(missing))
                 await self._start_game(table, seats)
@@ -737,16 +817,19 @@ class TableService:
             idle = [s for s in game.to_act(state) if not seats[s].is_computer]
             if timer.expire_at > now:
                 if await self.repo.mark_reminded(table.id, timer.version):
-                    await self._enqueue([OutboxItem("ping", seats[s].user_id, table.id, target=s,
-                                                    payload={"reminder": True}) for s in idle])
+                    await self._enqueue(
+                        [
+                            OutboxItem("ping", seats[s].user_id, table.id, target=s, payload={"reminder": True})
+                            for s in idle
+                        ]
+                    )
                 return
             if not idle:
                 await self.repo.clear_timer(table.id, timer.version)
                 return
             seat = idle[0]
             if table.settings.get("on_timeout", "lose") == "auto":
-                action = await self._think(table, seat, game.view(state, seat),
-                                           game.legal_actions(state, seat))
+                action = await self._think(table, seat, game.view(state, seat), game.legal_actions(state, seat))
                 after, events = game.apply(state, seat, action)
                 await self._commit(table, seats, state, after, [(seat, action)], events)
             else:
@@ -781,8 +864,9 @@ class TableService:
                 seats = await self.repo.get_seats(table.id)
                 items = [OutboxItem("group", chat_id, table.id)]
                 if table.status != LOBBY:
-                    items += [OutboxItem("hand", s.user_id, table.id, target=s.seat)
-                              for s in seats if not s.is_computer]
+                    items += [
+                        OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in seats if not s.is_computer
+                    ]
                 await self._enqueue(items)
 
     async def chat_lost(self, chat_id: int) -> None:
@@ -798,16 +882,18 @@ class TableService:
                     if current is None or current.status == CLOSED:
                         break
                     try:
-                        await self.repo.update_table(table.id, expected_version=current.version,
-                                                     status=CLOSED)
+                        await self.repo.update_table(table.id, expected_version=current.version, status=CLOSED)
                     except VersionConflict:
                         continue
                     seats = await self.repo.get_seats(table.id)
-                    await self._enqueue([OutboxItem("notice", s.user_id, table.id,
-                                                    payload={"key": "table.closed_removed"})
-                                         for s in seats if not s.is_computer])
-                    log.warning("table %s closed: the bot cannot write in chat %s any more",
-                                table.id, chat_id)
+                    await self._enqueue(
+                        [
+                            OutboxItem("notice", s.user_id, table.id, payload={"key": "table.closed_removed"})
+                            for s in seats
+                            if not s.is_computer
+                        ]
+                    )
+                    log.warning("table %s closed: the bot cannot write in chat %s any more", table.id, chat_id)
                     break
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:

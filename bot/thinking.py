@@ -7,6 +7,7 @@ the tests use (no processes to start) and which is enough for a very small bot. 
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -55,13 +56,18 @@ class Thinker:
             # forkserver: workers start from a clean process, not a copy of this one
             # with its event loop, database threads and sockets
             context = multiprocessing.get_context("forkserver")
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_warm_up)
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
         return self._pool
 
-    async def decide(self, game_name: str, view: dict, legal: list[str], seed: int,
-                     level: str = DEFAULT_LEVEL,
-                     on_slow: Callable[[], Awaitable[None]] | None = None) -> str:
+    async def decide(
+        self,
+        game_name: str,
+        view: dict,
+        legal: list[str],
+        seed: int,
+        level: str = DEFAULT_LEVEL,
+        on_slow: Callable[[], Awaitable[None]] | None = None,
+    ) -> str:
         """The computer's action; ``on_slow`` is awaited once if it takes over a second."""
         if level not in LEVELS:
             level = DEFAULT_LEVEL
@@ -81,8 +87,7 @@ class Thinker:
             # A bug in a player, or a worker that died: the table must not stall on it.
             # The easy player is quick and simple; it moves this time.
             log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
-            if isinstance(self._pool, concurrent.futures.ProcessPoolExecutor) and \
-                    getattr(self._pool, "_broken", False):
+            if isinstance(self._pool, concurrent.futures.ProcessPoolExecutor) and getattr(self._pool, "_broken", False):
                 self.close()
             try:
                 return decide(game_name, view, legal, seed, "easy")

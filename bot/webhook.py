@@ -7,6 +7,7 @@ is looked up by name when ``run_webhook`` builds its tornado application):
 
 The secret token is still checked by PTB first, for every request that is read.
 """
+
 from __future__ import annotations
 
 import json

@@ -28,6 +28,7 @@ compare with the clock.
 Exit 0 = healthy, 1 = unhealthy (the reason goes to stderr, which `docker inspect`
 shows under .State.Health.Log).
 """
+
 from __future__ import annotations
 
 import os
@@ -57,8 +58,7 @@ def check_port(listen: str) -> int:
         with socket.create_connection((host, int(port)), timeout=5):
             pass
     except OSError as exc:
-        print(f"webhook worker is not accepting connections on {host}:{port}: {exc}",
-              file=sys.stderr)
+        print(f"webhook worker is not accepting connections on {host}:{port}: {exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -71,9 +71,7 @@ def check_sqlite(db: str) -> int:
     try:
         conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=5)
         try:
-            (tables,) = conn.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-            ).fetchone()
+            (tables,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
         finally:
             conn.close()
     except sqlite3.Error as exc:

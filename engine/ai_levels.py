@@ -5,6 +5,7 @@ level="strong")``: the seat's own view, the legal actions offered, a random sour
 the level. Called with no level it plays its strongest. ``easy`` is the kind, simple
 player the bot had first; ``normal`` sits between; ``strong`` searches.
 """
+
 from __future__ import annotations
 
 from typing import Callable

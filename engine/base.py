@@ -9,6 +9,7 @@ records the shuffled deck, so replaying a log never depends on an RNG.
 public view (the group chat), a seat number is that player's view. Events returned
 by ``apply`` are public: they never carry a card that not everyone at the table sees.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -26,8 +27,7 @@ class Game(Protocol):
     def seat_range(self, options: BaseModel) -> tuple[int, int]:
         """Minimum and maximum number of players these options allow."""
 
-    def new_deal(self, options: BaseModel, players: int, rng: random.Random,
-                 history: list[dict]) -> str:
+    def new_deal(self, options: BaseModel, players: int, rng: random.Random, history: list[dict]) -> str:
         """A deal action for the next game: shuffle with ``rng``; ``history`` is the
         list of ``result(...)`` dicts of earlier games of the series (dealer rules)."""
 

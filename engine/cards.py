@@ -5,6 +5,7 @@ When a game uses two identical decks each copy gets its own id by a ``#n``
 suffix (``"7S#1"``, ``"7S#2"``); the copies are equal for every rule, so rules
 compare ``rank()`` and ``suit()``, never the raw strings.
 """
+
 from __future__ import annotations
 
 import random

@@ -2,6 +2,7 @@
 its message catalog, filling ``params``) and an English ``reason`` for logs and the
 command line. An engine raises these *before* changing anything, so a rejected
 action never leaves a half-applied state."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -77,6 +78,7 @@ def _builder(table: Table) -> Builder:
         """Build the error for ``code``; ``raise error("not_in_hand", card="7S")``."""
         cls, template = table[code]
         return cls(code, template.format(**params), **params)
+
     return error
 
 

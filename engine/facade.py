@@ -5,6 +5,7 @@ its rules module: ``class DurakGame(RulesFacade, rules=rules)``. The rules funct
 bound to the subclass as plain staticmethods, so the hot paths (``apply``, ``view``,
 ``legal_actions`` ...) stay direct calls into the rules module, with no extra layer.
 """
+
 from __future__ import annotations
 
 from types import ModuleType
@@ -28,8 +29,7 @@ class RulesFacade:
             return
         for name in RULES_FUNCTIONS + OPTIONAL_RULES_FUNCTIONS:
             # a name the subclass defines itself wins; an optional one may be missing
-            if name in cls.__dict__ or (name in OPTIONAL_RULES_FUNCTIONS
-                                        and not hasattr(rules, name)):
+            if name in cls.__dict__ or (name in OPTIONAL_RULES_FUNCTIONS and not hasattr(rules, name)):
                 continue
             setattr(cls, name, staticmethod(getattr(rules, name)))
 

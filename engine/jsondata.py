@@ -1,4 +1,5 @@
 """Plain JSON data (dicts, lists, scalars), as game states hold results and sheets."""
+
 from __future__ import annotations
 
 from typing import Any

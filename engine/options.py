@@ -1,4 +1,5 @@
 """Reading a game's options model from what the bot or a record hands in."""
+
 from __future__ import annotations
 
 from typing import Any, TypeVar

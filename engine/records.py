@@ -13,6 +13,7 @@ Each entry of ``actions`` is either ``{"seat": int|null, "action": str}`` or a s
 ``python -m engine.records FILE`` (or ``-`` for standard input) prints the replay as
 JSON; a bad record exits with status 2 and one line naming the first bad action.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,7 @@ class RecordError(ValueError):
     bad entry of ``actions`` (None when the record itself is malformed), ``action`` its
     text, ``reason`` what is wrong, ``code`` the engine's error code when there is one."""
 
-    def __init__(self, index: int | None, message: str, *, action: str | None = None,
-                 code: str | None = None) -> None:
+    def __init__(self, index: int | None, message: str, *, action: str | None = None, code: str | None = None) -> None:
         self.index = index
         self.action = action
         self.reason = message
@@ -40,8 +40,7 @@ class RecordError(ValueError):
         if index is None:
             text = message
         else:
-            text = f"action {index}" + (f" ({action!r})" if action is not None else "") + \
-                f": {message}"
+            text = f"action {index}" + (f" ({action!r})" if action is not None else "") + f": {message}"
         super().__init__(text)
 
 
@@ -59,18 +58,20 @@ def parse_entry(index: int, entry: Any) -> tuple[int | None, str]:
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise RecordError(index, "seat must be a number or null", action=entry["action"])
         return seat, entry["action"]
-    raise RecordError(index, 'an action is "<seat>: <action>" or {"seat": ..., "action": ...}',
-                      action=str(entry))
+    raise RecordError(index, 'an action is "<seat>: <action>" or {"seat": ..., "action": ...}', action=str(entry))
 
 
-def make_record(game_name: str, players: int, options: Any,
-                log: list[tuple[int | None, str]]) -> dict:
+def make_record(game_name: str, players: int, options: Any, log: list[tuple[int | None, str]]) -> dict:
     """A record of a played game from its ``(seat, action)`` log, in the string form."""
     game = get_game(game_name)
     opts = game.Options.model_validate(options or {})
-    return {"game": game.name, "rules_version": game.rules_version, "players": players,
-            "options": opts.model_dump(),
-            "actions": [a if seat is None else f"{seat}: {a}" for seat, a in log]}
+    return {
+        "game": game.name,
+        "rules_version": game.rules_version,
+        "players": players,
+        "options": opts.model_dump(),
+        "actions": [a if seat is None else f"{seat}: {a}" for seat, a in log],
+    }
 
 
 def replay(record: dict) -> dict:
@@ -111,8 +112,13 @@ def replay(record: dict) -> dict:
         final["hands"] = [sorted(h) for h in hands]
     elif hands is not None:
         final["hands"] = hands
-    return {"game": game.name, "players": players, "final": final,
-            "result": game.result(state), "actions": len(actions)}
+    return {
+        "game": game.name,
+        "players": players,
+        "final": final,
+        "result": game.result(state),
+        "actions": len(actions),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ Each game with a score sheet provides a module ``engine.<game>.record`` with
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
 ``ScoreError`` for a malformed or impossible record.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -5,6 +5,7 @@
 Each game of a run belongs to one series (the dealer rules see the earlier results).
 Deterministic for a seed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,9 +17,16 @@ from typing import Any
 from engine.base import get_game
 
 
-def selfplay(game_name: str, games: int, seed: int, players: int = 2,
-             options: Any = None, policy: str = "computer",
-             max_actions: int = 100_000, level: str = "easy") -> dict:
+def selfplay(
+    game_name: str,
+    games: int,
+    seed: int,
+    players: int = 2,
+    options: Any = None,
+    policy: str = "computer",
+    max_actions: int = 100_000,
+    level: str = "easy",
+) -> dict:
     """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` from each
     seat's own view, at ``level``: easy by default, so self-play measures the engine
     rather than a search) or ``random`` (uniform among the legal actions)."""
@@ -29,8 +37,7 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
     rng = random.Random(seed)
     history: list[dict] = []
     actions = 0
-    initial, apply, to_act, legal_actions = (game.initial_state, game.apply, game.to_act,
-                                             game.legal_actions)
+    initial, apply, to_act, legal_actions = (game.initial_state, game.apply, game.to_act, game.legal_actions)
     view, choose, is_over = game.view, game.computer_action, game.is_over
     start = time.perf_counter()
     for _ in range(games):
@@ -56,10 +63,16 @@ def selfplay(game_name: str, games: int, seed: int, players: int = 2,
         actions += steps
         history.append(game.result(state))
     seconds = time.perf_counter() - start
-    return {"game": game_name, "games": games, "players": players, "policy": policy,
-            "seconds": round(seconds, 4),
-            "games_per_second": round(games / seconds, 1) if seconds else None,
-            "actions": actions, "results": history}
+    return {
+        "game": game_name,
+        "games": games,
+        "players": players,
+        "policy": policy,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(games / seconds, 1) if seconds else None,
+        "actions": actions,
+        "results": history,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--policy", default="computer", choices=["computer", "random"])
     p.add_argument("--level", default="easy", help="the computer's level: easy, normal, strong")
     a = p.parse_args(argv)
-    out = selfplay(a.game, a.games, a.seed, players=a.players, options=json.loads(a.options),
-                   policy=a.policy, level=a.level)
+    out = selfplay(
+        a.game, a.games, a.seed, players=a.players, options=json.loads(a.options), policy=a.policy, level=a.level
+    )
     out.pop("results")
     print(json.dumps(out))
     return 0

@@ -1,6 +1,7 @@
 """Monospaced text tables: pad by the width a cell takes on screen, not by its length.
 Emoji and CJK characters (a computer player is "🤖 1") take two columns in a
 monospaced font, combining marks none; plain ``str.ljust`` would misalign the sheet."""
+
 from __future__ import annotations
 
 import unicodedata

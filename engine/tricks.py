@@ -7,6 +7,7 @@ play a trump (``must_trump``: preferans, whist by default, King's trump deals) â
 trump, never a duty to overtrump; otherwise any card. The trick goes to the highest
 trump in it, or, with none, to the highest card of the suit led.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

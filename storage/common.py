@@ -5,6 +5,7 @@ Both backends store JSON columns as the text ``dumps`` produces and decode them 
 ``loads``, so they hand back identical dicts (key order included). Rows are anything
 indexable by column name (``sqlite3.Row``, ``asyncpg.Record``).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,18 @@ from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, U
 STATUSES = frozenset({"lobby", "playing", "between", "closed"})
 
 # Columns that update_table / commit_actions(table_fields=...) may change.
-TABLE_FIELDS = frozenset({
-    "options", "settings", "status", "group_message_id", "lang", "game_no",
-    "game", "opener_id",
-})
+TABLE_FIELDS = frozenset(
+    {
+        "options",
+        "settings",
+        "status",
+        "group_message_id",
+        "lang",
+        "game_no",
+        "game",
+        "opener_id",
+    }
+)
 JSON_FIELDS = frozenset({"options", "settings"})
 
 
@@ -40,48 +49,84 @@ def loads(text: str | None) -> Any:
 
 # --- rows -> dataclasses ---------------------------------------------------------
 
+
 def table_row(row: Mapping[str, Any]) -> TableRow:
     return TableRow(
-        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
-        game=row["game"], options=loads(row["options"]), status=row["status"],
-        opener_id=row["opener_id"], version=row["version"], game_no=row["game_no"],
-        group_message_id=row["group_message_id"], lang=row["lang"],
-        settings=loads(row["settings"]), created_at=row["created_at"],
+        id=row["id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        game=row["game"],
+        options=loads(row["options"]),
+        status=row["status"],
+        opener_id=row["opener_id"],
+        version=row["version"],
+        game_no=row["game_no"],
+        group_message_id=row["group_message_id"],
+        lang=row["lang"],
+        settings=loads(row["settings"]),
+        created_at=row["created_at"],
     )
 
 
 def seat_row(row: Mapping[str, Any]) -> SeatRow:
     return SeatRow(
-        table_id=row["table_id"], seat=row["seat"], user_id=row["user_id"],
-        name=row["name"], is_computer=bool(row["is_computer"]),
-        dm_message_id=row["dm_message_id"], ping_message_id=row["ping_message_id"],
-        keyboard=row["keyboard"], keyboard_version=row["keyboard_version"],
+        table_id=row["table_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        is_computer=bool(row["is_computer"]),
+        dm_message_id=row["dm_message_id"],
+        ping_message_id=row["ping_message_id"],
+        keyboard=row["keyboard"],
+        keyboard_version=row["keyboard_version"],
     )
 
 
 def user_row(row: Mapping[str, Any]) -> UserRow:
-    return UserRow(user_id=row["user_id"], name=row["name"], username=row["username"],
-                   lang=row["lang"], dm_open=bool(row["dm_open"]))
+    return UserRow(
+        user_id=row["user_id"],
+        name=row["name"],
+        username=row["username"],
+        lang=row["lang"],
+        dm_open=bool(row["dm_open"]),
+    )
 
 
 def action_row(row: Mapping[str, Any]) -> ActionRow:
-    return ActionRow(table_id=row["table_id"], seq=row["seq"], game_no=row["game_no"],
-                     seat=row["seat"], action=row["action"], created_at=row["created_at"])
+    return ActionRow(
+        table_id=row["table_id"],
+        seq=row["seq"],
+        game_no=row["game_no"],
+        seat=row["seat"],
+        action=row["action"],
+        created_at=row["created_at"],
+    )
 
 
 def outbox_row(row: Mapping[str, Any]) -> OutboxItem:
-    return OutboxItem(kind=row["kind"], chat_id=row["chat_id"], table_id=row["table_id"],
-                      target=row["target"], payload=loads(row["payload"]), id=row["id"],
-                      created_at=row["created_at"])
+    return OutboxItem(
+        kind=row["kind"],
+        chat_id=row["chat_id"],
+        table_id=row["table_id"],
+        target=row["target"],
+        payload=loads(row["payload"]),
+        id=row["id"],
+        created_at=row["created_at"],
+    )
 
 
 def timer_row(row: Mapping[str, Any]) -> TimerRow:
-    return TimerRow(table_id=row["table_id"], version=row["version"],
-                    remind_at=row["remind_at"], expire_at=row["expire_at"],
-                    reminded=bool(row["reminded"]))
+    return TimerRow(
+        table_id=row["table_id"],
+        version=row["version"],
+        remind_at=row["remind_at"],
+        expire_at=row["expire_at"],
+        reminded=bool(row["reminded"]),
+    )
 
 
 # --- argument validation (before anything is written) ---------------------------
+
 
 def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     """Validate table fields against the whitelist and encode JSON columns."""
@@ -115,23 +160,29 @@ def check_seats(table_id: int, seats: Sequence[SeatRow]) -> list[SeatRow]:
 
 def seat_values(table_id: int, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
     """The parameters of a seat's row by column name, a dict a seat."""
-    return [{"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name,
-             "is_computer": bool(s.is_computer), "dm_message_id": s.dm_message_id,
-             "ping_message_id": s.ping_message_id, "keyboard": s.keyboard,
-             "keyboard_version": s.keyboard_version} for s in seats]
+    return [
+        {
+            "table_id": table_id,
+            "seat": s.seat,
+            "user_id": s.user_id,
+            "name": s.name,
+            "is_computer": bool(s.is_computer),
+            "dm_message_id": s.dm_message_id,
+            "ping_message_id": s.ping_message_id,
+            "keyboard": s.keyboard,
+            "keyboard_version": s.keyboard_version,
+        }
+        for s in seats
+    ]
 
 
-def check_commit(table_id: int, expected_version: int, actions: Sequence[ActionRow],
-                 timer: Any) -> int:
+def check_commit(table_id: int, expected_version: int, actions: Sequence[ActionRow], timer: Any) -> int:
     """Validate ``commit_actions`` arguments; return the version after the commit."""
     for i, a in enumerate(actions):
         if a.table_id != table_id:
-            raise ValueError(f"action seq {a.seq} belongs to table {a.table_id}, "
-                             f"not {table_id}")
+            raise ValueError(f"action seq {a.seq} belongs to table {a.table_id}, not {table_id}")
         if a.seq != expected_version + 1 + i:
-            raise ValueError(
-                f"action seq must run on from version {expected_version}: "
-                f"got {[x.seq for x in actions]}")
+            raise ValueError(f"action seq must run on from version {expected_version}: got {[x.seq for x in actions]}")
     if isinstance(timer, TimerRow) and timer.table_id != table_id:
         raise ValueError(f"timer belongs to table {timer.table_id}, not {table_id}")
     if timer is not ... and timer is not None and not isinstance(timer, TimerRow):

@@ -35,6 +35,7 @@ A unique violation on ``actions (table_id, seq)`` -- the version moved behind ou
 back -- is a ``VersionConflict`` too. Claims (``mark_reminded``, ``claim_update``) are
 single conditional writes whose row count says who won.
 """
+
 from __future__ import annotations
 
 import time
@@ -103,8 +104,7 @@ class Session:
     async def executemany(self, query: str, rows: Sequence[Mapping[str, Any]]) -> None:
         if rows:
             sql = self.dialect.render(query, rows[0])[0]
-            await self.executor.executemany(
-                sql, [self.dialect.render(query, row)[1] for row in rows])
+            await self.executor.executemany(sql, [self.dialect.render(query, row)[1] for row in rows])
 
 
 def marks(columns: str) -> str:
@@ -117,10 +117,11 @@ def assignments(columns: Iterable[str]) -> str:
     return ", ".join(f"{c} = :{c}" for c in columns)
 
 
-TABLE_COLS = ("id, chat_id, thread_id, game, options, status, opener_id, version, "
-              "game_no, group_message_id, lang, settings, created_at")
-SEAT_COLS = ("table_id, seat, user_id, name, is_computer, dm_message_id, ping_message_id,"
-             " keyboard, keyboard_version")
+TABLE_COLS = (
+    "id, chat_id, thread_id, game, options, status, opener_id, version, "
+    "game_no, group_message_id, lang, settings, created_at"
+)
+SEAT_COLS = "table_id, seat, user_id, name, is_computer, dm_message_id, ping_message_id, keyboard, keyboard_version"
 OUTBOX_COLS = "table_id, chat_id, kind, target, payload, created_at"
 ACTION_COLS = "table_id, seq, game_no, seat, action, created_at"
 TIMER_COLS = "table_id, version, remind_at, expire_at, reminded"
@@ -172,8 +173,7 @@ class SqlRepository:
             raise error from exc
 
     # --- users and chats -----------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow:
+    async def upsert_user(self, user_id: int, name: str, username: str | None, lang: str | None) -> UserRow:
         """Insert or refresh name/username; ``lang=None`` keeps a stored language."""
         async with self._write() as db:
             row = await db.fetchrow(
@@ -184,12 +184,16 @@ class SqlRepository:
                        lang = COALESCE(excluded.lang, users.lang),
                        updated_at = excluded.updated_at
                    RETURNING *""",
-                user_id=user_id, name=name, username=username, lang=lang, now=time.time())
+                user_id=user_id,
+                name=name,
+                username=username,
+                lang=lang,
+                now=time.time(),
+            )
         return user_row(row)
 
     async def get_user(self, user_id: int) -> UserRow | None:
-        row = await self._read().fetchrow("SELECT * FROM users WHERE user_id = :user_id",
-                                          user_id=user_id)
+        row = await self._read().fetchrow("SELECT * FROM users WHERE user_id = :user_id", user_id=user_id)
         return user_row(row) if row else None
 
     async def set_dm_open(self, user_id: int, is_open: bool) -> None:
@@ -200,11 +204,13 @@ class SqlRepository:
                    VALUES (:user_id, :dm_open, :now, :now)
                    ON CONFLICT (user_id) DO UPDATE SET dm_open = excluded.dm_open,
                        updated_at = excluded.updated_at""",
-                user_id=user_id, dm_open=bool(is_open), now=time.time())
+                user_id=user_id,
+                dm_open=bool(is_open),
+                now=time.time(),
+            )
 
     async def get_chat_lang(self, chat_id: int) -> str | None:
-        return await self._read().fetchval(
-            "SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
+        return await self._read().fetchval("SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
         async with self._write() as db:
@@ -213,7 +219,10 @@ class SqlRepository:
                    VALUES (:chat_id, :lang, :now)
                    ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,
                        updated_at = excluded.updated_at""",
-                chat_id=chat_id, lang=lang, now=time.time())
+                chat_id=chat_id,
+                lang=lang,
+                now=time.time(),
+            )
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Move tables, chat settings and pending outbox rows to the new chat id.
@@ -226,23 +235,30 @@ class SqlRepository:
         async with self._transaction() as db:
             with self._unique_means(TableExists("the new chat already has an open table")):
                 await db.execute(
-                    "UPDATE tables SET chat_id = :new, updated_at = :now WHERE chat_id = :old",
-                    **ids, now=time.time())
+                    "UPDATE tables SET chat_id = :new, updated_at = :now WHERE chat_id = :old", **ids, now=time.time()
+                )
             # The SELECT needs its WHERE: SQLite reads "FROM t ON CONFLICT" as a join.
             await db.execute(
                 """INSERT INTO chat_settings (chat_id, lang, updated_at)
                    SELECT CAST(:new AS BIGINT), lang, updated_at FROM chat_settings
                    WHERE chat_id = :old
-                   ON CONFLICT (chat_id) DO NOTHING""", **ids)
+                   ON CONFLICT (chat_id) DO NOTHING""",
+                **ids,
+            )
             await db.execute("DELETE FROM chat_settings WHERE chat_id = :old", **ids)
-            await db.execute(
-                "UPDATE outbox SET chat_id = :new WHERE chat_id = :old AND done_at IS NULL",
-                **ids)
+            await db.execute("UPDATE outbox SET chat_id = :new WHERE chat_id = :old AND done_at IS NULL", **ids)
 
     # --- tables and seats ----------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
+    async def create_table(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        options: dict[str, Any],
+        opener_id: int,
+        lang: str,
+        settings: dict[str, Any],
+    ) -> TableRow:
         taken = TableExists(f"chat {chat_id} topic {thread_id} already has an open table")
         async with self._write() as db:
             with self._unique_means(taken):
@@ -253,35 +269,43 @@ class SqlRepository:
                         VALUES (:chat_id, :thread_id, :game, :options, 'lobby', :opener_id,
                             0, 0, NULL, :lang, :settings, :now, :now)
                         RETURNING {TABLE_COLS}""",
-                    chat_id=chat_id, thread_id=thread_id or 0, game=game,
-                    options=dumps(options or {}), opener_id=opener_id, lang=lang,
-                    settings=dumps(settings or {}), now=time.time())
+                    chat_id=chat_id,
+                    thread_id=thread_id or 0,
+                    game=game,
+                    options=dumps(options or {}),
+                    opener_id=opener_id,
+                    lang=lang,
+                    settings=dumps(settings or {}),
+                    now=time.time(),
+                )
         return table_row(row)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._read().fetchrow(
-            f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id)
+        row = await self._read().fetchrow(f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id)
         return table_row(row) if row else None
 
     async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._read().fetchrow(
             f"""SELECT {TABLE_COLS} FROM tables
                 WHERE chat_id = :chat_id AND thread_id = :thread_id AND status <> 'closed'""",
-            chat_id=chat_id, thread_id=thread_id or 0)
+            chat_id=chat_id,
+            thread_id=thread_id or 0,
+        )
         return table_row(row) if row else None
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         """Tables in any of ``statuses``, by id; with no statuses, all tables."""
         if statuses:
             rows = await self._read().fetch(
-                f"SELECT {TABLE_COLS} FROM tables WHERE status = ANY(:statuses) ORDER BY id",
-                statuses=list(statuses))
+                f"SELECT {TABLE_COLS} FROM tables WHERE status = ANY(:statuses) ORDER BY id", statuses=list(statuses)
+            )
         else:
             rows = await self._read().fetch(f"SELECT {TABLE_COLS} FROM tables ORDER BY id")
         return [table_row(r) for r in rows]
 
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
+    async def update_table(
+        self, table_id: int, expected_version: int | None = None, *, seats: list[SeatRow] | None = None, **fields: Any
+    ) -> TableRow:
         """See the protocol. With ``expected_version`` the version becomes
         ``expected_version + 1`` (no action row is written). Raises ``ValueError`` for
         fields outside the whitelist or bad ``seats``, ``TableExists`` when re-opening a
@@ -302,34 +326,39 @@ class SqlRepository:
                 await self._set_table_fields(db, table_id, encoded, new_version, now)
             if seats is not None:
                 await self._replace_seats_in_tx(db, table_id, seats)
-            return table_row(await db.fetchrow(
-                f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id))
+            return table_row(
+                await db.fetchrow(f"SELECT {TABLE_COLS} FROM tables WHERE id = :table_id", table_id=table_id)
+            )
 
     @staticmethod
     async def _locked_version(db: Session, table_id: int) -> int:
         """The table's version, its row locked until the transaction ends."""
-        version = await db.fetchval(
-            "SELECT version FROM tables WHERE id = :table_id {for_update}", table_id=table_id)
+        version = await db.fetchval("SELECT version FROM tables WHERE id = :table_id {for_update}", table_id=table_id)
         if version is None:
             raise StorageError(f"table {table_id} does not exist")
         return int(version)
 
-    async def _set_table_fields(self, db: Session, table_id: int, encoded: dict[str, Any],
-                                version: int | None, now: float) -> int:
+    async def _set_table_fields(
+        self, db: Session, table_id: int, encoded: dict[str, Any], version: int | None, now: float
+    ) -> int:
         """Update whitelisted columns (+ version, updated_at); return the game_no."""
         cols = dict(encoded)
         if version is not None:
             cols["version"] = version
         cols["updated_at"] = now
         with self._unique_means(TableExists("the chat/topic already has an open table")):
-            return int(await db.fetchval(
-                f"UPDATE tables SET {assignments(cols)} WHERE id = :table_id"
-                " RETURNING game_no", **cols, table_id=table_id))
+            return int(
+                await db.fetchval(
+                    f"UPDATE tables SET {assignments(cols)} WHERE id = :table_id RETURNING game_no",
+                    **cols,
+                    table_id=table_id,
+                )
+            )
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._read().fetch(
-            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = :table_id ORDER BY seat",
-            table_id=table_id)
+            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = :table_id ORDER BY seat", table_id=table_id
+        )
         return [seat_row(r) for r in rows]
 
     async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
@@ -340,12 +369,18 @@ class SqlRepository:
     @staticmethod
     async def _replace_seats_in_tx(db: Session, table_id: int, seats: list[SeatRow]) -> None:
         await db.execute("DELETE FROM seats WHERE table_id = :table_id", table_id=table_id)
-        await db.executemany(f"INSERT INTO seats ({SEAT_COLS}) VALUES ({marks(SEAT_COLS)})",
-                             seat_values(table_id, seats))
+        await db.executemany(
+            f"INSERT INTO seats ({SEAT_COLS}) VALUES ({marks(SEAT_COLS)})", seat_values(table_id, seats)
+        )
 
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
+    async def set_seat_messages(
+        self,
+        table_id: int,
+        seat: int,
+        *,
+        dm_message_id: int | None | type[...] = ...,
+        ping_message_id: int | None | type[...] = ...,
+    ) -> None:
         cols: dict[str, Any] = {}
         if dm_message_id is not ...:
             cols["dm_message_id"] = dm_message_id
@@ -354,17 +389,23 @@ class SqlRepository:
         if not cols:
             return
         async with self._write() as db:
-            await db.execute(f"UPDATE seats SET {assignments(cols)}"
-                             " WHERE table_id = :table_id AND seat = :seat",
-                             **cols, table_id=table_id, seat=seat)
+            await db.execute(
+                f"UPDATE seats SET {assignments(cols)} WHERE table_id = :table_id AND seat = :seat",
+                **cols,
+                table_id=table_id,
+                seat=seat,
+            )
 
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
+    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str, version: int) -> None:
         async with self._write() as db:
             await db.execute(
                 """UPDATE seats SET keyboard = :mode, keyboard_version = :version
                    WHERE table_id = :table_id AND seat = :seat""",
-                mode=mode, version=version, table_id=table_id, seat=seat)
+                mode=mode,
+                version=version,
+                table_id=table_id,
+                seat=seat,
+            )
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         cols = ", ".join(f"t.{c.strip()}" for c in TABLE_COLS.split(","))
@@ -372,17 +413,24 @@ class SqlRepository:
             f"""SELECT {cols} FROM tables t
                 WHERE t.status <> 'closed' AND EXISTS
                     (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = :user_id)
-                ORDER BY t.id""", user_id=user_id)
+                ORDER BY t.id""",
+            user_id=user_id,
+        )
         return [table_row(r) for r in rows]
 
     # --- the action log ------------------------------------------------------
-    async def commit_actions(self, table_id: int, expected_version: int,
-                             actions: list[ActionRow], *,
-                             outbox: list[OutboxItem] = (),
-                             table_fields: dict[str, Any] | None = None,
-                             snapshot: dict | None = None,
-                             result: dict | None = None,
-                             timer: TimerRow | None | type[...] = ...) -> int:
+    async def commit_actions(
+        self,
+        table_id: int,
+        expected_version: int,
+        actions: list[ActionRow],
+        *,
+        outbox: list[OutboxItem] = (),
+        table_fields: dict[str, Any] | None = None,
+        snapshot: dict | None = None,
+        result: dict | None = None,
+        timer: TimerRow | None | type[...] = ...,
+    ) -> int:
         """See the protocol and the module docstring. Returns the new version.
 
         ``actions[i].seq`` must be ``expected_version + 1 + i`` and ``actions[i].table_id``
@@ -405,29 +453,44 @@ class SqlRepository:
             with self._unique_means(seq_taken):
                 await db.executemany(
                     f"INSERT INTO actions ({ACTION_COLS}) VALUES ({marks(ACTION_COLS)})",
-                    [{"table_id": table_id, "seq": a.seq, "game_no": a.game_no,
-                      "seat": a.seat, "action": a.action, "created_at": a.created_at or now}
-                     for a in actions])
-            game_no = await self._set_table_fields(
-                db, table_id, encoded, new_version if actions else None, now)
+                    [
+                        {
+                            "table_id": table_id,
+                            "seq": a.seq,
+                            "game_no": a.game_no,
+                            "seat": a.seat,
+                            "action": a.action,
+                            "created_at": a.created_at or now,
+                        }
+                        for a in actions
+                    ],
+                )
+            game_no = await self._set_table_fields(db, table_id, encoded, new_version if actions else None, now)
             if snapshot_json is not None:
                 await db.execute(
                     """INSERT INTO snapshots (table_id, seq, state, created_at)
                        VALUES (:table_id, :seq, :state, :now)
                        ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state,
                            created_at = excluded.created_at""",
-                    table_id=table_id, seq=new_version, state=snapshot_json, now=now)
+                    table_id=table_id,
+                    seq=new_version,
+                    state=snapshot_json,
+                    now=now,
+                )
             if result_json is not None:
                 await db.execute(
                     """INSERT INTO game_results (table_id, game_no, result, created_at)
                        VALUES (:table_id, :game_no, :result, :now)
                        ON CONFLICT (table_id, game_no) DO UPDATE SET result = excluded.result,
                            created_at = excluded.created_at""",
-                    table_id=table_id, game_no=game_no, result=result_json, now=now)
+                    table_id=table_id,
+                    game_no=game_no,
+                    result=result_json,
+                    now=now,
+                )
             await self._insert_outbox(db, outbox, now)
             if timer is None:
-                await db.execute("DELETE FROM timers WHERE table_id = :table_id",
-                                 table_id=table_id)
+                await db.execute("DELETE FROM timers WHERE table_id = :table_id", table_id=table_id)
             elif isinstance(timer, TimerRow):
                 await self._upsert_timer(db, timer)
         return new_version
@@ -435,19 +498,24 @@ class SqlRepository:
     async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._read().fetch(
             """SELECT * FROM actions WHERE table_id = :table_id AND seq > :after_seq
-               ORDER BY seq""", table_id=table_id, after_seq=after_seq)
+               ORDER BY seq""",
+            table_id=table_id,
+            after_seq=after_seq,
+        )
         return [action_row(r) for r in rows]
 
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
         row = await self._read().fetchrow(
             """SELECT seq, state FROM snapshots WHERE table_id = :table_id
-               ORDER BY seq DESC LIMIT 1""", table_id=table_id)
+               ORDER BY seq DESC LIMIT 1""",
+            table_id=table_id,
+        )
         return (row["seq"], loads(row["state"])) if row else None
 
     async def game_results(self, table_id: int) -> list[dict]:
         rows = await self._read().fetch(
-            "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no",
-            table_id=table_id)
+            "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no", table_id=table_id
+        )
         return [loads(r["result"]) for r in rows]
 
     # --- outbox --------------------------------------------------------------
@@ -465,16 +533,25 @@ class SqlRepository:
             return
         await db.executemany(
             f"INSERT INTO outbox ({OUTBOX_COLS}) VALUES ({marks(OUTBOX_COLS)})",
-            [{"table_id": it.table_id, "chat_id": it.chat_id, "kind": it.kind,
-              "target": it.target, "payload": dumps(it.payload or {}),
-              "created_at": it.created_at or now} for it in items])
+            [
+                {
+                    "table_id": it.table_id,
+                    "chat_id": it.chat_id,
+                    "kind": it.kind,
+                    "target": it.target,
+                    "payload": dumps(it.payload or {}),
+                    "created_at": it.created_at or now,
+                }
+                for it in items
+            ],
+        )
         if self.dialect.notify_outbox:
             await db.execute(self.dialect.notify_outbox)
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
         rows = await self._read().fetch(
-            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT :limit",
-            limit=limit)
+            "SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT :limit", limit=limit
+        )
         return [outbox_row(r) for r in rows]
 
     async def mark_done(self, ids: list[int]) -> None:
@@ -486,14 +563,17 @@ class SqlRepository:
             for chunk in self.dialect.chunks(ids):
                 await db.execute(
                     """UPDATE outbox SET done_at = :now
-                       WHERE id = ANY(:ids) AND done_at IS NULL""", now=now, ids=chunk)
+                       WHERE id = ANY(:ids) AND done_at IS NULL""",
+                    now=now,
+                    ids=chunk,
+                )
 
     async def purge_outbox(self, done_before: float) -> int:
         """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
         async with self._write() as db:
             return await db.execute(
-                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < :done_before",
-                done_before=done_before)
+                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < :done_before", done_before=done_before
+            )
 
     # --- timers --------------------------------------------------------------
     async def set_timer(self, timer: TimerRow) -> None:
@@ -508,8 +588,12 @@ class SqlRepository:
                 ON CONFLICT (table_id) DO UPDATE SET version = excluded.version,
                     remind_at = excluded.remind_at, expire_at = excluded.expire_at,
                     reminded = excluded.reminded""",
-            table_id=t.table_id, version=t.version, remind_at=t.remind_at,
-            expire_at=t.expire_at, reminded=bool(t.reminded))
+            table_id=t.table_id,
+            version=t.version,
+            remind_at=t.remind_at,
+            expire_at=t.expire_at,
+            reminded=bool(t.reminded),
+        )
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         rows = await self._read().fetch(
@@ -517,27 +601,35 @@ class SqlRepository:
                WHERE (reminded = {false} AND remind_at IS NOT NULL AND remind_at <= :now)
                   OR expire_at <= :now
                ORDER BY {least}(expire_at, COALESCE(remind_at, expire_at)), table_id""",
-            now=now)
+            now=now,
+        )
         return [timer_row(r) for r in rows]
 
     async def mark_reminded(self, table_id: int, version: int) -> bool:
         """The claim of the protocol: True only if this call set ``reminded``."""
         async with self._write() as db:
-            return await db.execute(
-                """UPDATE timers SET reminded = {true}
+            return (
+                await db.execute(
+                    """UPDATE timers SET reminded = {true}
                    WHERE table_id = :table_id AND version = :version
-                     AND reminded = {false}""", table_id=table_id, version=version) == 1
+                     AND reminded = {false}""",
+                    table_id=table_id,
+                    version=version,
+                )
+                == 1
+            )
 
     async def clear_timer(self, table_id: int, version: int | None = None) -> None:
         """Delete the table's timer; with ``version``, only if it still belongs to it."""
         async with self._write() as db:
             if version is None:
-                await db.execute("DELETE FROM timers WHERE table_id = :table_id",
-                                 table_id=table_id)
+                await db.execute("DELETE FROM timers WHERE table_id = :table_id", table_id=table_id)
             else:
                 await db.execute(
                     "DELETE FROM timers WHERE table_id = :table_id AND version = :version",
-                    table_id=table_id, version=version)
+                    table_id=table_id,
+                    version=version,
+                )
 
     async def all_timers(self) -> list[TimerRow]:
         rows = await self._read().fetch("SELECT * FROM timers ORDER BY expire_at, table_id")
@@ -547,11 +639,17 @@ class SqlRepository:
     async def claim_update(self, update_id: int) -> bool:
         now = time.time()
         async with self._transaction() as db:
-            claimed = await db.execute(
-                """INSERT INTO processed_updates (update_id, seen_at)
+            claimed = (
+                await db.execute(
+                    """INSERT INTO processed_updates (update_id, seen_at)
                    VALUES (:update_id, :now) ON CONFLICT (update_id) DO NOTHING""",
-                update_id=update_id, now=now) == 1
+                    update_id=update_id,
+                    now=now,
+                )
+                == 1
+            )
             if claimed and update_id % UPDATE_PURGE_EVERY == 0:
-                await db.execute("DELETE FROM processed_updates WHERE seen_at < :before",
-                                 before=now - UPDATE_RETENTION_S)
+                await db.execute(
+                    "DELETE FROM processed_updates WHERE seen_at < :before", before=now - UPDATE_RETENTION_S
+                )
         return claimed

@@ -20,6 +20,7 @@ both accept (``CAST(:new AS BIGINT)``). In an f-string query a word is ``{{false
 A rendered query is cached, so rendering costs one dictionary look-up a call. Queries
 hold no string literals containing ``:`` or braces (they would be taken for marks).
 """
+
 from __future__ import annotations
 
 import re
@@ -34,13 +35,20 @@ _LIST = re.compile(r"= ANY\(:([A-Za-z_]\w*)\)")
 class Dialect:
     """What one database spells its own way; ``render`` turns a query into its SQL."""
 
-    def __init__(self, name: str, *, numbered: bool, arrays: bool,
-                 max_list: int | None, words: Mapping[str, str],
-                 notify_outbox: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        numbered: bool,
+        arrays: bool,
+        max_list: int | None,
+        words: Mapping[str, str],
+        notify_outbox: str | None = None,
+    ) -> None:
         self.name = name
-        self.numbered = numbered            # $1, $2 ... rather than ?
-        self.arrays = arrays                # = ANY(:list) binds one array parameter
-        self.max_list = max_list            # longest list one statement may bind
+        self.numbered = numbered  # $1, $2 ... rather than ?
+        self.arrays = arrays  # = ANY(:list) binds one array parameter
+        self.max_list = max_list  # longest list one statement may bind
         self.words = dict(words)
         self.notify_outbox = notify_outbox  # run after queuing outbox rows, if any
         # query (+ the lengths of its lists, on SQLite) -> SQL and where each argument
@@ -72,7 +80,7 @@ class Dialect:
         """``values`` in pieces no longer than one statement may bind."""
         step = self.max_list or max(len(values), 1)
         for i in range(0, len(values), step):
-            yield values[i:i + step]
+            yield values[i : i + step]
 
     def _compile(self, query: str, lengths: tuple[int, ...]) -> tuple[str, tuple[str, ...]]:
         sources: list[str] = []
@@ -96,7 +104,9 @@ class Dialect:
 
 
 SQLITE = Dialect(
-    "sqlite", numbered=False, arrays=False,
+    "sqlite",
+    numbered=False,
+    arrays=False,
     max_list=500,  # well below SQLite's host-parameter limit
     words={"true": "1", "false": "0", "least": "MIN", "for_update": ""},
 )
@@ -105,7 +115,10 @@ SQLITE = Dialect(
 OUTBOX_CHANNEL = "cardbot_outbox"
 
 POSTGRES = Dialect(
-    "postgres", numbered=True, arrays=True, max_list=None,
+    "postgres",
+    numbered=True,
+    arrays=True,
+    max_list=None,
     words={"true": "TRUE", "false": "FALSE", "least": "LEAST", "for_update": "FOR UPDATE"},
     notify_outbox=f"SELECT pg_notify('{OUTBOX_CHANNEL}', current_schema())",
 )

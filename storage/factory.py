@@ -7,6 +7,7 @@
 
 The repository is returned unopened: call ``await repo.open()``.
 """
+
 from __future__ import annotations
 
 from storage.repository import Repository
@@ -23,19 +24,23 @@ def repository_for(database: str) -> Repository:
         raise ValueError("no database given: use a path, sqlite:///path or postgresql://...")
     if database.lower().startswith(_PG_SCHEMES):
         from storage.postgres import PostgresRepository  # asyncpg only when needed
+
         return PostgresRepository(database)
 
     from storage.sqlite import SqliteRepository
+
     if database.lower().startswith(_SQLITE_SCHEME):
-        rest = database[len(_SQLITE_SCHEME):]
+        rest = database[len(_SQLITE_SCHEME) :]
         if rest in ("", ":memory:", "/:memory:"):
             return SqliteRepository(":memory:")
         if not rest.startswith("/") or rest == "/":
-            raise ValueError("bad SQLite URL: use sqlite:///relative/path.db, "
-                             "sqlite:////absolute/path.db or sqlite://:memory:")
+            raise ValueError(
+                "bad SQLite URL: use sqlite:///relative/path.db, sqlite:////absolute/path.db or sqlite://:memory:"
+            )
         return SqliteRepository(rest[1:])
     if "://" in database:
         scheme = database.split("://", 1)[0]
-        raise ValueError(f"unsupported database scheme {scheme[:20]!r}: "
-                         "use postgresql://..., sqlite:///path or a plain file path")
+        raise ValueError(
+            f"unsupported database scheme {scheme[:20]!r}: use postgresql://..., sqlite:///path or a plain file path"
+        )
     return SqliteRepository(database)

@@ -10,6 +10,7 @@ processes starting at once cannot apply the same migration twice.
 Conventions: times are UNIX seconds (REAL), JSON columns are TEXT holding a JSON
 document, booleans are INTEGER 0/1.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -184,8 +185,7 @@ async def current_version(db: aiosqlite.Connection) -> int:
     return int(row[0])
 
 
-async def migrate(db: aiosqlite.Connection,
-                  migrations: list[tuple[int, str]] | None = None) -> list[int]:
+async def migrate(db: aiosqlite.Connection, migrations: list[tuple[int, str]] | None = None) -> list[int]:
     """Apply pending migrations in order; return the versions applied.
 
     ``db`` must be in autocommit mode (``isolation_level=None``) and not inside a
@@ -208,9 +208,7 @@ async def migrate(db: aiosqlite.Connection,
                 continue
             for stmt in statements:
                 await db.execute(stmt)
-            await db.execute(
-                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                (version, time.time()))
+            await db.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, time.time()))
             await db.execute("COMMIT")
         except BaseException:
             await _rollback_quietly(db)

@@ -1,28 +1,29 @@
 """Plain rows the repository hands out. Times are UNIX seconds (float, UTC)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
 # Table status values
-LOBBY = "lobby"        # seats being taken, options being set
-PLAYING = "playing"    # a game is running
-BETWEEN = "between"    # a game ended; rematch possible
-CLOSED = "closed"      # cancelled or abandoned; frees the chat/topic for a new table
+LOBBY = "lobby"  # seats being taken, options being set
+PLAYING = "playing"  # a game is running
+BETWEEN = "between"  # a game ended; rematch possible
+CLOSED = "closed"  # cancelled or abandoned; frees the chat/topic for a new table
 
 
 @dataclass
 class TableRow:
     id: int
     chat_id: int
-    thread_id: int          # forum topic id, 0 when the chat has no topics
-    game: str               # "durak"
+    thread_id: int  # forum topic id, 0 when the chat has no topics
+    game: str  # "durak"
     options: dict[str, Any]
     status: str
     opener_id: int
-    version: int            # the optimistic-lock version: seq of the last action, or
-                            # higher after versioned lobby edits (update_table bumps it)
-    game_no: int            # 0 in the lobby, 1 for the first game of the series, ...
+    version: int  # the optimistic-lock version: seq of the last action, or
+    # higher after versioned lobby edits (update_table bumps it)
+    game_no: int  # 0 in the lobby, 1 for the first game of the series, ...
     group_message_id: int | None
     lang: str
     settings: dict[str, Any] = field(default_factory=dict)  # table settings: timer, ...
@@ -33,13 +34,13 @@ class TableRow:
 class SeatRow:
     table_id: int
     seat: int
-    user_id: int            # Telegram user id; computer players get negative ids
+    user_id: int  # Telegram user id; computer players get negative ids
     name: str
     is_computer: bool = False
-    dm_message_id: int | None = None    # the hand message in the player's DM
+    dm_message_id: int | None = None  # the hand message in the player's DM
     ping_message_id: int | None = None  # the last "your turn" ping, deleted on the next one
-    keyboard: str = "normal"            # the seat's DM keyboard mode (set_seat_keyboard) ...
-    keyboard_version: int = 0           # ... valid only while the table version equals this
+    keyboard: str = "normal"  # the seat's DM keyboard mode (set_seat_keyboard) ...
+    keyboard_version: int = 0  # ... valid only while the table version equals this
 
 
 @dataclass
@@ -48,16 +49,16 @@ class UserRow:
     name: str
     username: str | None = None
     lang: str | None = None
-    dm_open: bool = False   # the user has started the bot in a private chat
+    dm_open: bool = False  # the user has started the bot in a private chat
 
 
 @dataclass
 class ActionRow:
     table_id: int
-    seq: int                # 1-based, strictly increasing per table (gaps where versioned
-                            # lobby edits bumped the version); the table version after it
+    seq: int  # 1-based, strictly increasing per table (gaps where versioned
+    # lobby edits bumped the version); the table version after it
     game_no: int
-    seat: int | None        # None for system actions (the deal, timeouts)
+    seat: int | None  # None for system actions (the deal, timeouts)
     action: str
     created_at: float = 0.0
 
@@ -84,7 +85,7 @@ class OutboxItem:
 @dataclass
 class TimerRow:
     table_id: int
-    version: int            # the table version the deadline belongs to; stale if it moved on
+    version: int  # the table version the deadline belongs to; stale if it moved on
     remind_at: float | None
     expire_at: float
     reminded: bool = False

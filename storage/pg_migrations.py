@@ -15,6 +15,7 @@ Conventions: ids, chat ids, user ids, message ids, versions and seqs are BIGINT
 BOOLEAN; JSON columns are ``json`` (stored verbatim, so key order round-trips exactly
 like SQLite's TEXT).
 """
+
 from __future__ import annotations
 
 import time
@@ -178,8 +179,9 @@ async def current_version(conn: asyncpg.Connection) -> int:
     return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
 
 
-async def migrate(conn: asyncpg.Connection, schema: str | None = None,
-                  migrations: list[tuple[int, str]] | None = None) -> list[int]:
+async def migrate(
+    conn: asyncpg.Connection, schema: str | None = None, migrations: list[tuple[int, str]] | None = None
+) -> list[int]:
     """Create ``schema`` if given and missing, apply pending migrations in order and
     return the versions applied. Raises ``StorageError`` (applying nothing) when the
     database is at a version newer than the code knows."""
@@ -195,8 +197,9 @@ async def migrate(conn: asyncpg.Connection, schema: str | None = None,
         await conn.execute(SCHEMA_VERSION_DDL)
         found = await current_version(conn)
     if found > latest_version(migrations):
-        raise StorageError(f"database schema version {found} is newer than this code "
-                           f"({latest_version(migrations)}); refusing to run")
+        raise StorageError(
+            f"database schema version {found} is newer than this code ({latest_version(migrations)}); refusing to run"
+        )
 
     applied: list[int] = []
     for version, script in migrations:
@@ -205,8 +208,6 @@ async def migrate(conn: asyncpg.Connection, schema: str | None = None,
             if await current_version(conn) >= version:
                 continue
             await conn.execute(script)  # simple query protocol: many statements at once
-            await conn.execute(
-                "INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)",
-                version, time.time())
+            await conn.execute("INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)", version, time.time())
         applied.append(version)
     return applied

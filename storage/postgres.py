@@ -28,6 +28,7 @@ deployments (or tests) in different schemas of one database do not interfere.
 JSON columns hold ``storage.common.dumps`` text in ``json`` columns, decoded by the
 same helpers as SQLite, so both backends return identical dicts.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -48,8 +49,7 @@ from storage.repository import StorageError
 log = logging.getLogger(__name__)
 
 # What a lost dedicated connection (lead lock, listener) may raise on use or reconnect.
-_CONNECTION_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
-                      asyncpg.InterfaceError)
+_CONNECTION_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 _CLOSE_TIMEOUT_S = 10.0
 
 
@@ -128,8 +128,7 @@ class PostgresRepository(SqlRepository):
             self._schema = await conn.fetchval("SELECT current_schema()")
         finally:
             await conn.close()
-        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size,
-                                               max_size=self.max_size)
+        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
         self._closing = False
 
     async def close(self) -> None:
@@ -213,8 +212,9 @@ class PostgresRepository(SqlRepository):
             try:
                 if self._lead_conn is None:
                     self._lead_conn = await asyncpg.connect(self.url)
-                self._is_lead = bool(await self._lead_conn.fetchval(
-                    "SELECT pg_try_advisory_lock($1)", self._sender_key()))
+                self._is_lead = bool(
+                    await self._lead_conn.fetchval("SELECT pg_try_advisory_lock($1)", self._sender_key())
+                )
             except _CONNECTION_ERRORS as exc:
                 log.warning("cannot take the outbox sender lock: %s", exc)
                 self._drop_lead_conn()

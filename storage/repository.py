@@ -10,6 +10,7 @@ the game result, the outbox rows and the turn timer. ``expected_version`` makes
 it an optimistic lock: if another writer got there first, ``VersionConflict`` is
 raised and nothing is written.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -37,8 +38,7 @@ class Repository(Protocol):
     async def close(self) -> None: ...
 
     # --- users and chats -------------------------------------------------
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None) -> UserRow: ...
+    async def upsert_user(self, user_id: int, name: str, username: str | None, lang: str | None) -> UserRow: ...
     async def get_user(self, user_id: int) -> UserRow | None: ...
     async def set_dm_open(self, user_id: int, is_open: bool) -> None: ...
     async def get_chat_lang(self, chat_id: int) -> str | None: ...
@@ -47,57 +47,82 @@ class Repository(Protocol):
         """Group upgraded to supergroup: move tables, settings and pending outbox rows."""
 
     # --- tables and seats ------------------------------------------------
-    async def create_table(self, chat_id: int, thread_id: int, game: str,
-                           options: dict[str, Any], opener_id: int, lang: str,
-                           settings: dict[str, Any]) -> TableRow:
+    async def create_table(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        options: dict[str, Any],
+        opener_id: int,
+        lang: str,
+        settings: dict[str, Any],
+    ) -> TableRow:
         """Raises ``TableExists`` if the chat/topic has a table that is not closed."""
+
     async def get_table(self, table_id: int) -> TableRow | None: ...
     async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None: ...
     async def tables_with_status(self, *statuses: str) -> list[TableRow]: ...
-    async def update_table(self, table_id: int, expected_version: int | None = None, *,
-                           seats: list[SeatRow] | None = None, **fields: Any) -> TableRow:
+    async def update_table(
+        self, table_id: int, expected_version: int | None = None, *, seats: list[SeatRow] | None = None, **fields: Any
+    ) -> TableRow:
         """Change lobby fields (options, settings, status, group_message_id, lang, game_no).
         With ``expected_version`` it bumps the version by one (lobby edits are versioned too,
         so stale lobby buttons are detected) and raises ``VersionConflict`` on mismatch.
         With ``seats`` the table's seats are replaced (as ``replace_seats``) in the same
         transaction, so a lobby join is atomic with its version bump."""
+
     async def get_seats(self, table_id: int) -> list[SeatRow]: ...
     async def replace_seats(self, table_id: int, seats: list[SeatRow]) -> None:
         """Seats must belong to ``table_id`` with distinct seat numbers (``ValueError``)."""
-    async def set_seat_messages(self, table_id: int, seat: int, *,
-                                dm_message_id: int | None | type[...] = ...,
-                                ping_message_id: int | None | type[...] = ...) -> None:
+
+    async def set_seat_messages(
+        self,
+        table_id: int,
+        seat: int,
+        *,
+        dm_message_id: int | None | type[...] = ...,
+        ping_message_id: int | None | type[...] = ...,
+    ) -> None:
         """Update only the ids passed (``...`` = leave as is)."""
-    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str,
-                                version: int) -> None:
+
+    async def set_seat_keyboard(self, table_id: int, seat: int, mode: str, version: int) -> None:
         """Store the seat's keyboard ``mode`` and the table ``version`` it was chosen at
         (``SeatRow.keyboard`` / ``keyboard_version``); the bot treats the mode as valid
         only while the table is still at that version."""
+
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         """Tables (not closed) where the user holds a seat."""
 
     # --- the action log ----------------------------------------------------
-    async def commit_actions(self, table_id: int, expected_version: int,
-                             actions: list[ActionRow], *,
-                             outbox: list[OutboxItem] = (),
-                             table_fields: dict[str, Any] | None = None,
-                             snapshot: dict | None = None,
-                             result: dict | None = None,
-                             timer: TimerRow | None | type[...] = ...) -> int:
+    async def commit_actions(
+        self,
+        table_id: int,
+        expected_version: int,
+        actions: list[ActionRow],
+        *,
+        outbox: list[OutboxItem] = (),
+        table_fields: dict[str, Any] | None = None,
+        snapshot: dict | None = None,
+        result: dict | None = None,
+        timer: TimerRow | None | type[...] = ...,
+    ) -> int:
         """Append ``actions`` (their ``seq`` must run on from ``expected_version``),
         set the version to the last seq, apply ``table_fields``, store ``snapshot``
         (the state after the last action) and ``result`` (for the current game_no),
         queue ``outbox``, and replace the table's timer (None clears it, ``...`` keeps it).
         All or nothing. Raises ``VersionConflict``."""
+
     async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]: ...
     async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
         """(seq, state dict) of the newest snapshot, or None."""
+
     async def game_results(self, table_id: int) -> list[dict]:
         """Results of the finished games of the series, ordered by game_no."""
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:
         """Outbox rows that do not belong to an action (lobby edits, notices)."""
+
     async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]: ...
     async def mark_done(self, ids: list[int]) -> None: ...
     async def try_lead_sender(self) -> bool:
@@ -105,6 +130,7 @@ class Repository(Protocol):
         sender (idempotent), False while another process is. PostgreSQL: a session
         advisory lock on a dedicated connection, held until ``close()`` or until that
         connection dies (then the next call reconnects and tries again). SQLite: True."""
+
     async def listen_outbox(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` (in this process's event loop) after any process commits
         outbox rows (``commit_actions``/``enqueue``), so the sender wakes up. PostgreSQL:
@@ -114,9 +140,11 @@ class Repository(Protocol):
     # --- timers --------------------------------------------------------------
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Timers whose remind_at (not yet reminded) or expire_at has passed."""
+
     async def mark_reminded(self, table_id: int, version: int) -> bool:
         """A claim: True only for the one call that turned the timer of ``version`` from
         not reminded to reminded; False if already reminded, gone or of another version."""
+
     async def clear_timer(self, table_id: int, version: int | None = None) -> None: ...
     async def all_timers(self) -> list[TimerRow]: ...
 

@@ -23,6 +23,7 @@ is a no-op. The claims (``mark_reminded``, ``claim_update``) and the version che
 still run inside ``BEGIN IMMEDIATE`` transactions, so they also hold for a second
 repository on the same file. ``storage.postgres`` is the multi-process backend.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -86,8 +87,7 @@ class SqliteRepository(SqlRepository):
             return
         if not self.is_memory and not self.path.startswith("file:"):
             _create_private(self.path)
-        db = await aiosqlite.connect(self.path, isolation_level=None,
-                                     uri=self.path.startswith("file:"))
+        db = await aiosqlite.connect(self.path, isolation_level=None, uri=self.path.startswith("file:"))
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
@@ -103,7 +103,8 @@ class SqliteRepository(SqlRepository):
             if version > migrations.latest_version():
                 raise StorageError(
                     f"database schema version {version} is newer than this code "
-                    f"({migrations.latest_version()}); refusing to run")
+                    f"({migrations.latest_version()}); refusing to run"
+                )
         except BaseException:
             await db.close()
             raise
@@ -153,8 +154,7 @@ class SqliteRepository(SqlRepository):
 
     def _is_unique_violation(self, exc: BaseException) -> bool:
         text = str(exc).upper()
-        return isinstance(exc, sqlite3.IntegrityError) and (
-            "UNIQUE" in text or "PRIMARY KEY" in text)
+        return isinstance(exc, sqlite3.IntegrityError) and ("UNIQUE" in text or "PRIMARY KEY" in text)
 
     @staticmethod
     async def _rollback(db: aiosqlite.Connection) -> None:

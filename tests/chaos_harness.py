@@ -21,6 +21,7 @@ action log is compared with the presses:
 The fake keeps an update until a later getUpdates acknowledges it (like Telegram), so a
 press the killed process took but did not finish is delivered again to the next one.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,7 +41,7 @@ from tests.fakebot import FakeTelegram
 from tests.http_fake import HttpBotApi
 
 ROOT = Path(__file__).resolve().parent.parent
-ANSWER_TIMEOUT = 20.0   # a press to a live bot is answered within this (loaded machine)
+ANSWER_TIMEOUT = 20.0  # a press to a live bot is answered within this (loaded machine)
 BUTTONS_TIMEOUT = 30.0  # the next hand with buttons appears within this, restarts included
 
 
@@ -73,12 +74,14 @@ class ChaosReport:
         return max(self.recoveries, default=0.0)
 
     def summary(self) -> str:
-        return (f"games={self.games} finished={self.finished} presses={self.presses} "
-                f"accepted={self.accepted} kills={self.kills} lost={self.lost} "
-                f"doubled={self.doubled} unpressed={self.unpressed} "
-                f"duplicate_posts={self.duplicate_posts} worst_recovery={self.worst_recovery:.2f}s"
-                + "".join(f"\n  problem: {p}" for p in self.problems[:20])
-                + "".join(f"\n  duplicate: {d}" for d in self.duplicates[:20]))
+        return (
+            f"games={self.games} finished={self.finished} presses={self.presses} "
+            f"accepted={self.accepted} kills={self.kills} lost={self.lost} "
+            f"doubled={self.doubled} unpressed={self.unpressed} "
+            f"duplicate_posts={self.duplicate_posts} worst_recovery={self.worst_recovery:.2f}s"
+            + "".join(f"\n  problem: {p}" for p in self.problems[:20])
+            + "".join(f"\n  duplicate: {d}" for d in self.duplicates[:20])
+        )
 
 
 class BotProcess:
@@ -93,15 +96,20 @@ class BotProcess:
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CARDBOT_"))}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-        env.update(TELEGRAM_BOT_TOKEN=f"{self.api.fake.bot_id}:TEST",
-                   TELEGRAM_API_BASE_URL=self.api.base_url, CARDBOT_DATABASE_URL=self.database,
-                   CARDBOT_LOG_LEVEL="WARNING", CARDBOT_COMPUTER_LEVEL="easy")
+        env.update(
+            TELEGRAM_BOT_TOKEN=f"{self.api.fake.bot_id}:TEST",
+            TELEGRAM_API_BASE_URL=self.api.base_url,
+            CARDBOT_DATABASE_URL=self.database,
+            CARDBOT_LOG_LEVEL="WARNING",
+            CARDBOT_COMPUTER_LEVEL="easy",
+        )
         self.starts += 1
         log = open(self.workdir / f"bot-{self.starts}.log", "w")
         self.started_at = time.monotonic()
         # cwd is a scratch folder, so no developer's .env is read
-        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env,
-                                        cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "run"], env=env, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT
+        )
         log.close()
 
     def kill(self) -> None:
@@ -119,8 +127,7 @@ class BotProcess:
             self.process.wait()
 
     def outputs(self) -> list[str]:
-        return [(self.workdir / f"bot-{n}.log").read_text(errors="replace")
-                for n in range(1, self.starts + 1)]
+        return [(self.workdir / f"bot-{n}.log").read_text(errors="replace") for n in range(1, self.starts + 1)]
 
 
 class Chaos:
@@ -164,9 +171,15 @@ class Chaos:
         with self.api._lock:  # the fake is shared with the HTTP thread
             qid = str(next(self.fake._ids) * 1000 + user.id % 1000)
             self.fake.queries[qid] = user.id
-            update = self.fake._next_update(callback_query={
-                "id": qid, "from": user.to_api(), "chat_instance": f"ci{message.chat_id}",
-                "message": message.to_api(), "data": data})
+            update = self.fake._next_update(
+                callback_query={
+                    "id": qid,
+                    "from": user.to_api(),
+                    "chat_instance": f"ci{message.chat_id}",
+                    "message": message.to_api(),
+                    "data": data,
+                }
+            )
         self.api.put(update)
         return qid
 
@@ -192,8 +205,9 @@ class Chaos:
         for user in people:
             await fake.send(app, user, user, "/start")
         await fake.send(app, people[0], group, "/durak")
-        lobby = await self.until(lambda: next((m for m in fake.messages(group) if m.keyboard), None),
-                                 BUTTONS_TIMEOUT, "the lobby")
+        lobby = await self.until(
+            lambda: next((m for m in fake.messages(group) if m.keyboard), None), BUTTONS_TIMEOUT, "the lobby"
+        )
         await fake.press(app, people[1], lobby, "Сесть за стол")
         await self.until(lambda: "Борис" in lobby.text, BUTTONS_TIMEOUT, "Борис in the lobby")
         await fake.press(app, people[0], lobby, "Начать")
@@ -206,11 +220,18 @@ class Chaos:
     def _move_buttons(self, people, table_id: int, version: int):
         """(user, message, data) of every move button drawn at ``version`` in the DMs."""
         prefix = f"a:{table_id}:{version}:"
-        return [(user, m, data) for user in people for m in self.fake.messages(user.id)
-                if m.keyboard for _, data in self.fake.buttons(m) if data and data.startswith(prefix)]
+        return [
+            (user, m, data)
+            for user in people
+            for m in self.fake.messages(user.id)
+            if m.keyboard
+            for _, data in self.fake.buttons(m)
+            if data and data.startswith(prefix)
+        ]
 
-    async def play_game(self, game_no: int, kills: int, max_presses: int,
-                        deadline: float | None = None, kill_span: int | None = None) -> None:
+    async def play_game(
+        self, game_no: int, kills: int, max_presses: int, deadline: float | None = None, kill_span: int | None = None
+    ) -> None:
         """Play one table until it ends (or ``max_presses`` / ``deadline``), killing the bot
         ``kills`` times at presses picked at random among the first ``kill_span`` (default
         ``max_presses``; a two-person durak game takes about 90 presses)."""
@@ -247,8 +268,7 @@ class Chaos:
             if n in kill_at:
                 # right away (the update may not even be read), or while the bot commits,
                 # answers or draws the next hands
-                await asyncio.sleep(self.rng.choice([0.0, self.rng.uniform(0, 0.15),
-                                                     self.rng.uniform(0.15, 0.6)]))
+                await asyncio.sleep(self.rng.choice([0.0, self.rng.uniform(0, 0.15), self.rng.uniform(0.15, 0.6)]))
                 press.killed_after = self.answered(qid) is None
                 self.restart()
                 continue
@@ -262,8 +282,9 @@ class Chaos:
     async def check(self, table_id: int, people, presses: list[Press], chats: list[int]) -> None:
         rep = self.report
         rep.presses += len(presses)
-        accepted = {p.qid for p in presses
-                    if (a := self.answered(p.qid)) is not None and not a.text and not a.show_alert}
+        accepted = {
+            p.qid for p in presses if (a := self.answered(p.qid)) is not None and not a.text and not a.show_alert
+        }
         rep.accepted += len(accepted)
         row = await self.repo.get_table(table_id)
         seats = {s.seat: s for s in await self.repo.get_seats(table_id)}

@@ -1,5 +1,6 @@
 """Shared fixtures: the in-process fake Telegram server (see tests/fakebot.py) and the
 database every end-to-end test runs on -- each test runs once per storage backend."""
+
 import pytest
 
 from tests.fakebot import FakeTelegram

@@ -3,6 +3,7 @@ fresh PostgreSQL schema, see the ``database`` fixture in conftest.py), talking t
 in-process fake Bot API (tests/fakebot.py), with one fake clock for timers and the
 group message budget. Tests press buttons as users do and look at what each chat shows.
 """
+
 from __future__ import annotations
 
 import random
@@ -34,8 +35,15 @@ class FakeClock:
 class BotUnderTest:
     """One running bot process. ``restart()`` replaces it with a new one on the same DB."""
 
-    def __init__(self, fake: FakeTelegram, database: str | Path, clock: FakeClock, seed: int = 7,
-                 computer_level: str = "easy", computer_workers: int = 0) -> None:
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        database: str | Path,
+        clock: FakeClock,
+        seed: int = 7,
+        computer_level: str = "easy",
+        computer_workers: int = 0,
+    ) -> None:
         self.fake, self.database, self.clock, self.seed = fake, str(database), clock, seed
         # the tests' computers play the quick easy player in a thread unless a test asks
         self.computer_level, self.computer_workers = computer_level, computer_workers
@@ -43,11 +51,21 @@ class BotUnderTest:
         self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
 
     async def start(self) -> "BotUnderTest":
-        settings = Settings(token=f"{self.fake.bot_id}:TEST", db_path=self.database,
-                            computer_level=self.computer_level, computer_workers=self.computer_workers)
-        self.app = build_application(settings, request=FakeRequest(self.fake), rate_limiter=False,
-                                     rng=random.Random(self.seed), clock=self.clock,
-                                     sender_clock=self.clock, background=False)
+        settings = Settings(
+            token=f"{self.fake.bot_id}:TEST",
+            db_path=self.database,
+            computer_level=self.computer_level,
+            computer_workers=self.computer_workers,
+        )
+        self.app = build_application(
+            settings,
+            request=FakeRequest(self.fake),
+            rate_limiter=False,
+            rng=random.Random(self.seed),
+            clock=self.clock,
+            sender_clock=self.clock,
+            background=False,
+        )
         await self.app.initialize()
         await self.runtime.startup(background=False)
         await self.settle()
@@ -122,10 +140,16 @@ class BotUnderTest:
         return [row.action for row in await self.repo.load_actions(table_id)]
 
     # ------------------------------------------------------------ playing
-    async def play(self, table_id: int, users: list[FakeUser],
-                   choose: Callable[[FakeUser, list[tuple[str, str]], random.Random], str] | None = None,
-                   max_moves: int = 3000, pace: float = HUMAN_PACE, until: Callable | None = None,
-                   seed: int = 1) -> int:
+    async def play(
+        self,
+        table_id: int,
+        users: list[FakeUser],
+        choose: Callable[[FakeUser, list[tuple[str, str]], random.Random], str] | None = None,
+        max_moves: int = 3000,
+        pace: float = HUMAN_PACE,
+        until: Callable | None = None,
+        seed: int = 1,
+    ) -> int:
         """Humans press buttons in their DMs until the game is over (or ``until()`` holds).
         Returns the number of presses."""
         rng = random.Random(seed)
@@ -180,7 +204,8 @@ class BotUnderTest:
                 others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()
                 secret = others - hands.get(seat, set()) - public
                 assert not visible & secret, (
-                    f"view of seat {seat} at table {table.id} holds hidden cards {visible & secret}")
+                    f"view of seat {seat} at table {table.id} holds hidden cards {visible & secret}"
+                )
                 allowed[(table.id, seat)] = visible
                 owners[(chat, message_id)] = [(table.id, seat)]
                 per_chat.setdefault(chat, []).append((table.id, seat))
@@ -237,16 +262,25 @@ def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.
     return rng.choice([d for _, d in buttons]) if names else buttons[0][1]
 
 
-async def open_table(bot: BotUnderTest, chat_id: int, host: FakeUser, others: list[FakeUser],
-                     computers: int = 0, command: str = "/durak", thread_id: int | None = None):
+async def open_table(
+    bot: BotUnderTest,
+    chat_id: int,
+    host: FakeUser,
+    others: list[FakeUser],
+    computers: int = 0,
+    command: str = "/durak",
+    thread_id: int | None = None,
+):
     """/durak in the group, everyone opens the DM and joins. Returns the table row."""
     for user in [host, *others]:
         await bot.send(user, user, "/start")
     await bot.send(host, chat_id, command, thread_id=thread_id)
     for user in others:
-        await bot.press(user, await bot.table_message(chat_id, thread_id or 0),
-                        lambda text: text in ("Сесть за стол", "Join"))
+        await bot.press(
+            user, await bot.table_message(chat_id, thread_id or 0), lambda text: text in ("Сесть за стол", "Join")
+        )
     for _ in range(computers):
-        await bot.press(host, await bot.table_message(chat_id, thread_id or 0),
-                        lambda text: text in ("+ Компьютер", "+ Computer"))
+        await bot.press(
+            host, await bot.table_message(chat_id, thread_id or 0), lambda text: text in ("+ Компьютер", "+ Computer")
+        )
     return await bot.table(chat_id, thread_id or 0)

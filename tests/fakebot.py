@@ -28,6 +28,7 @@ Notes: texts stored/returned are what the user sees (HTML parsed away); ``raw_te
 markup. Unhandled handler exceptions (PTB only logs them when no error handler is registered)
 are re-raised from send()/press() unless ``FakeTelegram(raise_handler_errors=False)``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,8 +46,10 @@ from telegram.error import TimedOut
 from telegram.ext import ApplicationBuilder
 from telegram.request import BaseRequest, RequestData
 
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
-                "markup are exactly the same as a current content and reply markup of the message")
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply "
+    "markup are exactly the same as a current content and reply markup of the message"
+)
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument"}
 
@@ -77,8 +80,24 @@ def _utf16_len(text: str) -> int:
 
 
 # ----------------------------------------------------------------------------- text rendering
-_HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler",
-              "a", "code", "pre", "blockquote", "tg-emoji"}
+_HTML_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "span",
+    "tg-spoiler",
+    "a",
+    "code",
+    "pre",
+    "blockquote",
+    "tg-emoji",
+}
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>")
 _MDV2_LINK = re.compile(r"(?<!\\)\[((?:[^\]\\]|\\.)*)\]\((?:[^)\\]|\\.)*\)")
 
@@ -111,28 +130,27 @@ def _render_html(text: str) -> str:
         offset = len(text[:i].encode())
         m = _TAG_RE.match(text, i)
         if not m:
-            raise err(f"Unsupported start tag \"\" at byte offset {offset}")
+            raise err(f'Unsupported start tag "" at byte offset {offset}')
         closing, name = m.group(1) == "/", m.group(2).lower()
         if name not in _HTML_TAGS:
-            raise err(f"Unsupported start tag \"{name}\" at byte offset {offset}")
+            raise err(f'Unsupported start tag "{name}" at byte offset {offset}')
         attrs = m.group(3) or ""
         if not closing and name == "a" and "href=" not in attrs:
-            raise err(f"Tag \"a\" must have attribute \"href\" at byte offset {offset}")
+            raise err(f'Tag "a" must have attribute "href" at byte offset {offset}')
         if not closing and name == "span" and "tg-spoiler" not in attrs:
-            raise err(f"Tag \"span\" must have class \"tg-spoiler\" at byte offset {offset}")
+            raise err(f'Tag "span" must have class "tg-spoiler" at byte offset {offset}')
         if closing and attrs.strip():
             raise err(f"Unmatched end tag at byte offset {offset}")
         if closing:
             if not stack or stack[-1] != name:
                 expected = f'"</{stack[-1]}>"' if stack else "nothing"
-                raise err(f"Unmatched end tag at byte offset {offset}, expected {expected}, "
-                          f"found \"</{name}>\"")
+                raise err(f'Unmatched end tag at byte offset {offset}, expected {expected}, found "</{name}>"')
             stack.pop()
         else:
             stack.append(name)
         i = m.end()
     if stack:
-        raise err(f"Can't find end tag corresponding to start tag \"{stack[-1]}\"")
+        raise err(f'Can\'t find end tag corresponding to start tag "{stack[-1]}"')
     return _decode_entities("".join(out), err)
 
 
@@ -143,21 +161,21 @@ _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 def _decode_entities(text: str, err) -> str:
     """Telegram knows four named entities and numeric ones. Stricter than Telegram, a
     bare "&" is refused too: it means a text from people went out unescaped."""
+
     def one(match: re.Match) -> str:
         name = match.group(1)
         if name.startswith("#"):
             number = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
             if not 0 < number < 0x110000:
-                raise err(f"Unsupported HTML entity \"&{name};\"")
+                raise err(f'Unsupported HTML entity "&{name};"')
             return chr(number)
         if name not in _NAMED:
-            raise err(f"Unsupported HTML entity \"&{name};\"")
+            raise err(f'Unsupported HTML entity "&{name};"')
         return _NAMED[name]
 
     for bare in re.finditer("&", text):
         if not _ENTITY.match(text, bare.start()):
-            raise err(f"Character '&' at byte offset {len(text[:bare.start()].encode())} must be "
-                      "escaped as &amp;")
+            raise err(f"Character '&' at byte offset {len(text[: bare.start()].encode())} must be escaped as &amp;")
     return _ENTITY.sub(one, text)
 
 
@@ -171,8 +189,7 @@ def _render_mdv2(text: str) -> str:
             i += 2
             continue
         if c in "#+-={}.!()[]" or (c == ">" and i and text[i - 1] != "\n"):
-            raise _bad(f"can't parse entities: Character '{c}' is reserved and must be "
-                       "escaped with the preceding '\\'")
+            raise _bad(f"can't parse entities: Character '{c}' is reserved and must be escaped with the preceding '\\'")
         if c not in "*_~|`>":
             out.append(c)
         i += 1
@@ -193,8 +210,7 @@ def _normalize_markup(markup: dict | None) -> dict | None:
             if not button.get("text"):
                 raise _bad("BUTTON_TEXT_EMPTY")
             if len(button) < 2:
-                raise _bad("can't parse inline keyboard button: Text buttons are unallowed in "
-                           "the inline keyboard")
+                raise _bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise _bad("BUTTON_DATA_INVALID")
@@ -236,8 +252,7 @@ class FakeChat:
     def to_api(self) -> dict:
         d: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.type == "private":
-            d.update({k: v for k, v in self.user.to_api().items()
-                      if k in ("first_name", "last_name", "username")})
+            d.update({k: v for k, v in self.user.to_api().items() if k in ("first_name", "last_name", "username")})
         else:
             d["title"] = self.title
             if self.is_forum:
@@ -280,8 +295,13 @@ class FakeMessage:
         return (self.reply_markup or {}).get("inline_keyboard", [])
 
     def to_api(self) -> dict:
-        d = {"message_id": self.message_id, "date": self.date, "chat": self.chat.to_api(),
-             "from": self.sender, **self.extra}
+        d = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_api(),
+            "from": self.sender,
+            **self.extra,
+        }
         if self.history[-1].raw_text or not self.extra:
             d["text"] = self.text
         if self.entities:
@@ -327,14 +347,18 @@ class CallbackAnswer:
 class FakeTelegram:
     """State of a fake Telegram server plus helpers to inject updates and inspect results."""
 
-    def __init__(self, bot_id: int = 123, bot_username: str = "CardTestBot", *,
-                 privacy_mode: bool = True, raise_handler_errors: bool = True,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        bot_id: int = 123,
+        bot_username: str = "CardTestBot",
+        *,
+        privacy_mode: bool = True,
+        raise_handler_errors: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.bot_id, self.bot_username = bot_id, bot_username
-        self.privacy_mode, self.raise_handler_errors, self.clock = (
-            privacy_mode, raise_handler_errors, clock)
-        self.bot_user = {"id": bot_id, "is_bot": True, "first_name": bot_username,
-                         "username": bot_username}
+        self.privacy_mode, self.raise_handler_errors, self.clock = (privacy_mode, raise_handler_errors, clock)
+        self.bot_user = {"id": bot_id, "is_bot": True, "first_name": bot_username, "username": bot_username}
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.msgs: dict[int, dict[int, FakeMessage]] = {}
@@ -354,21 +378,35 @@ class FakeTelegram:
         self._capture: logging.Handler | None = None
 
     # ---------------------------------------------------------------- setup
-    def user(self, user_id: int, first_name: str, language_code: str | None = "ru",
-             username: str | None = None) -> FakeUser:
+    def user(
+        self, user_id: int, first_name: str, language_code: str | None = "ru", username: str | None = None
+    ) -> FakeUser:
         """Register a user (and their, not yet started, private chat with the bot)."""
         u = FakeUser(user_id, first_name, language_code, username)
         self.users[user_id] = u
         self.chats[user_id] = FakeChat(user_id, "private", user=u)
         return u
 
-    def group(self, chat_id: int, title: str, admins: list[int] = (), forum: bool = False,
-              supergroup: bool = False, bot_admin: bool = False,
-              members: list[int] = ()) -> FakeChat:
+    def group(
+        self,
+        chat_id: int,
+        title: str,
+        admins: list[int] = (),
+        forum: bool = False,
+        supergroup: bool = False,
+        bot_admin: bool = False,
+        members: list[int] = (),
+    ) -> FakeChat:
         """Register a group; ``forum=True`` implies a supergroup. admins[0] is the creator."""
-        chat = FakeChat(chat_id, "supergroup" if (forum or supergroup) else "group", title,
-                        is_forum=forum, admins=list(admins), members=set(admins) | set(members),
-                        bot_admin=bot_admin)
+        chat = FakeChat(
+            chat_id,
+            "supergroup" if (forum or supergroup) else "group",
+            title,
+            is_forum=forum,
+            admins=list(admins),
+            members=set(admins) | set(members),
+            bot_admin=bot_admin,
+        )
         self.chats[chat_id] = chat
         return chat
 
@@ -383,10 +421,18 @@ class FakeTelegram:
     def kick_bot(self, chat_id: int) -> None:
         self.chats[chat_id].bot_kicked = True
 
-    def fail_next(self, method: str, description: str = "Bad Request: injected failure",
-                  error_code: int = 400, *, chat_id: int | None = None,
-                  retry_after: int | None = None, times: int = 1, timeout: bool = False,
-                  delivered: bool = False) -> None:
+    def fail_next(
+        self,
+        method: str,
+        description: str = "Bad Request: injected failure",
+        error_code: int = 400,
+        *,
+        chat_id: int | None = None,
+        retry_after: int | None = None,
+        times: int = 1,
+        timeout: bool = False,
+        delivered: bool = False,
+    ) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
         ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
         500 or 502 a server error (PTB: ``NetworkError``); ``timeout`` no answer at all
@@ -440,8 +486,11 @@ class FakeTelegram:
         if not write:
             return chat
         if chat.migrated_to is not None:
-            raise APIError(400, "Bad Request: group chat was upgraded to a supergroup chat",
-                           {"migrate_to_chat_id": chat.migrated_to})
+            raise APIError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
         if chat.bot_kicked:
             raise APIError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
         if chat.type == "private":
@@ -457,8 +506,9 @@ class FakeTelegram:
             raise _bad(missing)
         return msg
 
-    def _add_message(self, chat: FakeChat, sender: dict, version: MessageVersion,
-                     thread_id: int | None = None, **kw: Any) -> FakeMessage:
+    def _add_message(
+        self, chat: FakeChat, sender: dict, version: MessageVersion, thread_id: int | None = None, **kw: Any
+    ) -> FakeMessage:
         box = self.msgs.setdefault(chat.id, {})
         msg = FakeMessage(chat, len(box) + 1, sender, [version], thread_id, **kw)
         box[msg.message_id] = msg
@@ -474,9 +524,12 @@ class FakeTelegram:
         return MessageVersion(shown, raw, p.get("parse_mode"), _normalize_markup(markup))
 
     def _api_getMe(self, p: dict) -> dict:
-        return {**self.bot_user, "can_join_groups": True,
-                "can_read_all_group_messages": not self.privacy_mode,
-                "supports_inline_queries": False}
+        return {
+            **self.bot_user,
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": False,
+        }
 
     def _api_sendMessage(self, p: dict) -> dict:
         chat = self._chat(p.get("chat_id"))
@@ -509,8 +562,12 @@ class FakeTelegram:
         msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
         msg.document = {"file_name": file_name, "content": content}
         api = msg.to_api()
-        api["document"] = {"file_id": f"doc{msg.message_id}", "file_unique_id": f"u{msg.message_id}",
-                           "file_name": file_name, "file_size": len(content)}
+        api["document"] = {
+            "file_id": f"doc{msg.message_id}",
+            "file_unique_id": f"u{msg.message_id}",
+            "file_name": file_name,
+            "file_size": len(content),
+        }
         return api
 
     def _edit(self, p: dict, new_text: bool) -> dict:
@@ -524,8 +581,9 @@ class FakeTelegram:
         if new_text:  # NB: like Telegram, omitting reply_markup REMOVES the inline keyboard
             version = self._version(p, p.get("reply_markup"))
         else:
-            version = MessageVersion(current.text, current.raw_text, current.parse_mode,
-                                     _normalize_markup(p.get("reply_markup")))
+            version = MessageVersion(
+                current.text, current.raw_text, current.parse_mode, _normalize_markup(p.get("reply_markup"))
+            )
 
         def key(v: MessageVersion) -> tuple:
             styled = v.raw_text if v.parse_mode and v.raw_text != v.text else None
@@ -563,8 +621,9 @@ class FakeTelegram:
             raise _bad(QUERY_INVALID.removeprefix("Bad Request: "))
         if len(p.get("text") or "") > 200:
             raise _bad("MESSAGE_TOO_LONG")
-        self.answers[qid] = CallbackAnswer(qid, self.queries.pop(qid), p.get("text"),
-                                           bool(p.get("show_alert")), p.get("url"))
+        self.answers[qid] = CallbackAnswer(
+            qid, self.queries.pop(qid), p.get("text"), bool(p.get("show_alert")), p.get("url")
+        )
         return True
 
     def _member(self, chat: FakeChat, user_id: int) -> dict:
@@ -572,21 +631,49 @@ class FakeTelegram:
             user, status = self.bot_user, "administrator" if chat.bot_admin else "member"
         elif user_id in self.users:
             user = self.users[user_id].to_api()
-            status = ("left" if user_id in chat.left else "creator" if chat.admins[:1] == [user_id]
-                      else "administrator" if user_id in chat.admins else "member")
+            status = (
+                "left"
+                if user_id in chat.left
+                else "creator"
+                if chat.admins[:1] == [user_id]
+                else "administrator"
+                if user_id in chat.admins
+                else "member"
+            )
         else:
             raise _bad("user not found")
         d: dict[str, Any] = {"status": status, "user": user}
         if status == "creator":
             d["is_anonymous"] = False
         elif status == "administrator":
-            d.update({k: False for k in ("can_be_edited", "is_anonymous", "can_promote_members",
-                                         "can_post_stories", "can_edit_stories",
-                                         "can_delete_stories")})
-            d.update({k: True for k in ("can_manage_chat", "can_delete_messages",
-                                        "can_manage_video_chats", "can_restrict_members",
-                                        "can_change_info", "can_invite_users",
-                                        "can_pin_messages", "can_manage_topics")})
+            d.update(
+                {
+                    k: False
+                    for k in (
+                        "can_be_edited",
+                        "is_anonymous",
+                        "can_promote_members",
+                        "can_post_stories",
+                        "can_edit_stories",
+                        "can_delete_stories",
+                    )
+                }
+            )
+            d.update(
+                {
+                    k: True
+                    for k in (
+                        "can_manage_chat",
+                        "can_delete_messages",
+                        "can_manage_video_chats",
+                        "can_restrict_members",
+                        "can_change_info",
+                        "can_invite_users",
+                        "can_pin_messages",
+                        "can_manage_topics",
+                    )
+                }
+            )
         return d
 
     def _api_getChatMember(self, p: dict) -> dict:
@@ -601,10 +688,10 @@ class FakeTelegram:
 
     def _api_getChat(self, p: dict) -> dict:
         chat = self._chat(p.get("chat_id"), write=False)
-        gifts = dict.fromkeys(("unlimited_gifts", "limited_gifts", "unique_gifts",
-                               "premium_subscription", "gifts_from_channels"), False)
-        return {**chat.to_api(), "accent_color_id": 0, "max_reaction_count": 11,
-                "accepted_gift_types": gifts}
+        gifts = dict.fromkeys(
+            ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription", "gifts_from_channels"), False
+        )
+        return {**chat.to_api(), "accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": gifts}
 
     @staticmethod
     def _cmd_key(p: dict) -> tuple[str, str]:
@@ -633,8 +720,7 @@ class FakeTelegram:
         return []  # tests feed updates directly with process_update
 
     def _api_getWebhookInfo(self, p: dict) -> dict:
-        return {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
-                "pending_update_count": 0}
+        return {"url": self.webhook.get("url", ""), "has_custom_certificate": False, "pending_update_count": 0}
 
     def _api_setWebhook(self, p: dict) -> bool:
         if not str(p.get("url", "")).startswith("https://"):
@@ -650,9 +736,15 @@ class FakeTelegram:
     def _next_update(self, **payload: Any) -> dict:
         return {"update_id": next(self._ids), **payload}
 
-    async def send(self, app, user: FakeUser, chat: FakeUser | int, text: str,
-                   thread_id: int | None = None, reply_to: FakeMessage | None = None
-                   ) -> FakeMessage:
+    async def send(
+        self,
+        app,
+        user: FakeUser,
+        chat: FakeUser | int,
+        text: str,
+        thread_id: int | None = None,
+        reply_to: FakeMessage | None = None,
+    ) -> FakeMessage:
         """``user`` types ``text`` in ``chat`` (a FakeUser = their DM with the bot, or a chat id).
         Commands get a bot_command entity. Any DM marks the bot as started (first DM is /start).
         In groups, with privacy mode, plain text that is not a reply to / mention of the bot is
@@ -662,9 +754,14 @@ class FakeTelegram:
             await self.feed(app, update)
         return msg
 
-    def message_update(self, user: FakeUser, chat: FakeUser | int, text: str,
-                       thread_id: int | None = None, reply_to: FakeMessage | None = None
-                       ) -> tuple[FakeMessage, dict | None]:
+    def message_update(
+        self,
+        user: FakeUser,
+        chat: FakeUser | int,
+        text: str,
+        thread_id: int | None = None,
+        reply_to: FakeMessage | None = None,
+    ) -> tuple[FakeMessage, dict | None]:
         """The message ``send`` makes, and its update (None: privacy mode hides it), for a
         caller that hands updates to the bot itself (``app.update_queue``, as polling does)."""
         chat_obj = self.chats[chat.id if isinstance(chat, FakeUser) else chat]
@@ -681,15 +778,15 @@ class FakeTelegram:
                 chat_obj.topics.add(thread_id)
         entities = None
         if text.startswith("/"):
-            entities = [{"type": "bot_command", "offset": 0,
-                         "length": _utf16_len(text.split()[0])}]
+            entities = [{"type": "bot_command", "offset": 0, "length": _utf16_len(text.split()[0])}]
         extra = {"reply_to_message": reply_to.to_api()} if reply_to else {}
-        msg = self._add_message(chat_obj, user.to_api(), MessageVersion(text, text, None, None),
-                                thread_id, entities=entities, extra=extra)
-        addressed = (entities or f"@{self.bot_username}".lower() in text.lower()
-                     or (reply_to is not None and reply_to.from_bot))
-        if (chat_obj.type != "private" and self.privacy_mode and not chat_obj.bot_admin
-                and not addressed):
+        msg = self._add_message(
+            chat_obj, user.to_api(), MessageVersion(text, text, None, None), thread_id, entities=entities, extra=extra
+        )
+        addressed = (
+            entities or f"@{self.bot_username}".lower() in text.lower() or (reply_to is not None and reply_to.from_bot)
+        )
+        if chat_obj.type != "private" and self.privacy_mode and not chat_obj.bot_admin and not addressed:
             self.undelivered.append(msg)
             return msg, None
         return msg, self._next_update(message=msg.to_api())
@@ -702,9 +799,14 @@ class FakeTelegram:
         assert msg is not None, f"no message {message_id} in chat {chat_id}"
         return msg
 
-    async def press(self, app, user: FakeUser, message: FakeMessage | tuple[int, int],
-                    button_text: str | Callable[[str], bool] | None = None,
-                    callback_data: str | None = None) -> CallbackAnswer | None:
+    async def press(
+        self,
+        app,
+        user: FakeUser,
+        message: FakeMessage | tuple[int, int],
+        button_text: str | Callable[[str], bool] | None = None,
+        callback_data: str | None = None,
+    ) -> CallbackAnswer | None:
         """``user`` presses an inline button of ``message``, chosen by exact text, else unique
         substring, else predicate(text), or by exact ``callback_data``. Returns the
         answerCallbackQuery made for this press (None if the bot did not answer)."""
@@ -717,8 +819,7 @@ class FakeTelegram:
         elif callable(button_text):
             found = [b for b in buttons if button_text(b["text"])]
         elif button_text is not None:
-            found = ([b for b in buttons if b["text"] == button_text]
-                     or [b for b in buttons if button_text in b["text"]])
+            found = [b for b in buttons if b["text"] == button_text] or [b for b in buttons if button_text in b["text"]]
         else:
             found = buttons
         wanted = callback_data if callback_data is not None else button_text
@@ -728,8 +829,7 @@ class FakeTelegram:
         assert data is not None, f"button {found[0]['text']!r} has no callback_data: {found[0]}"
         return await self.press_raw(app, user, msg.chat_id, msg.message_id, data)
 
-    async def press_raw(self, app, user: FakeUser, chat_id: int, message_id: int,
-                        data: str) -> CallbackAnswer | None:
+    async def press_raw(self, app, user: FakeUser, chat_id: int, message_id: int, data: str) -> CallbackAnswer | None:
         """Callback query with arbitrary (possibly forged) ``data`` on an existing message."""
         msg = self._find_message((chat_id, message_id))
         assert not msg.deleted, f"{msg} was deleted"
@@ -737,30 +837,36 @@ class FakeTelegram:
             msg.chat.members.add(user.id)
         qid = str(next(self._ids) * 1000 + user.id % 1000)
         self.queries[qid] = user.id
-        update = self._next_update(callback_query={
-            "id": qid, "from": user.to_api(), "chat_instance": f"ci{chat_id}",
-            "message": msg.to_api(), "data": data})
+        update = self._next_update(
+            callback_query={
+                "id": qid,
+                "from": user.to_api(),
+                "chat_instance": f"ci{chat_id}",
+                "message": msg.to_api(),
+                "data": data,
+            }
+        )
         await self.feed(app, update)
         return self.answers.get(qid)
 
-    async def migrate_group(self, app, old_id: int, new_id: int, by: FakeUser | None = None,
-                            with_migrate_from: bool = True) -> FakeChat:
+    async def migrate_group(
+        self, app, old_id: int, new_id: int, by: FakeUser | None = None, with_migrate_from: bool = True
+    ) -> FakeChat:
         """Upgrade group ``old_id`` to supergroup ``new_id``. Like Telegram, delivers a
         ``migrate_to_chat_id`` message in the old chat and then (``with_migrate_from``) a
         ``migrate_from_chat_id`` message in the new one. Sends to the old id then fail with
         400 + migrate_to_chat_id (PTB raises ``ChatMigrated``)."""
         old = self.chats[old_id]
-        new = FakeChat(new_id, "supergroup", old.title, admins=list(old.admins),
-                       members=set(old.members), bot_admin=old.bot_admin)
+        new = FakeChat(
+            new_id, "supergroup", old.title, admins=list(old.admins), members=set(old.members), bot_admin=old.bot_admin
+        )
         self.chats[new_id], old.migrated_to = new, new_id
-        sender = by.to_api() if by else (self.users[old.admins[0]].to_api() if old.admins
-                                         else self.bot_user)
+        sender = by.to_api() if by else (self.users[old.admins[0]].to_api() if old.admins else self.bot_user)
         empty = MessageVersion("", "", None, None)
         to_msg = self._add_message(old, sender, empty, extra={"migrate_to_chat_id": new_id})
         await self.feed(app, self._next_update(message=to_msg.to_api()))
         if with_migrate_from:
-            from_msg = self._add_message(new, sender, empty,
-                                         extra={"migrate_from_chat_id": old_id})
+            from_msg = self._add_message(new, sender, empty, extra={"migrate_from_chat_id": old_id})
             await self.feed(app, self._next_update(message=from_msg.to_api()))
         return new
 
@@ -769,10 +875,18 @@ class FakeTelegram:
         chat = self.chats[chat_id]
         chat.bot_kicked, chat.bot_admin = False, admin
         new = self._member(chat, self.bot_id)
-        await self.feed(app, self._next_update(my_chat_member={
-            "chat": chat.to_api(), "from": by.to_api(), "date": int(time.time()),
-            "old_chat_member": {"status": "left", "user": self.bot_user},
-            "new_chat_member": new}))
+        await self.feed(
+            app,
+            self._next_update(
+                my_chat_member={
+                    "chat": chat.to_api(),
+                    "from": by.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": "left", "user": self.bot_user},
+                    "new_chat_member": new,
+                }
+            ),
+        )
 
     async def feed(self, app, update: dict) -> None:
         """Process a raw update dict with the real Application, wait for non-blocking handler
@@ -782,8 +896,7 @@ class FakeTelegram:
         before = set(asyncio.all_tasks())
         await app.process_update(Update.de_json(update, app.bot))
         for _ in range(1000):
-            spawned = [t for t in asyncio.all_tasks() - before
-                       if t.get_name().startswith(prefix) and not t.done()]
+            spawned = [t for t in asyncio.all_tasks() - before if t.get_name().startswith(prefix) and not t.done()]
             if not spawned:
                 break
             await asyncio.wait(spawned, timeout=10)
@@ -815,13 +928,14 @@ class FakeTelegram:
             self._capture = None
 
     # ---------------------------------------------------------------- inspection
-    def messages(self, chat_id: int, thread_id: int | None = None, *,
-                 include_users: bool = False) -> list[FakeMessage]:
+    def messages(self, chat_id: int, thread_id: int | None = None, *, include_users: bool = False) -> list[FakeMessage]:
         """Visible (not deleted) messages of the bot in a chat/topic, oldest first;
         ``include_users`` adds the users' own messages."""
-        return [m for m in self.msgs.get(chat_id, {}).values()
-                if not m.deleted and (include_users or m.from_bot)
-                and (thread_id is None or m.thread_id == thread_id)]
+        return [
+            m
+            for m in self.msgs.get(chat_id, {}).values()
+            if not m.deleted and (include_users or m.from_bot) and (thread_id is None or m.thread_id == thread_id)
+        ]
 
     def last_message(self, chat_id: int, thread_id: int | None = None) -> FakeMessage:
         """The newest visible bot message in the chat (AssertionError if none)."""
@@ -836,14 +950,14 @@ class FakeTelegram:
 
     def calls(self, method: str | None = None, chat_id: int | None = None) -> list[Call]:
         """Logged API calls (including failed ones: call.ok / call.error), chronological."""
-        return [c for c in self.log if (method is None or c.method == method)
-                and (chat_id is None or c.chat_id == chat_id)]
+        return [
+            c for c in self.log if (method is None or c.method == method) and (chat_id is None or c.chat_id == chat_id)
+        ]
 
     def sent_texts_to(self, chat_id: int) -> list[str]:
         """Every text the bot ever showed in the chat: all versions of all its messages,
         deleted ones included (for leak tests). For callback toasts see toasts_for()."""
-        return [v.text for m in self.msgs.get(chat_id, {}).values() if m.from_bot
-                for v in m.history]
+        return [v.text for m in self.msgs.get(chat_id, {}).values() if m.from_bot for v in m.history]
 
     def twins(self, chat_id: int) -> dict[str, int]:
         """Messages the bot posted twice: visible bot messages of one kind in the chat,
@@ -888,10 +1002,16 @@ class FakeRequest(BaseRequest):
     async def shutdown(self) -> None:
         pass
 
-    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: Any = None, write_timeout: Any = None,
-                         connect_timeout: Any = None, pool_timeout: Any = None
-                         ) -> tuple[int, bytes]:
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
         endpoint = url.rsplit("/", 1)[-1]
         # The JSON round trip proves the params are serialisable, as on the real wire.
         params = json.loads(json.dumps(request_data.parameters)) if request_data else {}
@@ -909,8 +1029,12 @@ class FakeRequest(BaseRequest):
 def build_app(fake: FakeTelegram, **builder_options: Any) -> ApplicationBuilder:
     """ApplicationBuilder wired to ``fake``. Extra kwargs call builder methods, e.g.
     ``build_app(fake, concurrent_updates=True)``. Caller adds handlers, then ``async with app:``."""
-    builder = (ApplicationBuilder().token(f"{fake.bot_id}:TEST")
-               .request(FakeRequest(fake)).get_updates_request(FakeRequest(fake)))
+    builder = (
+        ApplicationBuilder()
+        .token(f"{fake.bot_id}:TEST")
+        .request(FakeRequest(fake))
+        .get_updates_request(FakeRequest(fake))
+    )
     for name, value in builder_options.items():
         builder = getattr(builder, name)(value)
     return builder

@@ -4,6 +4,7 @@ separate process: real httpx requests, real long polling, real background loops.
 
 Updates made by FakeTelegram's helpers (``send``, ``press_raw``) are queued for the
 bot's ``getUpdates`` instead of being fed to an in-process Application."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,19 @@ from telegram import Bot, User
 from tests.fakebot import FakeTelegram
 
 # Parameters whose value is a plain string even when it looks like JSON ("1", "true").
-STRING_PARAMS = {"text", "caption", "callback_query_id", "url", "parse_mode", "title",
-                 "description", "filename", "language_code", "command", "offset_date"}
+STRING_PARAMS = {
+    "text",
+    "caption",
+    "callback_query_id",
+    "url",
+    "parse_mode",
+    "title",
+    "description",
+    "filename",
+    "language_code",
+    "command",
+    "offset_date",
+}
 
 
 def _decode(name: str, value: str):
@@ -130,8 +142,7 @@ class _QueueingApp:
         self.api = api
         self.bot = Bot(f"{api.fake.bot_id}:TEST")
         # feed() reads bot.id; an uninitialised Bot has none until getMe
-        self.bot._bot_user = User(api.fake.bot_id, api.fake.bot_username, is_bot=True,
-                                  username=api.fake.bot_username)
+        self.bot._bot_user = User(api.fake.bot_id, api.fake.bot_username, is_bot=True, username=api.fake.bot_username)
 
     async def process_update(self, update) -> None:
         self.api.put(update.to_dict())

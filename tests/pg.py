@@ -9,6 +9,7 @@
 If PostgreSQL cannot be reached the test is skipped -- or fails when
 ``CARDBOT_REQUIRE_PG=1`` (CI), so the PostgreSQL cases never vanish silently there.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -60,8 +61,7 @@ async def _connect(url: str):
         unavailable(f"asyncpg is not installed ({exc})")
     try:
         return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
-            asyncpg.InterfaceError) as exc:
+    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         unavailable(f"{type(exc).__name__}: {exc}")
 
 

@@ -1,6 +1,7 @@
 """The strong computer's bidding (engine/bridge/bidding/) and the auction inference
 (engine/bridge/inference.py): seeded decisions, readings of partner's calls, legality over
 random deals, and that it decides from the seat's view alone."""
+
 from __future__ import annotations
 
 import random
@@ -54,10 +55,14 @@ def bid_out(north: str, south: str, seed: int = 2, dealer: int = N) -> tuple[lis
 def call(pbn: str, calls: list[str], dealer: int = N) -> str:
     """The strong player's call with this hand after ``calls``."""
     seat = (dealer + len(calls)) % 4
-    view = {"seat": seat, "phase": "auction", "dealer": dealer, "hand": cards(pbn),
-            "auction": [{"seat": (dealer + i) % 4, **call_view(c)} for i, c in enumerate(calls)]}
-    legal = [{"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c
-             for c in A.legal_calls(calls, dealer)]
+    view = {
+        "seat": seat,
+        "phase": "auction",
+        "dealer": dealer,
+        "hand": cards(pbn),
+        "auction": [{"seat": (dealer + i) % 4, **call_view(c)} for i, c in enumerate(calls)],
+    }
+    legal = [{"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c for c in A.legal_calls(calls, dealer)]
     action = choose_call(view, legal)
     assert action in legal
     return {"pass": "P", "double": "X", "redouble": "XX"}.get(action, action[4:])
@@ -65,17 +70,17 @@ def call(pbn: str, calls: list[str], dealer: int = N) -> str:
 
 # --------------------------------------------------------------- seeded decisions
 def test_opens_1nt_with_15_to_17_balanced():
-    assert call("AQ2.KJ3.Q432.K32", []) == "1NT"        # 15, 3-3-4-3
-    assert call("AQ2.KJ3.KJ43.K32", []) == "1NT"        # 17
-    assert call("AQ2.KJ3.KQ43.A32", []) == "1D"         # 19: too strong
-    assert call("AQ.KJ3.KQ4.AJ532", []) == "2NT"        # 20 balanced
+    assert call("AQ2.KJ3.Q432.K32", []) == "1NT"  # 15, 3-3-4-3
+    assert call("AQ2.KJ3.KJ43.K32", []) == "1NT"  # 17
+    assert call("AQ2.KJ3.KQ43.A32", []) == "1D"  # 19: too strong
+    assert call("AQ.KJ3.KQ4.AJ532", []) == "2NT"  # 20 balanced
 
 
 def test_stayman_and_transfers_over_1nt():
-    assert call("KJ52.Q843.Q32.42", ["1NT", "P"]) == "2C"     # 8 and both majors: Stayman
-    assert call("J9752.Q4.832.942", ["1NT", "P"]) == "2H"     # five spades: transfer
-    assert call("42.KJ9752.832.94", ["1NT", "P"]) == "2D"     # six hearts: transfer, even weak
-    assert call("42.Q94.8532.9432", ["1NT", "P"]) == "P"      # nothing to say
+    assert call("KJ52.Q843.Q32.42", ["1NT", "P"]) == "2C"  # 8 and both majors: Stayman
+    assert call("J9752.Q4.832.942", ["1NT", "P"]) == "2H"  # five spades: transfer
+    assert call("42.KJ9752.832.94", ["1NT", "P"]) == "2D"  # six hearts: transfer, even weak
+    assert call("42.Q94.8532.9432", ["1NT", "P"]) == "P"  # nothing to say
     # opener answers: hearts first, completes the transfer
     assert call("AQ2.KJ43.Q43.K32", ["1NT", "P", "2C", "P"]) == "2H"
     assert call("AQ2.KJ3.Q432.K32", ["1NT", "P", "2C", "P"]) == "2D"
@@ -97,21 +102,27 @@ def test_partner_2nt_with_nine_is_read_as_nine():
 
 
 def test_reaches_4h_with_a_nine_card_fit_and_26_points():
-    calls, contract = bid_out("A2.KQ952.K43.Q32",       # N 14, five hearts
-                              "K54.AJ74.Q52.K54")       # S 13, four: 27 and nine trumps
+    calls, contract = bid_out(
+        "A2.KQ952.K43.Q32",  # N 14, five hearts
+        "K54.AJ74.Q52.K54",
+    )  # S 13, four: 27 and nine trumps
     assert (contract.level, contract.strain) == (4, "H"), calls
 
 
 def test_stops_in_five_missing_two_aces():
-    calls, contract = bid_out("KQ2.KQJ532.KQ3.K",       # N 19, no ace
-                              "J43.AT98.J54.A43")       # S 10, aces of hearts and clubs
+    calls, contract = bid_out(
+        "KQ2.KQJ532.KQ3.K",  # N 19, no ace
+        "J43.AT98.J54.A43",
+    )  # S 10, aces of hearts and clubs
     assert contract.strain == "H" and contract.level == 5, calls
     assert "4NT" in calls
 
 
 def test_bids_slam_with_the_aces():
-    calls, contract = bid_out("AQ2.KQJ52.KQ3.Q2",       # N 19, one ace
-                              "J43.AT98.A54.A43")       # S 13, three aces
+    calls, contract = bid_out(
+        "AQ2.KQJ52.KQ3.Q2",  # N 19, one ace
+        "J43.AT98.A54.A43",
+    )  # S 13, three aces
     assert contract.strain == "H" and contract.level >= 6, calls
 
 
@@ -168,9 +179,14 @@ def test_strong_player_returns_legal_actions_over_random_deals():
 
 def test_decides_from_the_view_alone_and_deterministically():
     # a bare view (the seat's hand and the public auction) is enough
-    view = {"seat": S, "phase": "auction", "dealer": N, "hand": cards("KJ52.Q843.Q32.42"),
-            "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}]}
-    legal = ["pass", "double"][:1] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1:]]
+    view = {
+        "seat": S,
+        "phase": "auction",
+        "dealer": N,
+        "hand": cards("KJ52.Q843.Q32.42"),
+        "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}],
+    }
+    legal = ["pass", "double"][:1] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1 :]]
     first = ai.computer_action(view, legal, random.Random(1), level="strong")
     assert first == "bid 2C"
     assert all(ai.computer_action(view, legal, random.Random(k), level="strong") == first for k in range(5))
@@ -184,9 +200,14 @@ def test_decides_from_the_view_alone_and_deterministically():
 
 def test_normal_level_is_between_and_legal():
     rng = random.Random(9)
-    view = {"seat": S, "phase": "auction", "dealer": N, "hand": cards("KJ52.Q843.Q32.42"),
-            "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}]}
-    legal = ["pass"] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1:]]
+    view = {
+        "seat": S,
+        "phase": "auction",
+        "dealer": N,
+        "hand": cards("KJ52.Q843.Q32.42"),
+        "auction": [{"seat": N, "call": "bid", "level": 1, "strain": "NT"}, {"seat": E, "call": "pass"}],
+    }
+    legal = ["pass"] + [f"bid {b}" for b in A.BIDS[A.BID_RANK["1NT"] + 1 :]]
     for _ in range(20):
         assert ai.computer_action(view, legal, rng, level="normal") in legal
 
@@ -205,13 +226,17 @@ def test_an_inconsistent_deal_is_refused_before_dds_and_leaves_no_dump(tmp_path,
 
     from bench.strength.bridge_auction import dd, deal
     from engine.bridge.bidding.dd import check_deal
+
     monkeypatch.chdir(tmp_path)
-    hands = [cards("AKQ2.K32.A32.432"), cards("J43.QJ4.KQJ4.AK5"),
-             [r + "S" for r in "T98"] + [r + "H" for r in "A9876"] + ["9D"] + [r + "C" for r in "QJ9"],
-             [r + "S" for r in "765"] + [r + "H" for r in "T5"] + [r + "D" for r in "T8765"] + [r + "C" for r in "T876"]]
+    hands = [
+        cards("AKQ2.K32.A32.432"),
+        cards("J43.QJ4.KQJ4.AK5"),
+        [r + "S" for r in "T98"] + [r + "H" for r in "A9876"] + ["9D"] + [r + "C" for r in "QJ9"],
+        [r + "S" for r in "765"] + [r + "H" for r in "T5"] + [r + "D" for r in "T8765"] + [r + "C" for r in "T876"],
+    ]
     with pytest.raises(ValueError, match="holds 12 cards"):
         dd(hands, N, "-")
     assert not list(tmp_path.iterdir())
     with pytest.raises(ValueError, match="twice"):
         check_deal([hands[0], hands[0], hands[1], hands[1]])
-    check_deal(deal(random.Random(1)))          # a real deal passes
+    check_deal(deal(random.Random(1)))  # a real deal passes

@@ -4,6 +4,7 @@ Each position is built as a real engine state (the earlier tricks filled with ca
 one suit, or given explicitly when someone must have shown out), the expected card is
 checked to be the only double-dummy best one with DDS on the true deal, and the player,
 seeing only its seat's view, must find it."""
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,9 @@ from engine.tricks import Trick
 N, E, S, W = range(4)
 
 
-def position(hands: dict[int, list[str]], declarer: int, strain: str, leader: int,
-             trick: tuple = (), history: tuple = ()) -> rules.State:
+def position(
+    hands: dict[int, list[str]], declarer: int, strain: str, leader: int, trick: tuple = (), history: tuple = ()
+) -> rules.State:
     """A play state with ``hands`` left and a trick led by ``leader`` (``trick`` on the
     table). ``history`` tricks come first (someone may show out in them); the other
     cards fill tricks of four cards of one suit, all won by ``leader``."""
@@ -40,7 +42,7 @@ def position(hands: dict[int, list[str]], declarer: int, strain: str, leader: in
         cards = sorted((c for c in gone if c[1] == suit), key=lambda c: RV[c[0]])
         assert len(cards) % 4 == 0, f"{len(cards)} {suit} to fill tricks with"
         for i in range(0, len(cards), 4):
-            low, top = cards[i:i + 3], cards[i + 3]
+            low, top = cards[i : i + 3], cards[i + 3]
             plays = []
             for seat in ((lead + k) % 4 for k in range(4)):
                 plays.append((seat, top if seat == leader else low.pop(0)))
@@ -74,8 +76,17 @@ def strong_choice(s: rules.State, seat: int, seed: int = 1) -> str:
 
 def test_declarer_cashes_dummys_winners():
     # 1NT by S, dummy N on lead with ♠AKQ; ♥2 would give E four hearts
-    s = position({N: ["AS", "KS", "QS", "2H"], E: ["AH", "KH", "QH", "JH"],
-                  S: ["3S", "4S", "2D", "3D"], W: ["4D", "5D", "6D", "2C"]}, S, "NT", N)
+    s = position(
+        {
+            N: ["AS", "KS", "QS", "2H"],
+            E: ["AH", "KH", "QH", "JH"],
+            S: ["3S", "4S", "2D", "3D"],
+            W: ["4D", "5D", "6D", "2C"],
+        },
+        S,
+        "NT",
+        N,
+    )
     assert dd_best(s) == {"AS", "KS", "QS"}
     for seed in range(3):
         assert strong_choice(s, S, seed) in ("play AS", "play KS", "play QS")
@@ -83,9 +94,18 @@ def test_declarer_cashes_dummys_winners():
 
 def test_third_hand_plays_the_ace_not_the_four():
     # W leads ♠3, dummy ♠2; E with ♠AQ864 must not play the ♠4 (S's bare ♠K would win)
-    s = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
-                  S: ["KS", "AD", "KD", "QD", "2C"], W: ["TS", "AH", "KH", "QH"]},
-                 S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    s = position(
+        {
+            N: ["2H", "3H", "2D", "3D"],
+            E: ["AS", "QS", "8S", "6S", "4S"],
+            S: ["KS", "AD", "KD", "QD", "2C"],
+            W: ["TS", "AH", "KH", "QH"],
+        },
+        S,
+        "NT",
+        W,
+        trick=((W, "3S"), (N, "2S")),
+    )
     assert dd_best(s) == {"AS"}
     for seed in range(3):
         assert strong_choice(s, E, seed) == "play AS"
@@ -94,11 +114,19 @@ def test_third_hand_plays_the_ace_not_the_four():
 def test_defender_gives_no_ruff_and_discard():
     # hearts trumps; S showed out of clubs twice and dummy has none: W's ♣A would let
     # declarer ruff in one hand and throw the ♠2 from the other; a diamond is safe
-    history = (((W, "9C"), (N, "5S"), (E, "8C"), (S, "6S")),
-               ((W, "7C"), (N, "7S"), (E, "6C"), (S, "8S")))
-    s = position({N: ["2H", "3H", "AD", "KD"], E: ["5H", "QC", "JC", "TC"],
-                  S: ["4H", "7H", "QD", "2S"], W: ["AC", "KC", "2D", "3D"]},
-                 S, "H", W, history=history)
+    history = (((W, "9C"), (N, "5S"), (E, "8C"), (S, "6S")), ((W, "7C"), (N, "7S"), (E, "6C"), (S, "8S")))
+    s = position(
+        {
+            N: ["2H", "3H", "AD", "KD"],
+            E: ["5H", "QC", "JC", "TC"],
+            S: ["4H", "7H", "QD", "2S"],
+            W: ["AC", "KC", "2D", "3D"],
+        },
+        S,
+        "H",
+        W,
+        history=history,
+    )
     assert dd_best(s) == {"2D", "3D"}
     for seed in range(3):
         assert strong_choice(s, W, seed) in ("play 2D", "play 3D")
@@ -107,14 +135,32 @@ def test_defender_gives_no_ruff_and_discard():
 def test_the_player_reads_the_view_only():
     """The chooser gets a plain dict: the same view with every hidden hand's cards
     swapped around (same counts) must give the same card."""
-    s = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
-                  S: ["KS", "AD", "KD", "QD", "2C"], W: ["TS", "AH", "KH", "QH"]},
-                 S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    s = position(
+        {
+            N: ["2H", "3H", "2D", "3D"],
+            E: ["AS", "QS", "8S", "6S", "4S"],
+            S: ["KS", "AD", "KD", "QD", "2C"],
+            W: ["TS", "AH", "KH", "QH"],
+        },
+        S,
+        "NT",
+        W,
+        trick=((W, "3S"), (N, "2S")),
+    )
     view = rules.view(s, E)
     assert set(view) >= {"hand", "dummy_hand", "played", "trick", "hand_counts"}
-    other = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
-                      S: ["AH", "KH", "QH", "2C", "TS"], W: ["KS", "AD", "KD", "QD"]},
-                     S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    other = position(
+        {
+            N: ["2H", "3H", "2D", "3D"],
+            E: ["AS", "QS", "8S", "6S", "4S"],
+            S: ["AH", "KH", "QH", "2C", "TS"],
+            W: ["KS", "AD", "KD", "QD"],
+        },
+        S,
+        "NT",
+        W,
+        trick=((W, "3S"), (N, "2S")),
+    )
     assert rules.view(other, E)["hand"] == view["hand"]
     legal = rules.legal_actions(s, E)
     a = ai.computer_action(view, legal, random.Random(4))
@@ -145,9 +191,18 @@ def test_whole_deals_only_legal_actions(seed, level, monkeypatch):
 
 
 def test_played_cards_get_their_seats_and_decisions_repeat_for_a_seed():
-    s = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
-                  S: ["KS", "AD", "KD", "QD", "2C"], W: ["TS", "AH", "KH", "QH"]},
-                 S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    s = position(
+        {
+            N: ["2H", "3H", "2D", "3D"],
+            E: ["AS", "QS", "8S", "6S", "4S"],
+            S: ["KS", "AD", "KD", "QD", "2C"],
+            W: ["TS", "AH", "KH", "QH"],
+        },
+        S,
+        "NT",
+        W,
+        trick=((W, "3S"), (N, "2S")),
+    )
     view = rules.view(s, N)  # any seat's view; the declarer plays dummy's card here
     assert play_ai.seats_of_played(view, None) == [tuple(p) for t in s.tricks for p in t["plays"]]
     legal = rules.legal_actions(s, E)
@@ -156,9 +211,18 @@ def test_played_cards_get_their_seats_and_decisions_repeat_for_a_seed():
 
 
 def test_a_view_that_does_not_add_up_falls_back_to_the_easy_play():
-    s = position({N: ["2H", "3H", "2D", "3D"], E: ["AS", "QS", "8S", "6S", "4S"],
-                  S: ["KS", "AD", "KD", "QD", "2C"], W: ["TS", "AH", "KH", "QH"]},
-                 S, "NT", W, trick=((W, "3S"), (N, "2S")))
+    s = position(
+        {
+            N: ["2H", "3H", "2D", "3D"],
+            E: ["AS", "QS", "8S", "6S", "4S"],
+            S: ["KS", "AD", "KD", "QD", "2C"],
+            W: ["TS", "AH", "KH", "QH"],
+        },
+        S,
+        "NT",
+        W,
+        trick=((W, "3S"), (N, "2S")),
+    )
     view = rules.view(s, E)
     view["hand_counts"] = [13, 13, 13, 13]  # more hidden cards than unseen ones
     assert strong_choice_of(view, rules.legal_actions(s, E)) in rules.legal_actions(s, E)
@@ -184,6 +248,7 @@ def test_the_sampler_deals_what_the_auction_showed():
     # W (seat 3) opened 1NT (15-17 balanced): nearly every sampled hand of W fits, while
     # about 6 % of random hands fit
     from engine.bridge.inference import auction_inferences
+
     shown = auction_inferences(["P", "P", "P", "1NT", "P", "P", "P"], 0)[W]
     hand = make_deck(52)[::4]
     pool = [c for c in make_deck(52) if c not in hand]
@@ -193,7 +258,7 @@ def test_the_sampler_deals_what_the_auction_showed():
     deals = [sample_fitting(pool, need, {E: {"S"}}, rng, fit, None, 400) for _ in range(20)]
     for d in deals:
         assert sorted(d[E] + d[S] + d[W]) == sorted(pool)
-        assert not any(c[1] == "S" for c in d[E])       # a void is kept
+        assert not any(c[1] == "S" for c in d[E])  # a void is kept
     assert sum(play_ai.misfit(d[W], shown) == 0 for d in deals) >= 18
     # a promise no hand can keep bends the deal, never breaks it
     impossible = {W: lambda cards: play_ai.misfit(cards, HandRange((38, 40)))}
@@ -203,21 +268,25 @@ def test_the_sampler_deals_what_the_auction_showed():
 
 def test_extra_deals_stay_within_the_node_budget():
     from engine.ddplay.chooser import choose_card
-    hands = {N: ["AS", "KS", "QS", "2H"], E: ["AH", "KH", "QH", "JH"],
-             S: ["3S", "4S", "2D", "3D"], W: ["4D", "5D", "6D", "2C"]}
+
+    hands = {
+        N: ["AS", "KS", "QS", "2H"],
+        E: ["AH", "KH", "QH", "JH"],
+        S: ["3S", "4S", "2D", "3D"],
+        W: ["4D", "5D", "6D", "2C"],
+    }
     dealt = []
 
-    def sample(rng):   # the true hidden hands every time; counts the deals asked for
+    def sample(rng):  # the true hidden hands every time; counts the deals asked for
         dealt.append(1)
         return {E: hands[E], W: hands[W]}
 
     def deals_solved(nodes: int, most: int) -> int:
         dealt.clear()
-        card = choose_card(hands[N], {N: hands[N], S: hands[S]}, sample, 3, N, None, [],
-                           random.Random(1), nodes, most)
+        card = choose_card(hands[N], {N: hands[N], S: hands[S]}, sample, 3, N, None, [], random.Random(1), nodes, most)
         assert card in ("AS", "KS", "QS")
         return len(dealt)
 
-    assert deals_solved(0, 50) == 3                # no budget: the position's deals only
-    assert deals_solved(10**9, 50) == 50           # a large budget: up to ``most``
-    assert 3 <= deals_solved(40, 50) < 50          # a 4-card deal costs some nodes each
+    assert deals_solved(0, 50) == 3  # no budget: the position's deals only
+    assert deals_solved(10**9, 50) == 50  # a large budget: up to ``most``
+    assert 3 <= deals_solved(40, 50) < 50  # a 4-card deal costs some nodes each

@@ -1,5 +1,6 @@
 """The strong durak computer (engine/durak/ai_strong.py): seeded decisions with one
 obviously right answer, legality over whole games, views only, determinism."""
+
 from __future__ import annotations
 
 import json
@@ -32,15 +33,13 @@ def opening(mine: list[str], theirs: list[str], attack: str) -> State:
 
 
 def test_covers_cheaply():
-    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"],
-                "attack 6H")
+    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"], "attack 6H")
     for seed in (1, 2, 3):
         assert decide(s, 1, seed) == "beat 6H 7H"
 
 
 def test_takes_rather_than_spend_the_ace_of_trumps_early():
-    s = opening(["AS", "7C", "8D", "9C", "TD", "JC"], ["6H", "6S", "7D", "8H", "JD", "QC"],
-                "attack 6H")
+    s = opening(["AS", "7C", "8D", "9C", "TD", "JC"], ["6H", "6S", "7D", "8H", "JD", "QC"], "attack 6H")
     for seed in (1, 2, 3):
         assert decide(s, 1, seed) == "take"
 
@@ -86,14 +85,12 @@ def test_variants_stay_legal():
 
 
 def test_deterministic_for_a_seed():
-    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"],
-                "attack 6H")
+    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"], "attack 6H")
     assert len({decide(s, 1, seed=9) for _ in range(3)}) == 1
 
 
 def test_view_memory_holds_public_cards_only():
-    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"],
-                "attack 6H")
+    s = opening(["7H", "AH", "KS", "8C", "9D", "TC"], ["6H", "6S", "7D", "8H", "JD", "QC"], "attack 6H")
     s, _ = G.apply(s, 1, "take")
     s, _ = G.apply(s, 0, "pass")
     for seat in (None, 0, 1):

@@ -1,6 +1,7 @@
 """The strong (and normal) King computer: obvious decisions in set positions, legal
 actions only over a few games, decisions from the view alone, and the public trick
 history it reads from the view (``played``) holds no hidden card."""
+
 from __future__ import annotations
 
 import copy
@@ -25,8 +26,10 @@ def position(no: int, hands: list[list[str]], plays: list[str] = (), choose: str
     deck = [""] * 32
     for seat, hand in enumerate(hands):
         i = (seat - 3 - 1) % 4
-        for slot, card in zip(list(range(3 * i, 3 * i + 3)) + list(range(12 + 3 * i, 15 + 3 * i))
-                              + list(range(24 + 2 * i, 26 + 2 * i)), hand):
+        for slot, card in zip(
+            list(range(3 * i, 3 * i + 3)) + list(range(12 + 3 * i, 15 + 3 * i)) + list(range(24 + 2 * i, 26 + 2 * i)),
+            hand,
+        ):
             deck[slot] = card
     s, _ = G.apply(s, None, f"deal {no} dealer=3 " + " ".join(deck))
     if choose:
@@ -60,19 +63,23 @@ def test_no_king_of_hearts_void_drops_the_king():
 
 
 def test_no_king_of_hearts_ducks_under_a_heart_lead():
-    hands = [["9H", "TH", "JH", "7S", "8S", "9S", "TS", "JS"],
-             ["KH", "7H", "7D", "8D", "9D", "7C", "8C", "9C"],
-             ["AH", "8H", "QS", "KS", "TD", "JD", "QD", "KD"],
-             ["QH", "AS", "AD", "TC", "JC", "QC", "KC", "AC"]]
+    hands = [
+        ["9H", "TH", "JH", "7S", "8S", "9S", "TS", "JS"],
+        ["KH", "7H", "7D", "8D", "9D", "7C", "8C", "9C"],
+        ["AH", "8H", "QS", "KS", "TD", "JD", "QD", "KD"],
+        ["QH", "AS", "AD", "TC", "JC", "QC", "KC", "AC"],
+    ]
     s = position(6, hands, ["9H"])  # S's AH and W's QH are still out: KH could win
     assert decide(s) == "play 7H"
 
 
 def test_no_king_of_hearts_ducks_when_the_king_was_thrown_in():
-    hands = [["9D", "TD", "7S", "8S", "9S", "TS", "JS", "QS"],
-             ["AH", "KH", "QH", "7C", "8C", "9C", "TC", "JC"],  # no diamonds
-             ["KD", "7D", "8H", "9H", "AS", "KS", "QC", "KC"],
-             ["JD", "QD", "AD", "8D", "7H", "TH", "JH", "AC"]]
+    hands = [
+        ["9D", "TD", "7S", "8S", "9S", "TS", "JS", "QS"],
+        ["AH", "KH", "QH", "7C", "8C", "9C", "TC", "JC"],  # no diamonds
+        ["KD", "7D", "8H", "9H", "AS", "KS", "QC", "KC"],
+        ["JD", "QD", "AD", "8D", "7H", "TH", "JH", "AC"],
+    ]
     s = position(6, hands, ["9D", "KH"])
     assert decide(s) == "play 7D"  # KD would take the king
 
@@ -85,10 +92,12 @@ def test_trump_deal_takes_the_sure_trick_as_last_hand():
 
 
 def test_trump_choice_names_the_suit_of_three_top_cards():
-    hands = [["AS", "KS", "QS", "7D", "8D", "9D", "7C", "8C"],
-             ["JS", "TS", "7H", "8H", "TD", "JD", "9C", "TC"],
-             ["9S", "8S", "9H", "TH", "QD", "KD", "JC", "QC"],
-             ["7S", "JH", "QH", "KH", "AH", "AD", "KC", "AC"]]
+    hands = [
+        ["AS", "KS", "QS", "7D", "8D", "9D", "7C", "8C"],
+        ["JS", "TS", "7H", "8H", "TD", "JD", "9C", "TC"],
+        ["9S", "8S", "9H", "TH", "QD", "KD", "JC", "QC"],
+        ["7S", "JH", "QH", "KH", "AH", "AD", "KC", "AC"],
+    ]
     s = position(9, hands)
     assert s.phase == "choose" and sorted(G.view(s, N)["hand"]) == ["AS", "KS", "QS"]
     assert decide(s) == "name S"
@@ -100,9 +109,17 @@ def test_count_deal_does_not_cross_a_threshold_when_a_blank_is_safe():
     assert decide(s) not in ("play TD",)  # 29 would cross 25
 
 
-OTHER_RULES = {"deal3_cards": "KJ", "deal3_per_card": -2, "deal6_no_heart_lead": True,
-               "deal6_must_discard_kh": True, "deal7_stop_at_100": False, "deal8_free_pass": True,
-               "trump_must_ruff": False, "stop_when_decided": False, "deal4_bachelor_rule": False}
+OTHER_RULES = {
+    "deal3_cards": "KJ",
+    "deal3_per_card": -2,
+    "deal6_no_heart_lead": True,
+    "deal6_must_discard_kh": True,
+    "deal7_stop_at_100": False,
+    "deal8_free_pass": True,
+    "trump_must_ruff": False,
+    "stop_when_decided": False,
+    "deal4_bachelor_rule": False,
+}
 
 
 @pytest.mark.parametrize("level, options", [("strong", {}), ("normal", {}), ("strong", OTHER_RULES)])
@@ -119,8 +136,7 @@ def test_only_legal_actions_in_a_seeded_game(level, options):
             continue
         seat = G.to_act(s)[0]
         legal = G.legal_actions(s, seat)
-        action = G.computer_action(G.view(s, seat), legal, rng,
-                                   level=level if seat == N else "easy")
+        action = G.computer_action(G.view(s, seat), legal, rng, level=level if seat == N else "easy")
         assert action in legal
         s, _ = G.apply(s, seat, action)
 
@@ -143,8 +159,7 @@ def test_played_history_is_public_and_matches_the_tricks():
     s = position(1, HANDS, ["7S", "8C", "TS", "JH", "AS"])
     for seat in (None, N, E, S, W):
         v = G.view(s, seat)
-        assert v["played"] == [{"leader": N, "winner": S,
-                                "plays": [[N, "7S"], [E, "8C"], [S, "TS"], [W, "JH"]]}]
+        assert v["played"] == [{"leader": N, "winner": S, "plays": [[N, "7S"], [E, "8C"], [S, "TS"], [W, "JH"]]}]
         assert v["played"][-1]["plays"] == v["last_trick"]["plays"]
         in_hands = {c for h in s.hands for c in h}
         assert not {c for t in v["played"] for _, c in t["plays"]} & in_hands

@@ -1,5 +1,6 @@
 """The strong preferans computer (issue 11): seeded positions with one obviously right
 action, legal actions only over a few hands, and nothing read beyond the seat's view."""
+
 from __future__ import annotations
 
 import copy
@@ -28,11 +29,28 @@ def tricks(*rows: str) -> list[list]:
 
 def play_view(seat, hand, declarer, number, trump, played, trick, won, counts, **extra):
     """A seat's view in the middle of the play, with the keys the engine's view has."""
-    v = {"game": "preferans", "seat": seat, "phase": "play", "hand": hand,
-         "declarer": declarer, "number": number, "trump": trump, "igra": False, "bid": 2,
-         "first_hand": 1, "participants": [0, 1, 2], "defence": {}, "played": played,
-         "trick": trick, "won": won, "hand_counts": counts, "tricks_played": sum(won),
-         "talon": None, "options": {}, "sheet": {"refe": [0, 0, 0]}}
+    v = {
+        "game": "preferans",
+        "seat": seat,
+        "phase": "play",
+        "hand": hand,
+        "declarer": declarer,
+        "number": number,
+        "trump": trump,
+        "igra": False,
+        "bid": 2,
+        "first_hand": 1,
+        "participants": [0, 1, 2],
+        "defence": {},
+        "played": played,
+        "trick": trick,
+        "won": won,
+        "hand_counts": counts,
+        "tricks_played": sum(won),
+        "talon": None,
+        "options": {},
+        "sheet": {"refe": [0, 0, 0]},
+    }
     v.update(extra)
     return v
 
@@ -40,8 +58,7 @@ def play_view(seat, hand, declarer, number, trump, played, trick, won, counts, *
 # ------------------------------------------------------------------ the solver itself
 def test_solver_counts_tricks_of_a_simple_ending():
     # sans, A leads: A's two aces are two tricks, the third goes to the defenders
-    hands = {A: mask_of(["AS", "AD", "7H"]), B: mask_of(["KS", "KD", "8H"]),
-             C: mask_of(["QS", "QD", "AH"])}
+    hands = {A: mask_of(["AS", "AD", "7H"]), B: mask_of(["KS", "KD", "8H"]), C: mask_of(["QS", "QD", "AH"])}
     assert Solver(A, [A, B, C], None).tricks(hands, A) == 2
     # with hearts trumps A's 7H ruffs nothing, C's AH is still one trick
     assert Solver(A, [A, B, C], "H").tricks(hands, A) == 2
@@ -50,58 +67,81 @@ def test_solver_counts_tricks_of_a_simple_ending():
 
 
 # ------------------------------------------------------------------ seeded positions
-PLAYED_SANS = tricks("0:KS 1:QS 2:JS", "0:TS 1:9S 2:8S", "0:7S 1:AH 2:KH", "0:AD 1:KD 2:QD",
-                     "0:QH 1:JH 2:TH", "0:9H 1:8H 2:7H", "0:AC 1:KC 2:QC", "0:JC 1:TC 2:9C")
+PLAYED_SANS = tricks(
+    "0:KS 1:QS 2:JS",
+    "0:TS 1:9S 2:8S",
+    "0:7S 1:AH 2:KH",
+    "0:AD 1:KD 2:QD",
+    "0:QH 1:JH 2:TH",
+    "0:9H 1:8H 2:7H",
+    "0:AC 1:KC 2:QC",
+    "0:JC 1:TC 2:9C",
+)
 
 
 def test_declarer_cashes_the_sure_trick_that_makes_the_contract():
     # Sans, A has 5 tricks: the ace of spades (nobody else has a spade) is the sixth;
     # leading the 7D lets a defender in, and A's ace goes on a diamond
-    view = play_view(A, ["AS", "7D"], A, 7, None, PLAYED_SANS, [], [5, 2, 1], [2, 2, 2],
-                     my_discards=["7C", "8C"], talon=["7C", "8C"])
+    view = play_view(
+        A, ["AS", "7D"], A, 7, None, PLAYED_SANS, [], [5, 2, 1], [2, 2, 2], my_discards=["7C", "8C"], talon=["7C", "8C"]
+    )
     for seed in (1, 2, 3):
         assert strong(view, ["play AS", "play 7D"], seed) == "play AS"
 
 
 def test_defender_does_not_overtake_partners_winning_card():
     # hearts, A has 5 tricks; A led 7D and B's KD wins: C keeps his AD over A's QD
-    played = tricks("0:AS 1:KS 2:QS", "0:JS 1:TS 2:9S", "1:7S 2:AH 0:KH", "0:JD 1:TD 2:9D",
-                    "0:QH 1:JH 2:TH", "0:9H 1:8H 2:7H", "0:AC 1:KC 2:QC", "0:JC 1:TC 2:9C")
-    view = play_view(C, ["AD", "8D"], A, 4, "H", played, [[0, "7D"], [1, "KD"]], [5, 2, 1],
-                     [1, 1, 2])
+    played = tricks(
+        "0:AS 1:KS 2:QS",
+        "0:JS 1:TS 2:9S",
+        "1:7S 2:AH 0:KH",
+        "0:JD 1:TD 2:9D",
+        "0:QH 1:JH 2:TH",
+        "0:9H 1:8H 2:7H",
+        "0:AC 1:KC 2:QC",
+        "0:JC 1:TC 2:9C",
+    )
+    view = play_view(C, ["AD", "8D"], A, 4, "H", played, [[0, "7D"], [1, "KD"]], [5, 2, 1], [1, 1, 2])
     for seed in (1, 2, 3):
         assert strong(view, ["play 8D", "play AD"], seed) == "play 8D"
 
 
 def test_declarer_with_a_cold_contract_bids_it():
-    s = start(dealer=C, hands={A: ["AS", "KS", "QS", "JS", "TS", "9S", "AD", "AH", "AC", "KC"],
-                               B: ["8S", "7S", "KD", "QD", "JD", "TD", "KH", "QH", "JH", "QC"],
-                               C: ["9D", "8D", "7D", "TH", "9H", "8H", "7H", "JC", "TC", "9C"]},
-              talon=["8C", "7C"])
+    s = start(
+        dealer=C,
+        hands={
+            A: ["AS", "KS", "QS", "JS", "TS", "9S", "AD", "AH", "AC", "KC"],
+            B: ["8S", "7S", "KD", "QD", "JD", "TD", "KH", "QH", "JH", "QC"],
+            C: ["9D", "8D", "7D", "TH", "9H", "8H", "7H", "JC", "TC", "9C"],
+        },
+        talon=["8C", "7C"],
+    )
     legal = G.legal_actions(s, A)
     action = strong(G.view(s, A), legal)
     assert action.startswith("bid ") or action == "moje", action
 
 
 def test_no_whist_on_a_hopeless_hand():
-    hands = {A: ["AC", "KC", "QC", "JC", "TC", "AS", "KS", "AD", "KD", "AH"],
-             B: ["7S", "8S", "9S", "7D", "8D", "9D", "7H", "8H", "9H", "TH"],
-             C: ["QS", "JS", "TS", "QD", "JD", "TD", "KH", "QH", "JH", "9C"]}
+    hands = {
+        A: ["AC", "KC", "QC", "JC", "TC", "AS", "KS", "AD", "KD", "AH"],
+        B: ["7S", "8S", "9S", "7D", "8D", "9D", "7H", "8H", "9H", "TH"],
+        C: ["QS", "JS", "TS", "QD", "JD", "TD", "KH", "QH", "JH", "9C"],
+    }
     s = start(dealer=C, hands=hands, talon=["8C", "7C"])
-    s, _ = run(s, (A, "bid 5"), (B, "pass"), (C, "pass"), (A, "discard 7C"), (A, "discard 8C"),
-               (A, "contract C"))
+    s, _ = run(s, (A, "bid 5"), (B, "pass"), (C, "pass"), (A, "discard 7C"), (A, "discard 8C"), (A, "contract C"))
     assert G.to_act(s) == [B]
     assert strong(G.view(s, B), G.legal_actions(s, B)) == "pass"
 
 
 def test_a_strong_defence_whists():
     # C declared spades on a thin hand; B holds the top trumps and side aces
-    hands = {A: ["AS", "KS", "QS", "AD", "KD", "AH", "KH", "AC", "KC", "QC"],
-             B: ["7S", "8S", "9S", "7D", "8D", "9D", "7H", "8H", "9H", "7C"],
-             C: ["JS", "TS", "QD", "JD", "TD", "QH", "JH", "TH", "JC", "TC"]}
+    hands = {
+        A: ["AS", "KS", "QS", "AD", "KD", "AH", "KH", "AC", "KC", "QC"],
+        B: ["7S", "8S", "9S", "7D", "8D", "9D", "7H", "8H", "9H", "7C"],
+        C: ["JS", "TS", "QD", "JD", "TD", "QH", "JH", "TH", "JC", "TC"],
+    }
     s = start(dealer=B, hands=hands, talon=["8C", "9C"])
-    s, _ = run(s, (C, "bid 2"), (A, "pass"), (B, "pass"), (C, "discard 8C"), (C, "discard 9C"),
-               (C, "contract H"))
+    s, _ = run(s, (C, "bid 2"), (A, "pass"), (B, "pass"), (C, "discard 8C"), (C, "discard 9C"), (C, "contract H"))
     assert G.to_act(s) == [A]
     assert strong(G.view(s, A), G.legal_actions(s, A)) == "play"
 
@@ -135,8 +175,7 @@ def play_hands(seed: int, hands: int, options: dict, strong_seats=(0,), level="s
 
 def test_strong_player_only_plays_legal_actions():
     play_hands(1, 1, {}, strong_seats=(0, 1))
-    play_hands(2, 1, {"show_talon": False, "max_kontra_level": 2, "slovenian_sans_lead": True},
-               strong_seats=(2,))
+    play_hands(2, 1, {"show_talon": False, "max_kontra_level": 2, "slovenian_sans_lead": True}, strong_seats=(2,))
 
 
 def test_normal_level_plays_legal_actions():
@@ -144,8 +183,9 @@ def test_normal_level_plays_legal_actions():
 
 
 def test_strong_player_is_deterministic_for_a_seed():
-    view = play_view(A, ["AS", "7D"], A, 7, None, PLAYED_SANS, [], [5, 2, 1], [2, 2, 2],
-                     my_discards=["7C", "8C"], talon=["7C", "8C"])
+    view = play_view(
+        A, ["AS", "7D"], A, 7, None, PLAYED_SANS, [], [5, 2, 1], [2, 2, 2], my_discards=["7C", "8C"], talon=["7C", "8C"]
+    )
     assert len({strong(view, ["play AS", "play 7D"], 5) for _ in range(3)}) == 1
 
 
@@ -187,6 +227,7 @@ def test_old_dumps_without_played_tricks_still_load():
 def test_worth_of_a_hand_matches_the_settlement_of_the_engine():
     # C declares hearts (v = 8), A and B whist and take 2 each: rules §6.2 and §7
     from engine.preferans.ai_settle import NO_PLAY, Defence, table_worth, worth
+
     w = table_worth(C, Defence((A, B)), 4, 6, {A: 2, B: 2})
     assert abs(sum(w.values())) < 1e-9
     assert abs(w[C] - 1.5 * (10 * 2 / 3 - 4)) < 1e-9  # made, four tricks of soup
@@ -197,8 +238,13 @@ def test_worth_of_a_hand_matches_the_settlement_of_the_engine():
 
 def test_a_hopeless_hand_passes_in_the_auction():
     # no long suit, no aces, and queens without small cards (no Bettel either)
-    s = start(dealer=C, hands={A: ["QS", "JS", "TS", "QD", "JD", "TD", "QH", "JH", "QC", "JC"],
-                               B: ["AS", "KS", "9S", "8S", "7S", "9C", "AD", "AH", "AC", "KC"],
-                               C: ["KD", "9D", "8D", "7D", "KH", "TH", "9H", "8H", "7H", "TC"]},
-              talon=["8C", "7C"])
+    s = start(
+        dealer=C,
+        hands={
+            A: ["QS", "JS", "TS", "QD", "JD", "TD", "QH", "JH", "QC", "JC"],
+            B: ["AS", "KS", "9S", "8S", "7S", "9C", "AD", "AH", "AC", "KC"],
+            C: ["KD", "9D", "8D", "7D", "KH", "TH", "9H", "8H", "7H", "TC"],
+        },
+        talon=["8C", "7C"],
+    )
     assert strong(G.view(s, A), G.legal_actions(s, A)) == "pass"

@@ -1,6 +1,7 @@
 """The strong whist computer (engine/whist/ai_strong.py: double-dummy sampling) and the
 public information it reads: the whist view now carries this deal's played cards and the
 must_trump rule — never a card hidden from that seat."""
+
 from __future__ import annotations
 
 import math
@@ -16,8 +17,14 @@ from engine.whist.state import State
 N, E, S, W = range(4)
 
 
-def position(hands: dict[int, list[str]], trump: str, leader: int, trick: tuple = (),
-             history: tuple = (), must_trump: bool = True) -> State:
+def position(
+    hands: dict[int, list[str]],
+    trump: str,
+    leader: int,
+    trick: tuple = (),
+    history: tuple = (),
+    must_trump: bool = True,
+) -> State:
     """A play state with ``hands`` left and a trick led by ``leader``; ``history`` tricks
     first, then the other cards in tricks of one suit, all won by ``leader``."""
     held = {c for h in hands.values() for c in h} | {c for _, c in trick}
@@ -28,7 +35,7 @@ def position(hands: dict[int, list[str]], trump: str, leader: int, trick: tuple 
         cards = sorted((c for c in gone if c[1] == suit), key=lambda c: RV[c[0]])
         assert len(cards) % 4 == 0, f"{len(cards)} {suit} to fill tricks with"
         for i in range(0, len(cards), 4):
-            low, top = cards[i:i + 3], cards[i + 3]
+            low, top = cards[i : i + 3], cards[i + 3]
             for seat in ((leader + k) % 4 for k in range(4)):
                 played.append([seat, top if seat == leader else low.pop(0)])
     s = rules.initial_state({"must_trump": must_trump}, 4)
@@ -50,15 +57,17 @@ def dd_best(s: State, seat: int) -> set[str]:
 
 
 def choice(s: State, seat: int, seed: int = 1, level: str = "strong") -> str:
-    return ai.computer_action(rules.view(s, seat), rules.legal_actions(s, seat),
-                              random.Random(seed), level=level)
+    return ai.computer_action(rules.view(s, seat), rules.legal_actions(s, seat), random.Random(seed), level=level)
 
 
 def test_fourth_hand_wins_the_trick():
     # clubs trumps; E leads ♠K, S ♠5, W ♠6: N, last, takes it with the ♠A, not the ♠3
-    s = position({N: ["AS", "3S", "2D", "3D"], E: ["AH", "KH", "QH"],
-                  S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]},
-                 "C", E, trick=((E, "KS"), (S, "5S"), (W, "6S")))
+    s = position(
+        {N: ["AS", "3S", "2D", "3D"], E: ["AH", "KH", "QH"], S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]},
+        "C",
+        E,
+        trick=((E, "KS"), (S, "5S"), (W, "6S")),
+    )
     assert dd_best(s, N) == {"AS"}
     for seed in range(3):
         assert choice(s, N, seed) == "play AS"
@@ -66,19 +75,30 @@ def test_fourth_hand_wins_the_trick():
 
 def test_must_trump_is_kept_and_known_voids_follow_from_it():
     # hearts trumps, E void in spades must trump the ♠ lead: only trumps are offered
-    s = position({N: ["9S", "2D", "3D", "4D"], E: ["AH", "KH", "QH", "2C"],
-                  S: ["TS", "KS", "5D", "2H"], W: ["QS", "3H", "6D"]},
-                 "H", W, trick=((W, "JS"),))
+    s = position(
+        {N: ["9S", "2D", "3D", "4D"], E: ["AH", "KH", "QH", "2C"], S: ["TS", "KS", "5D", "2H"], W: ["QS", "3H", "6D"]},
+        "H",
+        W,
+        trick=((W, "JS"),),
+    )
     assert rules.legal_actions(s, N) == ["play 9S"]
     assert choice(s, N) == "play 9S"
-    s2 = position({N: ["2D", "3D", "4D"], E: ["AH", "KH", "QH", "2C"],
-                   S: ["TS", "KS", "5D", "2H"], W: ["QS", "3H", "6D"]},
-                  "H", W, trick=((W, "JS"), (N, "9S")))
+    s2 = position(
+        {N: ["2D", "3D", "4D"], E: ["AH", "KH", "QH", "2C"], S: ["TS", "KS", "5D", "2H"], W: ["QS", "3H", "6D"]},
+        "H",
+        W,
+        trick=((W, "JS"), (N, "9S")),
+    )
     assert rules.legal_actions(s2, E) == ["play QH", "play KH", "play AH"]
     assert choice(s2, E) in rules.legal_actions(s2, E)
     # a player who showed out of spades with a club, under must_trump, has no trump either
-    view = {"seat": N, "trump": "H", "must_trump": True, "trick": [],
-            "played": [[W, "JS"], [N, "2S"], [E, "2C"], [S, "3S"]]}
+    view = {
+        "seat": N,
+        "trump": "H",
+        "must_trump": True,
+        "trick": [],
+        "played": [[W, "JS"], [N, "2S"], [E, "2C"], [S, "3S"]],
+    }
     assert ai_strong.known_voids(view)[E] == {"S", "H"}
     view["must_trump"] = False
     assert ai_strong.known_voids(view)[E] == {"S"}
@@ -108,12 +128,18 @@ def test_view_shows_played_cards_and_no_hidden_card():
 
 def test_the_player_reads_the_view_only():
     """Two deals that look the same from N's seat give N the same card."""
-    a = position({N: ["AS", "3S", "2D", "3D"], E: ["AH", "KH", "QH"],
-                  S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]},
-                 "C", E, trick=((E, "KS"), (S, "5S"), (W, "6S")))
-    b = position({N: ["AS", "3S", "2D", "3D"], E: ["4D", "KH", "2H"],
-                  S: ["AH", "5D", "2C"], W: ["6D", "3H", "QH"]},
-                 "C", E, trick=((E, "KS"), (S, "5S"), (W, "6S")))
+    a = position(
+        {N: ["AS", "3S", "2D", "3D"], E: ["AH", "KH", "QH"], S: ["4D", "5D", "6D"], W: ["2H", "3H", "2C"]},
+        "C",
+        E,
+        trick=((E, "KS"), (S, "5S"), (W, "6S")),
+    )
+    b = position(
+        {N: ["AS", "3S", "2D", "3D"], E: ["4D", "KH", "2H"], S: ["AH", "5D", "2C"], W: ["6D", "3H", "QH"]},
+        "C",
+        E,
+        trick=((E, "KS"), (S, "5S"), (W, "6S")),
+    )
     assert rules.view(a, N)["hand"] == rules.view(b, N)["hand"]
     assert choice(a, N, 7) == choice(b, N, 7)
 
@@ -137,27 +163,28 @@ def test_whole_deal_only_legal_actions(seed, level, monkeypatch):
 
 def test_inferences_from_the_cards_followed():
     from engine.whist.ai_infer import follower_bans, inferred_bans
+
     # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins).
     # E (4th) follows under N's ♦Q with the ♦3: no ♦2 (his cheapest loser) and no ♦K or ♦A
     # (he would have won). E's ♣5 under N's ♣8: no lower club and, third hand high, no
     # higher one; S need not overtake N, but his ♣3 is his cheapest club.
-    tricks = [[(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
-              [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
-              [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")]]
+    tricks = [
+        [(N, "9S"), (E, "2S"), (S, "3S"), (W, "KS")],
+        [(S, "4D"), (W, "6D"), (N, "QD"), (E, "3D")],
+        [(W, "2C"), (N, "8C"), (E, "5C"), (S, "3C")],
+    ]
     bans = follower_bans(tricks, "H")
     assert bans[W] == {"TS", "JS", "QS"}
     assert bans[E] == {"2D", "KD", "AD", "2C", "3C", "4C"} | {r + "C" for r in "9TJQKA"}
     assert bans[S] == {"2S", "2C"} and bans[N] == set()
     # the last hand's ruff is his cheapest trump; an underruff his cheapest too, and he
     # had no trump to overruff with
-    ruffed = [[(N, "9S"), (E, "AS"), (S, "3S"), (W, "5H")],
-              [(N, "9D"), (E, "2D"), (S, "7H"), (W, "4H")]]
+    ruffed = [[(N, "9S"), (E, "AS"), (S, "3S"), (W, "5H")], [(N, "9D"), (E, "2D"), (S, "7H"), (W, "4H")]]
     bans = follower_bans(ruffed, "H")
     assert bans[W] == {"2H", "3H", "4H"} | {"2H", "3H"} | {r + "H" for r in "89TJQKA"}
     assert bans[S] == {"2S"} and bans[E] == set()
     # third hand high: S's ♠4 under E's ♠J denies a higher spade
-    assert follower_bans([[(N, "2S"), (E, "JS"), (S, "4S"), (W, "5S")]], "H")[S] == {
-        "2S", "3S", "QS", "KS", "AS"}
+    assert follower_bans([[(N, "2S"), (E, "JS"), (S, "4S"), (W, "5S")]], "H")[S] == {"2S", "3S", "QS", "KS", "AS"}
     # with the cheaper-of-equals inference: N's ♣8 over the ♣2 denies the ♣7
     both = inferred_bans(tricks, "H")
     assert both[W] >= {"TS", "JS", "QS"} and "7C" in both[N]
@@ -170,11 +197,11 @@ def test_weighted_deals_are_uniform_over_the_consistent_deals():
     from collections import Counter
 
     from engine.whist.ai_sample import sample_weighted
+
     rng = random.Random(5)
     mass: Counter = Counter()
     for _ in range(3000):
-        hands, log_weight = sample_weighted(["2S", "3S", "4S", "2H"], {E: 2, S: 1, W: 1},
-                                            {E: {"H"}}, {S: {"2S"}}, rng)
+        hands, log_weight = sample_weighted(["2S", "3S", "4S", "2H"], {E: 2, S: 1, W: 1}, {E: {"H"}}, {S: {"2S"}}, rng)
         assert "2H" not in hands[E] and "2S" not in hands[S]
         mass[tuple(sorted(hands[E])), hands[S][0]] += math.exp(log_weight)
     assert len(mass) == 5

@@ -1,21 +1,32 @@
 """The computer defender's answer to a claim. It sees dummy, the declarer's hand (shown for
 the claim), its own hand and the played cards, so it knows its partner's cards too and
 checks the claim exactly on small endings; it used to accept claims it could beat."""
+
 from __future__ import annotations
 
 from engine.bridge import ai_easy as ai
 from engine.bridge.ai_easy import FULL, can_take, claim_is_sound
 
 
-def claim_view(hands: dict[int, list[str]], seat: int, claimed: int, strain: str = "S",
-               declarer: int = 0, leader: int = 0) -> dict:
+def claim_view(
+    hands: dict[int, list[str]], seat: int, claimed: int, strain: str = "S", declarer: int = 0, leader: int = 0
+) -> dict:
     """A defender's view during a claim with these remaining hands (N E S W = 0..3)."""
     left = {c for h in hands.values() for c in h}
-    return {"seat": seat, "phase": "claim", "hand": hands[seat], "declarer": declarer,
-            "dummy": (declarer + 2) % 4, "declarer_hand": hands[declarer],
-            "dummy_hand": hands[(declarer + 2) % 4], "played": [c for c in FULL if c not in left],
-            "trick": [], "trick_leader": leader, "contract": {"level": 4, "strain": strain, "doubling": 0},
-            "claim": {"tricks": claimed, "remaining": len(hands[0])}}
+    return {
+        "seat": seat,
+        "phase": "claim",
+        "hand": hands[seat],
+        "declarer": declarer,
+        "dummy": (declarer + 2) % 4,
+        "declarer_hand": hands[declarer],
+        "dummy_hand": hands[(declarer + 2) % 4],
+        "played": [c for c in FULL if c not in left],
+        "trick": [],
+        "trick_leader": leader,
+        "contract": {"level": 4, "strain": strain, "doubling": 0},
+        "claim": {"tricks": claimed, "remaining": len(hands[0])},
+    }
 
 
 # N declares 4♠ and leads with ♠A ♥2 against E's ♠3 ♥A: N wins one trick, never two

@@ -1,5 +1,6 @@
 """PBN export of a rubber (engine/bridge/pbn.py), read back with a small PBN reader:
 tags in export order, the Deal, the Auction and the Play sections reproduce the deals."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,23 @@ from tests.test_bridge_rules import deal_of, hearts_deal, run
 
 G = get_game("bridge")
 SEATS = "NESW"
-EXPORT_ORDER = ["Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
-                "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result"]
+EXPORT_ORDER = [
+    "Event",
+    "Site",
+    "Date",
+    "Board",
+    "West",
+    "North",
+    "East",
+    "South",
+    "Dealer",
+    "Vulnerable",
+    "Deal",
+    "Scoring",
+    "Declarer",
+    "Contract",
+    "Result",
+]
 TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 
 
@@ -63,8 +79,7 @@ def rubber(seed=4):
         seat = None
         if action is None:
             seat = G.to_act(state)[0]
-            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng,
-                                       level="easy")
+            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng, level="easy")
         state, _ = G.apply(state, seat, action)
     return state
 
@@ -76,8 +91,12 @@ def check_game(game: dict, board: dict, names: list[str]):
     assert [tags["North"], tags["East"], tags["South"], tags["West"]] == names
     assert tags["Scoring"] == "Rubber"
     vul = board["vulnerable"]
-    assert tags["Vulnerable"] == {(False, False): "None", (True, False): "NS", (False, True): "EW",
-                                  (True, True): "All"}[(vul["NS"], vul["EW"])]
+    assert (
+        tags["Vulnerable"]
+        == {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}[
+            (vul["NS"], vul["EW"])
+        ]
+    )
     hands = hands_of(tags["Deal"])
     assert tags["Deal"].startswith(SEATS[board["dealer"]] + ":")
     assert hands == [set(h) for h in board["hands"]] and sorted(set().union(*hands)) == sorted(make_deck(52))
@@ -123,7 +142,7 @@ def test_export_reads_back():
     assert len(games) == len(state.boards) >= 2
     for game, board in zip(games, state.boards):
         check_game(game, board, names)
-    assert text.count("[Event \"cardbot rubber\"]") == len(state.boards)
+    assert text.count('[Event "cardbot rubber"]') == len(state.boards)
     assert export(state, names, event="Friday").count('[Event "Friday"]') == len(state.boards)
 
 
@@ -132,12 +151,27 @@ def test_passed_out_claimed_and_conceded_boards():
     state, _ = G.apply(state, None, deal_of(hearts_deal()))
     state, _ = run(state, (0, "pass"), (1, "pass"), (2, "pass"), (3, "pass"))
     state, _ = G.apply(state, None, deal_of(hearts_deal(), dealer=1, board=2))
-    state, _ = run(state, (1, "pass"), (2, "pass"), (3, "pass"), (0, "bid 1S"), (1, "pass"), (2, "pass"),
-                   (3, "pass"), (1, "play AH"), (0, "play 2D"), (3, "play 2C"), (0, "play 2S"),
-                   (0, "claim 12"), (1, "accept"), (3, "accept"))
+    state, _ = run(
+        state,
+        (1, "pass"),
+        (2, "pass"),
+        (3, "pass"),
+        (0, "bid 1S"),
+        (1, "pass"),
+        (2, "pass"),
+        (3, "pass"),
+        (1, "play AH"),
+        (0, "play 2D"),
+        (3, "play 2C"),
+        (0, "play 2S"),
+        (0, "claim 12"),
+        (1, "accept"),
+        (3, "accept"),
+    )
     state, _ = G.apply(state, None, deal_of(hearts_deal(), dealer=2, board=3))
-    state, _ = run(state, (2, "bid 1D"), (3, "pass"), (0, "pass"), (1, "pass"), (3, "play 2C"), (2, "play 2S"),
-                   (1, "concede"))
+    state, _ = run(
+        state, (2, "bid 1D"), (3, "pass"), (0, "pass"), (1, "pass"), (3, "play 2C"), (2, "play 2S"), (1, "concede")
+    )
     names = ["N1", "E1", "S1", "W1"]
     text = export(state, names)
     games = read_pbn(text)
@@ -147,7 +181,7 @@ def test_passed_out_claimed_and_conceded_boards():
     assert dict(games[0]["tags"])["Contract"] == "Pass"
     assert games[1]["sections"]["Play"][-1] == ["*"] and dict(games[1]["tags"])["Result"] == "13"
     assert games[2]["sections"]["Play"] == [["C2", "S2", "-", "-"], ["*"]]
-    assert "[Play \"W\"]\nC2 S2 - -\n*" in text
+    assert '[Play "W"]\nC2 S2 - -\n*' in text
 
 
 def test_export_all_rubbers_of_a_session():

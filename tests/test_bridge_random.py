@@ -1,6 +1,7 @@
 """Random rubbers of bridge checked against the invariants of docs/rules/bridge.md §10
 after every action (computer players, and random legal play with claims, concessions,
 doubles and redoubles), plus replay of every log."""
+
 from __future__ import annotations
 
 import json
@@ -57,8 +58,11 @@ class Checker:
             if state.dummy_open:
                 assert G.legal_actions(state, state.dummy) == []
                 assert state.dummy not in G.to_act(state)
-            public = G.view(state, None) if state.dummy_open or self.steps % 3 == 0 else \
-                {"dummy_hand": None, "declarer_hand": None}
+            public = (
+                G.view(state, None)
+                if state.dummy_open or self.steps % 3 == 0
+                else {"dummy_hand": None, "declarer_hand": None}
+            )
             shown = set(public["dummy_hand"] or []) | set(public["declarer_hand"] or [])
             assert shown <= set(state.hands[state.dummy]) | set(state.hands[state.declarer])
             if not state.dummy_open:
@@ -66,7 +70,9 @@ class Checker:
             self.steps += 1
             for seat in range(4) if self.steps % 3 == 0 else ():
                 view = G.view(state, seat)
-                assert view["hand"] == sorted(view["hand"], key=lambda c: ("SHDC".index(c[1]), -"23456789TJQKA".index(c[0])))
+                assert view["hand"] == sorted(
+                    view["hand"], key=lambda c: ("SHDC".index(c[1]), -"23456789TJQKA".index(c[0]))
+                )
                 assert set(view["hand"]) == set(state.hands[seat])
                 assert (set(view["dummy_hand"] or []) | set(view["declarer_hand"] or [])) == shown
         if state.phase == "auction":
@@ -97,13 +103,16 @@ class Checker:
         assert calls[-3:] == ["P"] * 3 and last_bidder is not None
         # every intermediate point: never three passes after a call before the end
         for j in range(4, len(calls)):
-            assert not (calls[j - 3:j] == ["P"] * 3 and any(c != "P" for c in calls[:j - 3]))
+            assert not (calls[j - 3 : j] == ["P"] * 3 and any(c != "P" for c in calls[: j - 3]))
         contract = board["contract"]
         assert 1 <= contract["level"] <= 7 and contract["doubling"] == status
         # §10.3: declarer = first of the side to name the strain; leader on his left
         strain = contract["strain"]
-        first = next((dealer + i) % 4 for i, c in enumerate(calls)
-                     if c in A.BID_RANK and c[1:] == strain and (dealer + i) % 2 == last_bidder % 2)
+        first = next(
+            (dealer + i) % 4
+            for i, c in enumerate(calls)
+            if c in A.BID_RANK and c[1:] == strain and (dealer + i) % 2 == last_bidder % 2
+        )
         assert board["declarer"] == first
         leader = (first + 1) % 4
         plays = board["play"]
@@ -169,8 +178,15 @@ class Checker:
         assert sum(result["amounts"]) == 0 and result["amounts"][0] == result["amounts"][2]
 
 
-def play_rubber(seed: int, policy: str, options=None, checker_cls=Checker, max_actions=20000,
-                forfeit_at: int | None = None, light: bool = False):
+def play_rubber(
+    seed: int,
+    policy: str,
+    options=None,
+    checker_cls=Checker,
+    max_actions=20000,
+    forfeit_at: int | None = None,
+    light: bool = False,
+):
     """One rubber; ``light`` checks at the end of each deal only (not after every action)."""
     rng = random.Random(seed)
     opts = G.Options(**(options or {}))
@@ -201,8 +217,9 @@ def play_rubber(seed: int, policy: str, options=None, checker_cls=Checker, max_a
                     action = random_choice(state, seat, legal, rng)
                 assert action in legal
                 if not light and rng.random() < 0.005:  # §10.12: an illegal action changes nothing
-                    bad = rng.choice(["play 2C", "bid 1C", "double", "redouble", "claim 13", "accept",
-                                      "concede", "pass"])
+                    bad = rng.choice(
+                        ["play 2C", "bid 1C", "double", "redouble", "claim 13", "accept", "concede", "pass"]
+                    )
                     if bad not in legal:
                         before = json.dumps(G.dump(state), sort_keys=True)
                         with pytest.raises(Exception):

@@ -1,6 +1,7 @@
 """Bridge rules (docs/rules/bridge.md §2–§4, §9): the deal, every call's legality, the
 end of the auction, the declarer, the opening lead, dummy, following suit, the claim and
 the concession, honours from the deal, passed-out deals, the forfeit, views and replay."""
+
 from __future__ import annotations
 
 import json
@@ -68,13 +69,17 @@ def refused(state, seat, action, kind=IllegalAction, code=None):
 # ------------------------------------------------------------------------- the deal
 def test_deal_one_card_at_a_time_from_dealers_left():
     deck = make_deck(52)
-    state, events = G.apply(G.initial_state(G.Options(), 4), None,
-                            "deal dealer=E board=1 " + " ".join(deck))
+    state, events = G.apply(G.initial_state(G.Options(), 4), None, "deal dealer=E board=1 " + " ".join(deck))
     assert state.hands[S][0] == deck[0] and state.hands[W][0] == deck[1]
     assert state.hands[N][0] == deck[2] and state.hands[E][0] == deck[3]
     assert all(len(h) == 13 for h in state.hands)
-    assert events[0] == {"type": "deal", "board": 1, "dealer": E, "vulnerable": {"NS": False, "EW": False},
-                         "deal_no": 1}
+    assert events[0] == {
+        "type": "deal",
+        "board": 1,
+        "dealer": E,
+        "vulnerable": {"NS": False, "EW": False},
+        "deal_no": 1,
+    }
     assert G.to_act(state) == [E]  # the dealer calls first
 
 
@@ -142,20 +147,20 @@ def test_bids_must_be_higher():
 def test_double_and_redouble_legality():
     state = start()
     state, _ = run(state, (N, "bid 1H"))
-    assert "double" in calls_legal(state, E)             # an opponent's undoubled bid
+    assert "double" in calls_legal(state, E)  # an opponent's undoubled bid
     state, _ = run(state, (E, "pass"))
-    assert "double" not in calls_legal(state, S)         # partner's bid
+    assert "double" not in calls_legal(state, S)  # partner's bid
     refused(state, S, "double", code="cannot_double")
     state, _ = run(state, (S, "pass"))
-    assert "double" in calls_legal(state, W)             # 1H pass pass X is legal
+    assert "double" in calls_legal(state, W)  # 1H pass pass X is legal
     state, _ = run(state, (W, "double"))
     assert "double" not in calls_legal(state, N) and "redouble" in calls_legal(state, N)
     state, _ = run(state, (N, "pass"), (E, "pass"))
-    assert "redouble" in calls_legal(state, S)           # the doubled side, after passes
+    assert "redouble" in calls_legal(state, S)  # the doubled side, after passes
     state, _ = run(state, (S, "redouble"))
     assert "redouble" not in calls_legal(state, W) and "double" not in calls_legal(state, W)
     refused(state, W, "redouble", code="cannot_redouble")
-    state, _ = run(state, (W, "bid 2C"))                 # a new bid cancels X and XX
+    state, _ = run(state, (W, "bid 2C"))  # a new bid cancels X and XX
     assert A.status(state.calls) == (0, None)
     assert "double" in calls_legal(state, N) and "redouble" not in calls_legal(state, N)
     # the doubling side may not redouble its own double
@@ -166,21 +171,44 @@ def test_double_and_redouble_legality():
 
 def test_auction_end_contract_declarer_and_lead():
     state = start()
-    state, events = run(state, (N, "bid 1H"), (E, "pass"), (S, "bid 2H"), (W, "pass"),
-                        (N, "pass"), (E, "double"), (S, "pass"), (W, "pass"))
+    state, events = run(
+        state,
+        (N, "bid 1H"),
+        (E, "pass"),
+        (S, "bid 2H"),
+        (W, "pass"),
+        (N, "pass"),
+        (E, "double"),
+        (S, "pass"),
+        (W, "pass"),
+    )
     assert state.phase == "auction"  # three passes after the double are needed
     state, events = run(state, (N, "pass"))
     contract = next(e for e in events if e["type"] == "contract")
-    assert contract == {"type": "contract", "contract": {"level": 2, "strain": "H", "doubling": 1},
-                        "declarer": N, "leader": E}
+    assert contract == {
+        "type": "contract",
+        "contract": {"level": 2, "strain": "H", "doubling": 1},
+        "declarer": N,
+        "leader": E,
+    }
     # N named hearts first: N declares although S made the final bid
     assert state.declarer == N and state.dummy == S and G.to_act(state) == [E]
 
 
 def test_declarer_is_first_of_side_to_name_the_strain():
     state = start(dealer=E)
-    state, _ = run(state, (E, "bid 1D"), (S, "bid 1S"), (W, "bid 2D"), (N, "bid 2NT"),
-                   (E, "pass"), (S, "bid 3NT"), (W, "pass"), (N, "pass"), (E, "pass"))
+    state, _ = run(
+        state,
+        (E, "bid 1D"),
+        (S, "bid 1S"),
+        (W, "bid 2D"),
+        (N, "bid 2NT"),
+        (E, "pass"),
+        (S, "bid 3NT"),
+        (W, "pass"),
+        (N, "pass"),
+        (E, "pass"),
+    )
     assert state.declarer == N  # N said NT first; S's 3NT is the final bid
     assert str(state.contract) == "3NT" and G.to_act(state) == [E]
 
@@ -249,8 +277,7 @@ def test_follow_suit_and_no_obligation_to_trump():
 
 def test_trump_wins_and_a_void_player_may_discard():
     state = start(hearts_deal())
-    state, _ = run(state, (N, "bid 1C"), (E, "pass"), (S, "pass"), (W, "bid 1D"),
-                   (N, "pass"), (E, "pass"), (S, "pass"))
+    state, _ = run(state, (N, "bid 1C"), (E, "pass"), (S, "pass"), (W, "bid 1D"), (N, "pass"), (E, "pass"), (S, "pass"))
     assert state.declarer == W and str(state.contract) == "1D" and G.to_act(state) == [N]
     state, _ = run(state, (N, "play AS"))
     # E (void in spades) may discard a heart; dummy E? W declares, E is dummy: W plays E's cards
@@ -397,8 +424,7 @@ def test_whole_rubber_result_and_next_dealer():
     state, _ = run(state, (N, "bid 7NT"), (E, "pass"), (S, "pass"), (W, "pass"), (E, "concede"))
     assert state.sheet.games == {"NS": 1, "EW": 0} and state.phase == "deal"
     state, _ = G.apply(state, None, deal_of(hearts_deal(), dealer=E, board=2))
-    state, events = run(state, (E, "pass"), (S, "bid 7NT"), (W, "pass"), (N, "pass"), (E, "pass"),
-                        (W, "concede"))
+    state, events = run(state, (E, "pass"), (S, "bid 7NT"), (W, "pass"), (N, "pass"), (E, "pass"), (W, "concede"))
     assert G.is_over(state) and events[-1]["type"] == "game_over"
     result = G.result(state)
     assert result["complete"] and result["games"] == {"NS": 2, "EW": 0} and result["winner"] == "NS"
@@ -437,8 +463,7 @@ def test_dump_load_round_trip_and_replay():
             seat = None
         else:
             seat = G.to_act(state)[0]
-            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng,
-                                       level="easy")
+            action = G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng, level="easy")
         state, _ = G.apply(state, seat, action)
         log.append((seat, action))
         steps += 1

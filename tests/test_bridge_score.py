@@ -1,5 +1,6 @@
 """The score-only sheet engine ``bridge_score``: the entry wizard's steps and validation,
 undo, stop, the end of the rubber, and that it scores exactly like ``cardbot score``."""
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,14 @@ def test_the_steps_in_order():
     state, _ = enter(state, "doubling X")
     assert G.legal_actions(state, 0) == [f"tricks {n}" for n in range(14)] + ["cancel"]
     state, _ = enter(state, "tricks 8")
-    assert G.legal_actions(state, 0) == ["honours none", "honours NS 4", "honours NS 5", "honours EW 4",
-                                         "honours EW 5", "cancel"]
+    assert G.legal_actions(state, 0) == [
+        "honours none",
+        "honours NS 4",
+        "honours NS 5",
+        "honours EW 4",
+        "honours EW 5",
+        "cancel",
+    ]
     state, _ = enter(state, "honours none")
     assert G.legal_actions(state, 0) == ["confirm", "cancel"]
     state, events = enter(state, "confirm")
@@ -64,9 +71,15 @@ def test_the_steps_in_order():
 def test_wrong_steps_are_refused_and_change_nothing():
     state = opened()
     before = json.dumps(G.dump(state))
-    for action, kind in (("level 3", IllegalAction), ("confirm", IllegalAction), ("undo", IllegalAction),
-                         ("stop", IllegalAction), ("declarer Q", IllegalAction), ("", BadSyntax),
-                         ("hello", BadSyntax)):
+    for action, kind in (
+        ("level 3", IllegalAction),
+        ("confirm", IllegalAction),
+        ("undo", IllegalAction),
+        ("stop", IllegalAction),
+        ("declarer Q", IllegalAction),
+        ("", BadSyntax),
+        ("hello", BadSyntax),
+    ):
         with pytest.raises(kind):
             G.apply(state, 0, action)
         assert json.dumps(G.dump(state)) == before
@@ -92,8 +105,9 @@ def test_without_honours_the_step_is_skipped():
 
 def test_undo_and_stop():
     state = opened(options={"unfinished_rubber_bonus": True})
-    state, _ = enter(state, "declarer N", "level 4", "strain H", "doubling none", "tricks 10",
-                     "honours NS 4", "confirm")
+    state, _ = enter(
+        state, "declarer N", "level 4", "strain H", "doubling none", "tricks 10", "honours NS 4", "confirm"
+    )
     state, _ = enter(state, "passed_out", "confirm")
     assert G.view(state, None)["dealer"] == 2 and "undo" in G.legal_actions(state, 0)
     undone, events = enter(state, "undo")
@@ -114,8 +128,13 @@ def test_undo_and_stop():
 
 
 def test_a_full_rubber_matches_cardbot_score():
-    deals = [("N", 2, "H", "none", 10, None), ("E", 4, "S", "X", 8, None), None,
-             ("S", 6, "NT", "XX", 12, ("EW", 4)), ("N", 4, "S", "none", 10, None)]
+    deals = [
+        ("N", 2, "H", "none", 10, None),
+        ("E", 4, "S", "X", 8, None),
+        None,
+        ("S", 6, "NT", "XX", 12, ("EW", 4)),
+        ("N", 4, "S", "none", 10, None),
+    ]
     state = opened()
     record = []
     for deal in deals:
@@ -125,10 +144,21 @@ def test_a_full_rubber_matches_cardbot_score():
             continue
         declarer, level, strain, doubling, tricks, honours = deal
         honour = "honours none" if honours is None else f"honours {honours[0]} {honours[1]}"
-        state, events = enter(state, f"declarer {declarer}", f"level {level}", f"strain {strain}",
-                              f"doubling {doubling}", f"tricks {tricks}", honour, "confirm")
-        entry = {"declarer": declarer, "contract": f"{level}{strain}{'' if doubling == 'none' else doubling}",
-                 "tricks": tricks}
+        state, events = enter(
+            state,
+            f"declarer {declarer}",
+            f"level {level}",
+            f"strain {strain}",
+            f"doubling {doubling}",
+            f"tricks {tricks}",
+            honour,
+            "confirm",
+        )
+        entry = {
+            "declarer": declarer,
+            "contract": f"{level}{strain}{'' if doubling == 'none' else doubling}",
+            "tricks": tricks,
+        }
         if honours:
             entry["honours"] = {"side": honours[0], "held": honours[1]}
         record.append(entry)

@@ -1,6 +1,7 @@
 """Rubber bridge scoring (docs/rules/bridge.md §5–§7): the tables of both presets, one
 deal's entries, the sheet of a rubber (games, vulnerability, rubber bonus) and the
 settlement."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,8 +13,17 @@ from pathlib import Path
 import pytest
 
 from engine.bridge.options import PRESETS, BridgeOptions, parse_options, scoring_table
-from engine.bridge.scoring import (Contract, Sheet, deal_items, honours_held, honours_points,
-                                   parse_contract, trick_points, undertrick_points, units)
+from engine.bridge.scoring import (
+    Contract,
+    Sheet,
+    deal_items,
+    honours_held,
+    honours_points,
+    parse_contract,
+    trick_points,
+    undertrick_points,
+    units,
+)
 from engine.errors import BadOptions
 
 SEED, ACBL = scoring_table({"preset": "seed"}), scoring_table({"preset": "acbl"})
@@ -72,15 +82,16 @@ def test_overtricks_undoubled_doubled_redoubled():
 def test_made_contract_entries_and_insult():
     items = deal_items(c("4SX"), 10, False, SEED)
     assert [(i["to"], i["line"], i["kind"], i["points"]) for i in items] == [
-        ("declarer", "below", "contract", 240), ("declarer", "above", "insult", 50)]
+        ("declarer", "below", "contract", 240),
+        ("declarer", "above", "insult", 50),
+    ]
     assert by_kind(deal_items(c("4SXX"), 10, False, SEED))["insult"] == 50
     assert by_kind(deal_items(c("4SXX"), 10, False, ACBL))["insult"] == 100
     assert "insult" not in by_kind(deal_items(c("4S"), 10, False, SEED))
     assert by_kind(deal_items(c("3NT"), 9, True, SEED)) == {"contract": 100}
 
 
-@pytest.mark.parametrize("table,small,grand", [(SEED, (500, 700), (750, 1500)),
-                                               (ACBL, (500, 750), (1000, 1500))])
+@pytest.mark.parametrize("table,small,grand", [(SEED, (500, 700), (750, 1500)), (ACBL, (500, 750), (1000, 1500))])
 def test_slams(table, small, grand):
     for vul, i in ((False, 0), (True, 1)):
         for doubling in ("", "X", "XX"):  # slam premiums do not depend on doubling
@@ -142,14 +153,13 @@ def test_units_rounding():
 def test_game_closes_both_partscores_and_vulnerability():
     s = Sheet(SEED)
     assert s.vul() == {"NS": False, "EW": False}
-    s.add_deal(1, c("2S"), 8)                 # EW 60 partscore
-    s.add_deal(0, c("2H"), 8)                 # NS 60
+    s.add_deal(1, c("2S"), 8)  # EW 60 partscore
+    s.add_deal(0, c("2H"), 8)  # NS 60
     assert s.below == {"NS": 60, "EW": 60}
-    written = s.add_deal(2, c("2D"), 8)       # NS 60 + 40 = 100: game
+    written = s.add_deal(2, c("2D"), 8)  # NS 60 + 40 = 100: game
     assert s.games == {"NS": 1, "EW": 0} and s.below == {"NS": 0, "EW": 0}
     assert [e["kind"] for e in written] == ["contract", "game_bonus"]
-    assert written[-1] == {"deal": 3, "side": "NS", "line": "above", "kind": "game_bonus",
-                           "points": 100, "game": 1}
+    assert written[-1] == {"deal": 3, "side": "NS", "line": "above", "kind": "game_bonus", "points": 100, "game": 1}
     assert s.vul() == {"NS": True, "EW": False}
     # the old partscore stays in the totals
     assert s.totals() == {"NS": 60 + 40 + 100, "EW": 60}
@@ -189,12 +199,12 @@ def test_honours_for_the_defenders_and_doubled_game():
 
 def test_unfinished_rubber_stop():
     s = Sheet(SEED)
-    s.add_deal(0, c("4S"), 10)   # NS game
-    s.add_deal(1, c("2C"), 8)    # EW partscore 40
+    s.add_deal(0, c("4S"), 10)  # NS game
+    s.add_deal(1, c("2C"), 8)  # EW partscore 40
     extra = s.clone().stop(True)
     assert [(e["side"], e["points"]) for e in extra] == [("NS", 300), ("EW", 100)]
     t = s.clone()
-    t.add_deal(0, c("1C"), 7)    # both have partscores: no 100
+    t.add_deal(0, c("1C"), 7)  # both have partscores: no 100
     assert [(e["side"], e["points"]) for e in t.clone().stop(True)] == [("NS", 300)]
     assert s.clone().stop(False) == []
 
@@ -223,8 +233,15 @@ def test_options_overrides_merge_into_the_preset():
     assert table["small_slam"] == PRESETS["acbl"]["small_slam"]
     assert PRESETS["acbl"]["insult"]["XX"] == 100  # the preset itself is untouched
     assert scoring_table({})["per_game_bonus"] == 100
-    for bad in ({"preset": "chicago"}, {"rounding": "up"}, {"nonsense": 1}, {"insult": {"Y": 1}},
-                {"undertrick_doubled": {"nv": []}}, {"game_threshold": 0}, {"first_dealer": "X"}):
+    for bad in (
+        {"preset": "chicago"},
+        {"rounding": "up"},
+        {"nonsense": 1},
+        {"insult": {"Y": 1}},
+        {"undertrick_doubled": {"nv": []}},
+        {"game_threshold": 0},
+        {"first_dealer": "X"},
+    ):
         with pytest.raises(BadOptions):
             parse_options(bad)
 
@@ -237,11 +254,15 @@ def test_presets_differ_only_where_the_rules_say():
     assert differ == {"per_game_bonus", "insult", "small_slam", "grand_slam", "undertrick_doubled"}
     same = 0
     for level, strain, doubling, tricks, vul in itertools.product(
-            range(1, 8), ("C", "H", "NT"), (0, 1, 2), range(14), (False, True)):
+        range(1, 8), ("C", "H", "NT"), (0, 1, 2), range(14), (False, True)
+    ):
         contract = Contract(level, strain, doubling)
-        touches = (doubling == 2 and tricks >= contract.need) or \
-            (level == 6 and vul and tricks >= 12) or (level == 7 and not vul and tricks == 13) or \
-            (doubling and not vul and contract.need - tricks >= 4)
+        touches = (
+            (doubling == 2 and tricks >= contract.need)
+            or (level == 6 and vul and tricks >= 12)
+            or (level == 7 and not vul and tricks == 13)
+            or (doubling and not vul and contract.need - tricks >= 4)
+        )
         a, b = deal_items(contract, tricks, vul, SEED), deal_items(contract, tricks, vul, ACBL)
         if not touches:
             assert a == b, (contract, tricks, vul)

@@ -1,5 +1,6 @@
 """The bridge renderers: bids never read like cards, keyboards stay small, the HTML is
 valid with any names, dummy shows only from the opening lead, the sheet post."""
+
 from __future__ import annotations
 
 
@@ -26,8 +27,9 @@ def test_bids_never_read_like_cards(lang):
         for doubling in range(3):
             text = contract_text({"level": level, "strain": strain, "doubling": doubling}, lang)
             assert not CARD_LABEL.search(text), text
-            assert not CARD_LABEL.search(contract_text({"level": level, "strain": strain,
-                                                         "doubling": doubling}, lang, " "))
+            assert not CARD_LABEL.search(
+                contract_text({"level": level, "strain": strain, "doubling": doubling}, lang, " ")
+            )
         assert not CARD_LABEL.search(call_text({"call": "bid", "level": level, "strain": strain}, lang))
     assert bid_text(4, "S", "en") == "4\u202f♠" and bid_text(3, "NT", "ru") == "3\u202fБК"
 
@@ -38,8 +40,9 @@ def test_bidding_box_and_card_rows():
     rows, switches = action_rows(legal, G.view(state, 0), "ru", "normal")
     labels = [label for row in rows for label, _ in row]
     assert len(labels) == len(legal) == 36 and switches == []
-    assert rows[0] == [("Пас", 0)] and [label for label, _ in rows[1]] == [bid_text(1, s, "ru") for s in "CDHS"] + \
-        [bid_text(1, "NT", "ru")]
+    assert rows[0] == [("Пас", 0)] and [label for label, _ in rows[1]] == [bid_text(1, s, "ru") for s in "CDHS"] + [
+        bid_text(1, "NT", "ru")
+    ]
     assert sorted(i for row in rows for _, i in row) == list(range(len(legal)))
 
 
@@ -95,8 +98,7 @@ def test_posts_after_a_deal_and_at_the_end():
     assert "Board 1: 7\u202fNT by N (<Аня & Co>), 13 tricks — made. (the defenders conceded)" in shown
     assert "We win a game" in shown and "Total" in shown
     state, _ = G.apply(state, None, deal_of(hearts_deal(), dealer=1, board=2))
-    state, events = run(state, (1, "pass"), (2, "bid 7NT"), (3, "pass"), (0, "pass"), (1, "pass"),
-                        (3, "concede"))
+    state, events = run(state, (1, "pass"), (2, "bid 7NT"), (3, "pass"), (0, "pass"), (1, "pass"), (3, "concede"))
     posts = UI.posts(events, G.view(state, None), NAMES, "en", [G.result(state)])
     assert len(posts) == 2
     final = render(posts[1], "HTML")
@@ -125,22 +127,31 @@ def test_deal_post_says_what_each_summed_cell_is_made_of():
     names them, per side, in the players' words — honours too, whoever holds them."""
     state = start(hearts_deal())
     # N bids 1♠ doubled and redoubled and makes 13 tricks; N holds all five spade honours
-    state, events = run(state, (0, "bid 1S"), (1, "double"), (2, "redouble"), (3, "pass"),
-                        (0, "pass"), (1, "pass"), (1, "concede"))
+    state, events = run(
+        state, (0, "bid 1S"), (1, "double"), (2, "redouble"), (3, "pass"), (0, "pass"), (1, "pass"), (1, "concede")
+    )
     ru = render(UI.posts(events, G.view(state, None), NAMES, "ru", [])[0], "HTML")
-    assert ("Мы: под чертой 120; над чертой 1200 (переборы) + 50 (за реконтру) + 150 (онеры)"
-            " + 100 (за партию).") in ru
+    assert ("Мы: под чертой 120; над чертой 1200 (переборы) + 50 (за реконтру) + 150 (онеры) + 100 (за партию).") in ru
     assert "Они:" not in ru
     en = render(UI.posts(events, G.view(state, None), NAMES, "en", [])[0], "HTML")
-    assert ("We: below the line 120; above the line 1200 (overtricks) + 50 (for the redouble) + 150 (honours)"
-            " + 100 (game).") in en
+    assert (
+        "We: below the line 120; above the line 1200 (overtricks) + 50 (for the redouble) + 150 (honours) + 100 (game)."
+    ) in en
     # a defeated doubled contract: the defenders' undertricks, the declarer's side's honours
     from bot.games.bridge import written_lines
-    lines = written_lines([{"side": "EW", "line": "above", "kind": "undertricks", "points": 500},
-                           {"side": "NS", "line": "above", "kind": "honours", "points": 150}], "ru", 1)
+
+    lines = written_lines(
+        [
+            {"side": "EW", "line": "above", "kind": "undertricks", "points": 500},
+            {"side": "NS", "line": "above", "kind": "honours", "points": 150},
+        ],
+        "ru",
+        1,
+    )
     assert lines == ["Мы: над чертой 150 (онеры).", "Они: над чертой 500 (недоборы)."]
-    assert written_lines([{"side": "NS", "line": "above", "kind": "insult", "points": 50}], "ru", 1) == \
-        ["Мы: над чертой 50 (за контру)."]
+    assert written_lines([{"side": "NS", "line": "above", "kind": "insult", "points": 50}], "ru", 1) == [
+        "Мы: над чертой 50 (за контру)."
+    ]
 
 
 def test_settlement_words_and_a_stopped_paper_rubber():
@@ -151,26 +162,43 @@ def test_settlement_words_and_a_stopped_paper_rubber():
     state = S.initial_state(S.Options(unfinished_rubber_bonus=True), 1)
     state, _ = S.apply(state, None, "deal dealer=N")
     events = []
-    for action in ("declarer N", "level 4", "strain S", "doubling none", "tricks 10", "honours none",
-                   "confirm", "declarer E", "level 2", "strain C", "doubling none", "tricks 8",
-                   "honours none", "confirm", "stop", "confirm"):
+    for action in (
+        "declarer N",
+        "level 4",
+        "strain S",
+        "doubling none",
+        "tricks 10",
+        "honours none",
+        "confirm",
+        "declarer E",
+        "level 2",
+        "strain C",
+        "doubling none",
+        "tricks 8",
+        "honours none",
+        "confirm",
+        "stop",
+        "confirm",
+    ):
         state, ev = S.apply(state, 0, action)
         events += ev
-    final = render(UIS.posts([e for e in events if e["type"] == "game_over"],
-                             S.view(state, None), [], "ru", [])[0], "HTML")
+    final = render(
+        UIS.posts([e for e in events if e["type"] == "game_over"], S.view(state, None), [], "ru", [])[0], "HTML"
+    )
     assert final.count("🏁") == 1 and "Роббер остановлен до конца" in final and "окончен" not in final
     assert "Мы: над чертой 300 (партия в незаконченном роббере)." in final
     assert "Они: над чертой 100 (частичная запись в незаконченном роббере)." in final
     # 120 + 100 (game) + 300 = 520 against 40 + 100 = 140: 380 points, 4 units
     assert "Итого: Мы 520 — Они 140" in final
     assert "«Мы» впереди на 380 очков; в вистах (по 100 очков): 4." in final and "(ов)" not in final
-    en = render(UIS.posts([e for e in events if e["type"] == "game_over"],
-                          S.view(state, None), [], "en", [])[0], "HTML")
+    en = render(
+        UIS.posts([e for e in events if e["type"] == "game_over"], S.view(state, None), [], "en", [])[0], "HTML"
+    )
     assert "We are ahead by 380 points; in units of 100: 4." in en
 
 
 def test_claim_texts_read_well_with_one_trick_left():
-    """"из оставшихся 1 взяток" was wrong Russian: the numbers now stand in brackets."""
+    """ "из оставшихся 1 взяток" was wrong Russian: the numbers now stand in brackets."""
     state = start(hearts_deal())
     state, _ = run(state, (0, "bid 1S"), (1, "pass"), (2, "pass"), (3, "pass"))
     while G.view(state, None)["tricks_played"] < 12:

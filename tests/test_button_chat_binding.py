@@ -5,6 +5,7 @@ forwarded: a press that names a table is refused, and changes nothing, unless it
 from under a message in that table's chat — or, for a hand button, from the presser's
 own DM. Admin rights are always asked about the table's chat.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -29,8 +30,7 @@ async def everything(bot, table_id):
     """What a press may change: the table row, its seats and its log."""
     table = await bot.repo.get_table(table_id)
     seats = sorted((s.seat, s.user_id) for s in await bot.repo.get_seats(table_id))
-    return (table.status, table.version, table.options, table.settings, seats,
-            await bot.actions(table_id))
+    return (table.status, table.version, table.options, table.settings, seats, await bot.actions(table_id))
 
 
 async def test_lobby_buttons_refused_from_another_group_or_a_dm(bot, fake_telegram):
@@ -50,14 +50,14 @@ async def test_lobby_buttons_refused_from_another_group_or_a_dm(bot, fake_telegr
             assert answer is not None and REFUSED in answer.text, (command, chat, answer)
             assert await everything(bot, table.id) == before, (command, chat)
     # the table's own players are refused too when they press from elsewhere
-    answer = await bot.press_raw(anya, anya.id, (await fake.send(bot.app, anya, anya, "x")).message_id,
-                                 f"l:{table.id}:{table.version}:start")
+    answer = await bot.press_raw(
+        anya, anya.id, (await fake.send(bot.app, anya, anya, "x")).message_id, f"l:{table.id}:{table.version}:start"
+    )
     assert REFUSED in answer.text
     # in the table's own chat the stranger is just not the host, and being an admin of
     # another group gives no rights here
     lobby = await bot.table_message(TABLE_CHAT)
-    answer = await bot.press_raw(stranger, TABLE_CHAT, lobby.message_id,
-                                 f"l:{table.id}:{table.version}:o:deck")
+    answer = await bot.press_raw(stranger, TABLE_CHAT, lobby.message_id, f"l:{table.id}:{table.version}:o:deck")
     assert "Только" in answer.text or "только" in answer.text, answer
     assert await everything(bot, table.id) == before
     # and the real button still works where it belongs
@@ -106,11 +106,16 @@ async def test_hand_and_after_game_buttons_refused_outside_their_place(bot, fake
     assert table.status == "between"
     before = await everything(bot, table.id)
     for command in ("close", "rematch"):
-        answer = await bot.press_raw(stranger, OTHER_CHAT, elsewhere.message_id,
-                                     f"r:{table.id}:{table.version}:{command}")
+        answer = await bot.press_raw(
+            stranger, OTHER_CHAT, elsewhere.message_id, f"r:{table.id}:{table.version}:{command}"
+        )
         assert REFUSED in answer.text, (command, answer)
-        answer = await bot.press_raw(anya, anya.id, (await bot.hand_message(table.id, anya)).message_id,
-                                     f"r:{table.id}:{table.version}:{command}")
+        answer = await bot.press_raw(
+            anya,
+            anya.id,
+            (await bot.hand_message(table.id, anya)).message_id,
+            f"r:{table.id}:{table.version}:{command}",
+        )
         assert REFUSED in answer.text, (command, answer)
     assert await everything(bot, table.id) == before
     assert get_game("durak").is_over((await bot.state(table.id))[1])

@@ -4,6 +4,7 @@ No accepted move may be lost or applied twice, nothing may be applied that nobod
 pressed, and the log must replay into the game the table shows. Duplicate posts (a kill
 between Telegram's answer and the outbox write) are counted, at most one per kill.
 The long version: ``python -m bench.chaos``; the machinery: tests/chaos_harness.py."""
+
 from __future__ import annotations
 
 import time

@@ -1,4 +1,5 @@
 """The cardbot command line: a missing token is a clear message, not a traceback."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,10 @@ def test_run_without_token_explains_and_exits_2(monkeypatch, tmp_path, capsys):
 
 def test_settings_from_dotenv_and_environment(tmp_path):
     dotenv = tmp_path / ".env"
-    dotenv.write_text("# comment\nTELEGRAM_BOT_TOKEN='1:abc'\nCARDBOT_DB=x.db\n"
-                      "export TELEGRAM_API_BASE_URL=http://localhost:8081\n", encoding="utf-8")
+    dotenv.write_text(
+        "# comment\nTELEGRAM_BOT_TOKEN='1:abc'\nCARDBOT_DB=x.db\nexport TELEGRAM_API_BASE_URL=http://localhost:8081\n",
+        encoding="utf-8",
+    )
     assert read_dotenv(dotenv)["TELEGRAM_BOT_TOKEN"] == "1:abc"
     settings = Settings.from_env(env={}, dotenv=dotenv)
     assert (settings.token, settings.db_path, settings.api_base_url) == ("1:abc", "x.db", "http://localhost:8081")
@@ -72,15 +75,26 @@ def test_database_url_picks_postgresql_and_wins_over_the_sqlite_path(tmp_path):
     assert isinstance(repository_for(settings.database), PostgresRepository)
 
 
-@pytest.mark.parametrize("env, complaint", [
-    ({}, "CARDBOT_WEBHOOK_URL"),
-    ({"CARDBOT_WEBHOOK_URL": "http://plain.example/tg"}, "https://"),
-    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg"}, "CARDBOT_WEBHOOK_SECRET must be set"),
-    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg", "CARDBOT_WEBHOOK_SECRET": "has space"},
-     "CARDBOT_WEBHOOK_SECRET"),
-    ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg", "CARDBOT_WEBHOOK_SECRET": "ok",
-      "CARDBOT_LISTEN": "nowhere"}, "CARDBOT_LISTEN"),
-])
+@pytest.mark.parametrize(
+    "env, complaint",
+    [
+        ({}, "CARDBOT_WEBHOOK_URL"),
+        ({"CARDBOT_WEBHOOK_URL": "http://plain.example/tg"}, "https://"),
+        ({"CARDBOT_WEBHOOK_URL": "https://b.example/tg"}, "CARDBOT_WEBHOOK_SECRET must be set"),
+        (
+            {"CARDBOT_WEBHOOK_URL": "https://b.example/tg", "CARDBOT_WEBHOOK_SECRET": "has space"},
+            "CARDBOT_WEBHOOK_SECRET",
+        ),
+        (
+            {
+                "CARDBOT_WEBHOOK_URL": "https://b.example/tg",
+                "CARDBOT_WEBHOOK_SECRET": "ok",
+                "CARDBOT_LISTEN": "nowhere",
+            },
+            "CARDBOT_LISTEN",
+        ),
+    ],
+)
 def test_webhook_mode_refuses_to_start_half_configured(monkeypatch, tmp_path, capsys, env, complaint):
     for name in ("CARDBOT_WEBHOOK_URL", "CARDBOT_WEBHOOK_SECRET", "CARDBOT_LISTEN", "CARDBOT_DATABASE_URL"):
         monkeypatch.delenv(name, raising=False)
@@ -93,6 +107,7 @@ def test_webhook_mode_refuses_to_start_half_configured(monkeypatch, tmp_path, ca
 
 
 def test_webhook_settings_give_host_port_and_path():
-    settings = Settings(token="1:abc", webhook_url="https://cards.example/hooks/tg",
-                        webhook_secret="s3cret-_", listen="127.0.0.1:8443")
+    settings = Settings(
+        token="1:abc", webhook_url="https://cards.example/hooks/tg", webhook_secret="s3cret-_", listen="127.0.0.1:8443"
+    )
     assert settings.webhook() == ("127.0.0.1", 8443, "hooks/tg")

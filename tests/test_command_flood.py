@@ -4,6 +4,7 @@ A reply to a group waits for that group's Telegram budget while holding a handle
 that every chat shares; so a chat gets at most one command answered at a time, and a
 command repeated within a few seconds is answered once.
 """
+
 from __future__ import annotations
 
 import pytest

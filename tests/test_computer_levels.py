@@ -1,5 +1,6 @@
 """The computers at a table: their level is a lobby option, they think off the event loop
 (a real process pool here), and a slow decision shows "🤖 … думает…" on the table."""
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,7 @@ async def test_level_is_a_lobby_option_for_the_host(fake_telegram, database, clo
 
 
 async def test_computers_think_in_a_process_pool_and_the_game_ends(fake_telegram, database, clock):
-    bot = await BotUnderTest(fake_telegram, database, clock, computer_level="normal",
-                             computer_workers=1).start()
+    bot = await BotUnderTest(fake_telegram, database, clock, computer_level="normal", computer_workers=1).start()
     try:
         anya = fake_telegram.user(1, "Аня")
         table = await open_table(bot, GROUP, anya, [], computers=1)

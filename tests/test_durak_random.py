@@ -1,5 +1,6 @@
 """Random durak games across every variant, checking the invariants of rules §14
 after every action, and that the action log replays to an identical state."""
+
 from __future__ import annotations
 
 import json
@@ -16,14 +17,36 @@ from engine.durak import DurakOptions
 from engine.errors import EngineError, NotYourTurn
 
 G = get_game("durak")
-VIEW_KEYS = {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
-             "trump_in_stock", "stock", "discard", "hand_counts", "finished", "attacker",
-             "defender", "to_act", "table", "taking", "result", "bout", "gone", "known", "options"}
+VIEW_KEYS = {
+    "game",
+    "seat",
+    "players",
+    "dealer",
+    "phase",
+    "trump",
+    "trump_card",
+    "trump_in_stock",
+    "stock",
+    "discard",
+    "hand_counts",
+    "finished",
+    "attacker",
+    "defender",
+    "to_act",
+    "table",
+    "taking",
+    "result",
+    "bout",
+    "gone",
+    "known",
+    "options",
+}
 
 
 # ---------------------------------------------------------------------------------
 # independent helpers (deliberately not the engine's own)
 # ---------------------------------------------------------------------------------
+
 
 def beats(c, a, trump):
     if c[1] == a[1]:
@@ -83,6 +106,7 @@ def action_cards(action):
 # the invariant checker
 # ---------------------------------------------------------------------------------
 
+
 class Checker:
     def __init__(self, state):
         o = state.options
@@ -117,10 +141,10 @@ class Checker:
         types = [e["type"] for e in events]
         if s.discard != prev.discard:
             assert "bito" in types
-            assert s.discard[:len(prev.discard)] == prev.discard
+            assert s.discard[: len(prev.discard)] == prev.discard
         if prev.phase != "deal":
             assert len(s.stock) <= len(prev.stock)
-            assert prev.stock[len(prev.stock) - len(s.stock):] == s.stock
+            assert prev.stock[len(prev.stock) - len(s.stock) :] == s.stock
         # 4. openings share one rank; later attack cards had a visible rank
         if verb == "attack":
             assert len({c[0] for c in action_cards(action)}) == 1
@@ -268,6 +292,7 @@ class Checker:
 # a random player that also tries non-offered legal subsets and illegal actions
 # ---------------------------------------------------------------------------------
 
+
 def random_subset_action(s, seat, rng):
     """A legal multi-card attack/throw that legal_actions may not list, or None."""
     if s.phase not in ("open", "throw", "final"):
@@ -317,8 +342,7 @@ def pick(legal, rng):
     return rng.choice(kinds[kind])
 
 
-def play_random_game(options, players, seed, *, deep=True, history=None, max_actions=20000,
-                     computer=False):
+def play_random_game(options, players, seed, *, deep=True, history=None, max_actions=20000, computer=False):
     """Plays one random game checking invariants; returns (state, log). With
     ``computer`` the seats play ``computer_action`` from their own views."""
     rng = random.Random(seed)
@@ -377,8 +401,7 @@ def play_random_game(options, players, seed, *, deep=True, history=None, max_act
             s, ev = G.apply(s, None, f"forfeit {loser}")
             log.append((None, f"forfeit {loser}"))
             chk.check(prev, s, None, f"forfeit {loser}", ev, views=deep)
-            assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True,
-                                   "dealer": s.dealer}
+            assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True, "dealer": s.dealer}
     return s, log
 
 
@@ -408,8 +431,10 @@ option_sets = st.builds(
 @given(options=option_sets, data=st.data(), seed=st.integers(0, 2**32 - 1))
 def test_random_games_keep_invariants(options, data, seed):
     players = data.draw(st.integers(2, options.max_players), label="players")
-    history = data.draw(st.sampled_from([[], [{"durak": 1, "by_52": False, "dealer": 0}],
-                                         [{"draw": True, "dealer": 1}]]), label="history")
+    history = data.draw(
+        st.sampled_from([[], [{"durak": 1, "by_52": False, "dealer": 0}], [{"draw": True, "dealer": 1}]]),
+        label="history",
+    )
     computer = data.draw(st.booleans(), label="computer")
     s, log = play_random_game(options, players, seed, history=history, computer=computer)
     assert G.is_over(s)
@@ -424,14 +449,19 @@ def test_two_thousand_random_games():
     variants = ["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"]
     results = Counter()
     for i in range(2000):
-        o = DurakOptions(deck_size=rng.choice([24, 36, 36, 52]), base_game=variants[i % 4],
-                         trumps=rng.random() < 0.8, two_decks=rng.random() < 0.2,
-                         blind_beating=rng.random() < 0.3, first_bout_five=rng.random() < 0.3,
-                         two_deck_loss_at=rng.choice([52, 16]))
+        o = DurakOptions(
+            deck_size=rng.choice([24, 36, 36, 52]),
+            base_game=variants[i % 4],
+            trumps=rng.random() < 0.8,
+            two_decks=rng.random() < 0.2,
+            blind_beating=rng.random() < 0.3,
+            first_bout_five=rng.random() < 0.3,
+            two_deck_loss_at=rng.choice([52, 16]),
+        )
         players = rng.randint(2, o.max_players)
-        s, log = play_random_game(o, players, rng.getrandbits(32), deep=False,
-                                  computer=i % 2 == 1)
+        s, log = play_random_game(o, players, rng.getrandbits(32), deep=False, computer=i % 2 == 1)
         r = G.result(s)
-        results["forfeit" if r.get("forfeit") else "by_52" if r.get("by_52")
-                else "draw" if r.get("draw") else "durak"] += 1
+        results[
+            "forfeit" if r.get("forfeit") else "by_52" if r.get("by_52") else "draw" if r.get("draw") else "durak"
+        ] += 1
     assert results["durak"] > 0 and results["draw"] > 0 and results["by_52"] > 0

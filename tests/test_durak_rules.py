@@ -1,4 +1,5 @@
 """Targeted tests for every durak rule (docs/rules/durak.md)."""
+
 from __future__ import annotations
 
 import json
@@ -19,13 +20,32 @@ G = get_game("durak")
 # helpers
 # ---------------------------------------------------------------------------------
 
+
 def opts(**kw) -> DurakOptions:
     return DurakOptions(**kw)
 
 
-def mk(o=None, n=2, hands=(), *, stock=(), trump_card="6H", trump_in_stock=True, table=(),
-       attacker=0, defender=1, phase="open", bout=2, dealer=0, finished=None, taking=False,
-       cands=(), ci=0, verdict=None, decider=None) -> State:
+def mk(
+    o=None,
+    n=2,
+    hands=(),
+    *,
+    stock=(),
+    trump_card="6H",
+    trump_in_stock=True,
+    table=(),
+    attacker=0,
+    defender=1,
+    phase="open",
+    bout=2,
+    dealer=0,
+    finished=None,
+    taking=False,
+    cands=(),
+    ci=0,
+    verdict=None,
+    decider=None,
+) -> State:
     """A mid-game state; every card not placed goes to the discard pile."""
     o = o or opts()
     copies = 2 if o.two_decks else 1
@@ -42,23 +62,36 @@ def mk(o=None, n=2, hands=(), *, stock=(), trump_card="6H", trump_in_stock=True,
     for p in table:
         if p[3] is None:
             p[3] = False
-    used = [c for h in hands for c in h] + stock + [p[0] for p in table] + \
-        [p[2] for p in table if p[2]]
+    used = [c for h in hands for c in h] + stock + [p[0] for p in table] + [p[2] for p in table if p[2]]
     assert len(used) == len(set(used)), "a card placed twice"
     discard = [c for c in make_deck(o.deck_size, copies) if c not in set(used)]
     data = {
-        "options": o.model_dump(), "players": n, "phase": phase, "dealer": dealer,
-        "lead": "rule", "trump": trump, "trump_card": trump_card, "stock": stock,
-        "discard": discard, "hands": hands, "table": table, "attacker": attacker,
-        "defender": defender, "bout": bout, "cands": list(cands), "ci": ci, "taking": taking,
-        "verdict": verdict, "decider": decider,
-        "finished": finished or [False] * n, "result": None,
+        "options": o.model_dump(),
+        "players": n,
+        "phase": phase,
+        "dealer": dealer,
+        "lead": "rule",
+        "trump": trump,
+        "trump_card": trump_card,
+        "stock": stock,
+        "discard": discard,
+        "hands": hands,
+        "table": table,
+        "attacker": attacker,
+        "defender": defender,
+        "bout": bout,
+        "cands": list(cands),
+        "ci": ci,
+        "taking": taking,
+        "verdict": verdict,
+        "decider": decider,
+        "finished": finished or [False] * n,
+        "result": None,
     }
     return State.load(data)
 
 
-def deal_action(n, dealer, hands, *, trump_card=None, stock=(), deck_size=36, copies=1,
-                lead="rule"):
+def deal_action(n, dealer, hands, *, trump_card=None, stock=(), deck_size=36, copies=1, lead="rule"):
     """A deal action that gives each seat ``hands[seat]`` (6 cards each)."""
     deck = make_deck(deck_size, copies)
     order = [None] * (6 * n)
@@ -105,23 +138,29 @@ def conserved(s):
 # §2 beating
 # ---------------------------------------------------------------------------------
 
+
 def test_beats():
     assert beats("9S", "7S", "H")
     assert not beats("7S", "9S", "H")
-    assert not beats("9D", "7S", "H")          # another plain suit never beats
-    assert beats("6H", "AS", "H")              # any trump beats a plain card
+    assert not beats("9D", "7S", "H")  # another plain suit never beats
+    assert beats("6H", "AS", "H")  # any trump beats a plain card
     assert beats("7H", "6H", "H") and not beats("6H", "7H", "H")  # trumps by rank
-    assert not beats("AS", "6H", "H")          # a plain card never beats a trump
-    assert not beats("6H", "AS", None)         # no trumps: only the suit counts
+    assert not beats("AS", "6H", "H")  # a plain card never beats a trump
+    assert not beats("6H", "AS", None)  # no trumps: only the suit counts
     assert beats("KS", "QS", None)
 
 
 def test_identical_cards_never_beat_two_decks():
     assert not beats("7S#1", "7S#2", "H")
     assert not beats("7S#2", "7S#1", "H")
-    assert not beats("7H#1", "7H#2", "H")      # not even a trump its twin
-    s = mk(opts(two_decks=True), hands=[["8S#1", "9D#1"], ["7S#2", "KD#1"]],
-           trump_card="6H#1", phase="defend", table=[("7S#1", 0)])
+    assert not beats("7H#1", "7H#2", "H")  # not even a trump its twin
+    s = mk(
+        opts(two_decks=True),
+        hands=[["8S#1", "9D#1"], ["7S#2", "KD#1"]],
+        trump_card="6H#1",
+        phase="defend",
+        table=[("7S#1", 0)],
+    )
     rejects(s, 1, "beat 7S#1 7S#2", "does_not_beat")
     assert "beat 7S#1 7S#2" not in G.legal_actions(s, 1)
 
@@ -130,17 +169,18 @@ def test_identical_cards_never_beat_two_decks():
 # §3 deal
 # ---------------------------------------------------------------------------------
 
+
 def test_deal_one_at_a_time_from_dealers_left_and_trump_under_stock():
     deck = make_deck(36)
     s = G.initial_state(opts(), 3)
     action = "deal dealer=1 lead=rule " + " ".join(deck)
     s, ev = G.apply(s, None, action)
-    assert s.hands[2] == deck[0:18:3]            # the dealer's left neighbour first
+    assert s.hands[2] == deck[0:18:3]  # the dealer's left neighbour first
     assert s.hands[0] == deck[1:18:3]
-    assert s.hands[1] == deck[2:18:3]            # the dealer last
+    assert s.hands[1] == deck[2:18:3]  # the dealer last
     assert s.trump_card == deck[18] and s.trump == deck[18][1]
-    assert s.stock[-1] == deck[18]               # the turned card is drawn last
-    assert s.stock[0] == deck[19]                # drawing takes the top
+    assert s.stock[-1] == deck[18]  # the turned card is drawn last
+    assert s.stock[0] == deck[19]  # drawing takes the top
     assert len(s.stock) == 18
     v = G.view(s, None)
     assert v["trump_card"] == deck[18] and v["trump_in_stock"] and v["stock"] == 18
@@ -157,7 +197,7 @@ def test_no_stock_dealers_last_card_shows_trump(n, size):
     s, ev = G.apply(s, None, "deal dealer=2 lead=rule " + " ".join(deck))
     assert s.stock == []
     assert s.trump_card == deck[-1] and s.trump == deck[-1][1]
-    assert deck[-1] in s.hands[2]                # stays in the dealer's hand
+    assert deck[-1] in s.hands[2]  # stays in the dealer's hand
     v = G.view(s, 0)
     assert v["trump_card"] == deck[-1] and not v["trump_in_stock"] and v["stock"] == 0
     assert all(len(h) == 6 for h in s.hands)
@@ -196,18 +236,14 @@ def test_new_deal_dealer_rules():
     cards = first.split()[3:]
     assert sorted(cards) == sorted(make_deck(36))
     # later games: the durak deals; after a draw the same dealer again
-    assert G.new_deal(o, 4, rng, [{"durak": 2, "by_52": False, "dealer": 0}]).startswith(
-        "deal dealer=2 lead=rule ")
+    assert G.new_deal(o, 4, rng, [{"durak": 2, "by_52": False, "dealer": 0}]).startswith("deal dealer=2 lead=rule ")
     assert G.new_deal(o, 4, rng, [{"draw": True, "dealer": 3}]).startswith("deal dealer=3 ")
-    assert G.new_deal(o, 4, rng, [{"game_no": 1, "dealer": 1, "result": {"draw": True}}]
-                      ).startswith("deal dealer=1 ")
+    assert G.new_deal(o, 4, rng, [{"game_no": 1, "dealer": 1, "result": {"draw": True}}]).startswith("deal dealer=1 ")
     # dealer_left: the left neighbour of the new dealer leads, except after a draw
     left = opts(next_game_leader="dealer_left")
     assert G.new_deal(left, 4, rng, []).split()[2] == "lead=rule"
-    assert G.new_deal(left, 4, rng, [{"durak": 2, "by_52": False}]).startswith(
-        "deal dealer=2 lead=left ")
-    assert G.new_deal(left, 4, rng, [{"draw": True, "dealer": 3}]).startswith(
-        "deal dealer=3 lead=rule ")
+    assert G.new_deal(left, 4, rng, [{"durak": 2, "by_52": False}]).startswith("deal dealer=2 lead=left ")
+    assert G.new_deal(left, 4, rng, [{"draw": True, "dealer": 3}]).startswith("deal dealer=3 lead=rule ")
     # deterministic for a seed
     assert G.new_deal(o, 3, random.Random(9), []) == G.new_deal(o, 3, random.Random(9), [])
 
@@ -226,9 +262,11 @@ FILL = {  # six-card hands without hearts for 3 players (36 cards, trump hearts)
 def first(hands, trump_card, n=3, dealer=0, **o):
     o = opts(**o)
     s = G.initial_state(o, n)
-    s, ev = G.apply(s, None, deal_action(n, dealer, hands, trump_card=trump_card,
-                                         deck_size=o.deck_size,
-                                         copies=2 if o.two_decks else 1))
+    s, ev = G.apply(
+        s,
+        None,
+        deal_action(n, dealer, hands, trump_card=trump_card, deck_size=o.deck_size, copies=2 if o.two_decks else 1),
+    )
     return s.attacker, s.defender, ev[0]["first_by"]
 
 
@@ -256,9 +294,11 @@ def test_nobody_holds_a_trump_highest_card_leads_ties_clockwise_from_dealers_lef
 
 
 def test_identical_trumps_two_decks_tie_goes_clockwise_from_dealers_left():
-    hands = [["6S#1", "7S#1", "8S#1", "6D#1", "7D#1", "7H#1"],
-             ["9S#1", "TS#1", "JS#1", "9D#1", "TD#1", "7H#2"],
-             ["QS#1", "KS#1", "6C#1", "QD#1", "KD#1", "8H#1"]]
+    hands = [
+        ["6S#1", "7S#1", "8S#1", "6D#1", "7D#1", "7H#1"],
+        ["9S#1", "TS#1", "JS#1", "9D#1", "TD#1", "7H#2"],
+        ["QS#1", "KS#1", "6C#1", "QD#1", "KD#1", "8H#1"],
+    ]
     assert first(hands, "9H#1", dealer=0, two_decks=True)[0] == 1
     assert first(hands, "9H#1", dealer=1, two_decks=True)[0] == 0
     assert first(hands, "9H#1", dealer=2, two_decks=True)[0] == 0
@@ -270,9 +310,14 @@ def test_no_trump_variant_highest_card_leads():
 
 
 def test_six_players_shown_trump_counts_as_dealers():
-    hands = [["7S", "8S", "6H", "7H", "8H", "9H"], ["9S", "TS", "TH", "JH", "QH", "KH"],
-             ["JS", "QS", "AH", "6D", "7D", "8D"], ["KS", "AS", "9D", "TD", "JD", "QD"],
-             ["KD", "AD", "6C", "7C", "8C", "9C"], ["TC", "JC", "QC", "KC", "AC", "6S"]]
+    hands = [
+        ["7S", "8S", "6H", "7H", "8H", "9H"],
+        ["9S", "TS", "TH", "JH", "QH", "KH"],
+        ["JS", "QS", "AH", "6D", "7D", "8D"],
+        ["KS", "AS", "9D", "TD", "JD", "QD"],
+        ["KD", "AD", "6C", "7C", "8C", "9C"],
+        ["TC", "JC", "QC", "KC", "AC", "6S"],
+    ]
     s = G.initial_state(opts(), 6)
     s, ev = G.apply(s, None, deal_action(6, 5, hands))  # the dealer (5) gets 6S last
     assert s.trump_card == "6S" and "6S" in s.hands[5] and s.stock == []
@@ -303,11 +348,11 @@ def test_first_attacker_may_lead_any_card():
 # §5 cap, first_bout_five, legal action order
 # ---------------------------------------------------------------------------------
 
+
 def test_cap_b_defenders_hand():
     s = mk(hands=[["7S", "7H", "7D", "AC"], ["8C", "9C"]])
     rejects(s, 0, "attack 7S 7H 7D", "too_many_cards")
-    assert G.legal_actions(s, 0) == ["attack 7S", "attack 7H", "attack 7D", "attack AC",
-                                     "attack 7S 7H"]
+    assert G.legal_actions(s, 0) == ["attack 7S", "attack 7H", "attack 7D", "attack AC", "attack 7S 7H"]
     # any legal subset is accepted, not only the offered group
     t, _ = G.apply(s, 0, "attack 7D 7H")
     assert [p[0] for p in t.table] == ["7D", "7H"]
@@ -318,16 +363,15 @@ def test_cap_a_max_attack_cards_ends_round_at_once():
     s = mk(o, hands=[["7S", "7H", "7D", "AC"], ["8S", "8H", "KD", "QC", "JC", "TC"]])
     rejects(s, 0, "attack 7S 7H 7D", "too_many_cards")
     s, ev = play(s, (0, "attack 7S 7H"), (1, "beat 7S 8S"), (1, "beat 7H 8H"))
-    assert "bito" in types(ev)                  # M holds 7D, but L = 2 cards are down
+    assert "bito" in types(ev)  # M holds 7D, but L = 2 cards are down
     assert s.phase == "open" and s.attacker == 1
 
 
 def test_cap_without_transfers_is_d_hand_at_bout_start():
     # D holds 2: after beating one card he holds 1 and one more may come (2 in all)
-    s = mk(n=3, hands=[["7S", "AD"], ["8S", "KC"], ["7H", "7D"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(n=3, hands=[["7S", "AD"], ["8S", "KC"], ["7H", "7D"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 7S"), (1, "beat 7S 8S"))
-    assert G.to_act(s) == [2]                       # M holds no 7 or 8: auto-passed
+    assert G.to_act(s) == [2]  # M holds no 7 or 8: auto-passed
     assert G.legal_actions(s, 2) == ["throw 7H", "throw 7D", "pass"]
     rejects(s, 2, "throw 7H 7D", "too_many_cards")
     s, ev = G.apply(s, 2, "throw 7H")
@@ -351,56 +395,70 @@ def test_first_bout_five():
 
 
 def test_legal_action_order():
-    s = mk(hands=[["AC", "7H", "6C", "7S", "6D", "7C"], ["8D", "9D", "TD", "JD", "QD", "KD"]],
-           trump_card="6H")
-    assert G.legal_actions(s, 0) == [           # rank first, then suit S H D C; groups
-        "attack 6D", "attack 6C", "attack 7S", "attack 7H", "attack 7C", "attack AC",
-        "attack 6D 6C", "attack 7S 7H 7C"]
+    s = mk(hands=[["AC", "7H", "6C", "7S", "6D", "7C"], ["8D", "9D", "TD", "JD", "QD", "KD"]], trump_card="6H")
+    assert G.legal_actions(s, 0) == [  # rank first, then suit S H D C; groups
+        "attack 6D",
+        "attack 6C",
+        "attack 7S",
+        "attack 7H",
+        "attack 7C",
+        "attack AC",
+        "attack 6D 6C",
+        "attack 7S 7H 7C",
+    ]
     assert G.legal_actions(s, 1) == []
     s, _ = G.apply(s, 0, "attack 6D")
-    assert G.legal_actions(s, 1) == ["beat 6D 8D", "beat 6D 9D", "beat 6D TD", "beat 6D JD",
-                                     "beat 6D QD", "beat 6D KD", "take"]
+    assert G.legal_actions(s, 1) == [
+        "beat 6D 8D",
+        "beat 6D 9D",
+        "beat 6D TD",
+        "beat 6D JD",
+        "beat 6D QD",
+        "beat 6D KD",
+        "take",
+    ]
 
 
 # ---------------------------------------------------------------------------------
 # §6 throw-ins
 # ---------------------------------------------------------------------------------
 
+
 def test_throw_in_visible_ranks_and_candidate_order():
     # 4 players; M = 2, D = 3: candidates are 2, then 0, then 1 (clockwise from D's left)
     hands = [["9H", "KC"], ["9D", "AD"], ["7S", "7D", "QC"], ["9S", "TS", "JS", "JD"]]
     s = mk(n=4, hands=hands, attacker=2, defender=3, trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (2, "attack 7S"), (3, "beat 7S 9S"))
-    assert s.phase == "throw" and G.to_act(s) == [2]        # M first
+    assert s.phase == "throw" and G.to_act(s) == [2]  # M first
     assert G.legal_actions(s, 2) == ["throw 7D", "pass"]
     rejects(s, 2, "throw QC", "rank_not_on_table")
     rejects(s, 0, "throw 9H", "not_your_turn")
     s, ev = G.apply(s, 2, "pass")
-    assert G.to_act(s) == [0]                               # then D's left neighbour
+    assert G.to_act(s) == [0]  # then D's left neighbour
     rejects(s, 0, "throw KC", "rank_not_on_table")
-    s, ev = G.apply(s, 0, "throw 9H")                       # a cover's rank is visible
+    s, ev = G.apply(s, 0, "throw 9H")  # a cover's rank is visible
     assert s.phase == "defend" and G.to_act(s) == [3]
     rejects(s, 3, "beat 9H JD", "does_not_beat")
     s, ev = G.apply(s, 3, "take")
-    assert s.phase == "final" and G.to_act(s) == [2]        # FINAL: M first again
+    assert s.phase == "final" and G.to_act(s) == [2]  # FINAL: M first again
     s, ev = G.apply(s, 2, "throw 7D")
-    assert G.to_act(s) == [1]                               # 0 has nothing: auto-pass
+    assert G.to_act(s) == [1]  # 0 has nothing: auto-pass
     s, ev = G.apply(s, 1, "throw 9D")
     assert "pickup" in types(ev)
     assert ev[types(ev).index("pickup")] == {"type": "pickup", "seat": 3, "count": 5}
-    assert s.attacker == 0 and s.defender == 1              # D loses his turn
+    assert s.attacker == 0 and s.defender == 1  # D loses his turn
 
 
 def test_new_throw_round_starts_from_m_again():
     hands = [["7D", "KD"], ["8D", "KH", "KS"], ["7H", "AS"]]
     s = mk(n=3, hands=hands, trump_card="6C", trump_in_stock=False)
     s, _ = play(s, (0, "attack 7D"), (1, "beat 7D 8D"))
-    assert G.to_act(s) == [2]                               # M holds no 7/8: skipped
+    assert G.to_act(s) == [2]  # M holds no 7/8: skipped
     s, _ = G.apply(s, 2, "throw 7H")
     assert G.to_act(s) == [1]
     rejects(s, 1, "beat 7H KS", "does_not_beat")
     s, _ = G.apply(s, 1, "beat 7H KH")
-    assert s.phase == "throw" and G.to_act(s) == [0]        # a new round: M first again
+    assert s.phase == "throw" and G.to_act(s) == [0]  # a new round: M first again
     assert G.legal_actions(s, 0) == ["throw KD", "pass"]
 
 
@@ -415,13 +473,11 @@ def test_prostoy_only_m_throws():
 
 
 def test_fully_beaten_table_cannot_be_taken_and_d_may_not_pass():
-    s = mk(n=3, hands=[["7D", "7H"], ["9D", "TS", "JS"], ["QC"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(n=3, hands=[["7D", "7H"], ["9D", "TS", "JS"], ["QC"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 7D"), (1, "beat 7D 9D"))
     assert G.to_act(s) == [0]
     rejects(s, 1, "take", "not_your_turn")
-    s2 = mk(hands=[["7S"], ["8S", "9S"]], phase="defend", table=[("7D", 0)],
-            trump_card="6H", trump_in_stock=False)
+    s2 = mk(hands=[["7S"], ["8S", "9S"]], phase="defend", table=[("7D", 0)], trump_card="6H", trump_in_stock=False)
     rejects(s2, 1, "pass", "wrong_phase")
 
 
@@ -429,13 +485,18 @@ def test_fully_beaten_table_cannot_be_taken_and_d_may_not_pass():
 # §7 end of a bout, refill, finished players, draw
 # ---------------------------------------------------------------------------------
 
+
 def test_bito_refill_order_and_next_attacker():
     # 4 players, M = 2, D = 3; stock: 4C, 4D? (36 cards: use 8C, KS) then the trump card
-    hands = [["9D", "AC", "AS", "QS", "7D", "8H"], ["6S", "6D", "6C", "7C", "8D", "QC"],
-             ["9C", "KC", "KD", "KH", "AD", "AH"], ["TC", "JD", "7S", "8S", "9S", "TS"]]
+    hands = [
+        ["9D", "AC", "AS", "QS", "7D", "8H"],
+        ["6S", "6D", "6C", "7C", "8D", "QC"],
+        ["9C", "KC", "KD", "KH", "AD", "AH"],
+        ["TC", "JD", "7S", "8S", "9S", "TS"],
+    ]
     s = mk(n=4, hands=hands, attacker=2, defender=3, stock=["8C", "JS"], trump_card="6H")
     s, ev = play(s, (2, "attack 9C"), (3, "beat 9C TC"))
-    assert G.to_act(s) == [0]                 # M holds no 9/T: auto-pass; 0 holds 9D
+    assert G.to_act(s) == [0]  # M holds no 9/T: auto-pass; 0 holds 9D
     s, ev = play(s, (0, "throw 9D"), (3, "beat 9D JD"))
     assert "bito" in types(ev)
     draws = [(e["seat"], e["count"]) for e in ev if e["type"] == "draw_cards"]
@@ -449,8 +510,7 @@ def test_bito_refill_order_and_next_attacker():
 
 def test_finished_player_is_skipped_and_d_finished_passes_lead_on():
     # stock empty; seat 0 attacks with his last card: he is finished after the bout
-    s = mk(n=3, hands=[["7S"], ["9S", "KD", "QD"], ["8D", "AC"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(n=3, hands=[["7S"], ["9S", "KD", "QD"], ["8D", "AC"]], trump_card="6H", trump_in_stock=False)
     s, ev = play(s, (0, "attack 7S"), (1, "beat 7S 9S"))
     assert {"type": "finished", "seat": 0} in ev
     assert s.finished == [True, False, False]
@@ -460,8 +520,7 @@ def test_finished_player_is_skipped_and_d_finished_passes_lead_on():
     assert (s.attacker, s.defender) == (1, 2)
     assert G.view(s, None)["finished"] == [True, False, False]
     # bito where D beat with his last card: the next active player after D leads
-    s = mk(n=3, hands=[["7S", "QD"], ["9S"], ["8D", "AC"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(n=3, hands=[["7S", "QD"], ["9S"], ["8D", "AC"]], trump_card="6H", trump_in_stock=False)
     s, ev = play(s, (0, "attack 7S"), (1, "beat 7S 9S"))
     assert "bito" in types(ev) and s.finished[1]
     assert (s.attacker, s.defender) == (2, 0)
@@ -482,8 +541,7 @@ def test_durak_and_draw():
 
 def test_pickup_takes_covers_and_face_down_cards_too():
     o = opts(blind_beating=True)
-    s = mk(o, n=3, hands=[["7S", "7D", "QC"], ["9S", "KD", "8C", "JD"], ["AC"]],
-           trump_card="6H", trump_in_stock=False)
+    s = mk(o, n=3, hands=[["7S", "7D", "QC"], ["9S", "KD", "8C", "JD"], ["AC"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 7S 7D"), (1, "blind 7D 8C"), (0, "accept"))
     assert s.phase == "defend"
     s, ev = G.apply(s, 1, "take")
@@ -495,30 +553,28 @@ def test_pickup_takes_covers_and_face_down_cards_too():
 # §8 transfer
 # ---------------------------------------------------------------------------------
 
+
 def test_transfer_example_1():
     o = opts(base_game="perevodnoy")
-    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "KC", "KD"], ["6C", "6D", "7C"]],
-           trump_card="6H", trump_in_stock=False)
+    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "KC", "KD"], ["6C", "6D", "7C"]], trump_card="6H", trump_in_stock=False)
     s, _ = G.apply(s, 0, "attack 8S")
     assert "transfer 8D" in G.legal_actions(s, 1)
     s, ev = G.apply(s, 1, "transfer 8D")
     assert ev == [{"type": "transfer", "seat": 1, "card": "8D", "to": 2}]
     assert (s.attacker, s.defender) == (1, 2) and s.phase == "defend"
     assert [(p[0], p[1]) for p in s.table] == [("8S", 0), ("8D", 1)]
-    s, ev = G.apply(s, 2, "take")              # nobody holds an 8: picked up at once
+    s, ev = G.apply(s, 2, "take")  # nobody holds an 8: picked up at once
     assert {"type": "pickup", "seat": 2, "count": 2} in ev
     assert (s.attacker, s.defender) == (0, 1)
 
 
 def test_transfer_only_before_beating_in_perevodnoy():
     hands = [["8S", "8C", "AC"], ["9S", "8D", "KC", "KD"], ["6C", "6D", "7C", "QS"]]
-    s = mk(opts(base_game="perevodnoy"), n=3, hands=hands, trump_card="6H",
-           trump_in_stock=False)
+    s = mk(opts(base_game="perevodnoy"), n=3, hands=hands, trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 8S 8C"), (1, "beat 8S 9S"))
     rejects(s, 1, "transfer 8D", "transfer_after_beat")
     assert not any(a.startswith("transfer") for a in G.legal_actions(s, 1))
-    s = mk(opts(base_game="perevodnoy_after_beating"), n=3, hands=hands, trump_card="6H",
-           trump_in_stock=False)
+    s = mk(opts(base_game="perevodnoy_after_beating"), n=3, hands=hands, trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 8S 8C"), (1, "beat 8S 9S"))
     s, _ = G.apply(s, 1, "transfer 8D")
     assert (s.attacker, s.defender) == (1, 2)
@@ -539,10 +595,9 @@ def test_transfer_example_2_after_beating():
 
 def test_two_player_transfer_back_and_round_the_table():
     o = opts(base_game="perevodnoy", blind_beating=True)
-    s = mk(o, hands=[["8S", "8H", "AC"], ["8D", "KC", "KD", "QD"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o, hands=[["8S", "8H", "AC"], ["8D", "KC", "KD", "QD"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 8S"), (1, "transfer 8D"))
-    assert (s.attacker, s.defender) == (1, 0)              # back to its author
+    assert (s.attacker, s.defender) == (1, 0)  # back to its author
     s, _ = G.apply(s, 0, "transfer 8H")
     assert (s.attacker, s.defender) == (0, 1)
     assert [p[1] for p in s.table] == [0, 1, 0]
@@ -551,26 +606,22 @@ def test_two_player_transfer_back_and_round_the_table():
 def test_transfer_limits():
     o = opts(base_game="perevodnoy")
     # N holds one card: two unbeaten cards would not fit
-    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "KC"], ["6C"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "KC"], ["6C"]], trump_card="6H", trump_in_stock=False)
     s, _ = G.apply(s, 0, "attack 8S")
     e = rejects(s, 1, "transfer 8D", "too_many_cards")
     assert e.params == {"limit": 0}
     assert G.legal_actions(s, 1) == ["take"]
     # L counts every attack card on the table
     o1 = opts(base_game="perevodnoy", max_attack_cards=1)
-    s = mk(o1, n=3, hands=[["8S", "AC"], ["8D", "KC"], ["6C", "7C"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o1, n=3, hands=[["8S", "AC"], ["8D", "KC"], ["6C", "7C"]], trump_card="6H", trump_in_stock=False)
     s, _ = G.apply(s, 0, "attack 8S")
     rejects(s, 1, "transfer 8D", "too_many_cards")
     # the rank must match; the game must be a transfer game
-    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "9D"], ["6C", "7C"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o, n=3, hands=[["8S", "AC"], ["8D", "9D"], ["6C", "7C"]], trump_card="6H", trump_in_stock=False)
     s, _ = G.apply(s, 0, "attack 8S")
     rejects(s, 1, "transfer 9D", "transfer_rank")
     rejects(s, 1, "transfer 8C", "not_in_hand")
-    s = mk(opts(), n=3, hands=[["8S", "AC"], ["8D", "9D"], ["6C", "7C"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(opts(), n=3, hands=[["8S", "AC"], ["8D", "9D"], ["6C", "7C"]], trump_card="6H", trump_in_stock=False)
     s, _ = G.apply(s, 0, "attack 8S")
     rejects(s, 1, "transfer 8D", "no_transfer")
 
@@ -578,8 +629,14 @@ def test_transfer_limits():
 def test_transfer_skips_finished_players_and_m_draws_first():
     o = opts(base_game="perevodnoy")
     # seat 2 is finished (stock empty, no cards): the transfer goes to seat 3
-    s = mk(o, n=4, hands=[["8S", "AC"], ["8D", "KC"], [], ["6C", "7C"]], trump_card="6H",
-           trump_in_stock=False, finished=[False, False, True, False])
+    s = mk(
+        o,
+        n=4,
+        hands=[["8S", "AC"], ["8D", "KC"], [], ["6C", "7C"]],
+        trump_card="6H",
+        trump_in_stock=False,
+        finished=[False, False, True, False],
+    )
     s, _ = play(s, (0, "attack 8S"), (1, "transfer 8D"))
     assert (s.attacker, s.defender) == (1, 3)
 
@@ -587,6 +644,7 @@ def test_transfer_skips_finished_players_and_m_draws_first():
 # ---------------------------------------------------------------------------------
 # §9 blind beating
 # ---------------------------------------------------------------------------------
+
 
 def blind_state(n=3, **kw):
     o = opts(blind_beating=True, **kw)
@@ -598,7 +656,7 @@ def test_blind_accept_hides_the_card_for_good():
     s = blind_state()
     s, ev = play(s, (0, "attack 7S"))
     assert "blind 7S KD" in G.legal_actions(s, 1)
-    s, ev = G.apply(s, 1, "blind 7S KD")         # KD does not beat 7S: a bluff
+    s, ev = G.apply(s, 1, "blind 7S KD")  # KD does not beat 7S: a bluff
     assert ev == [{"type": "blind", "seat": 1, "attack": "7S"}]
     assert s.phase == "verdict" and G.to_act(s) == [0]
     assert G.legal_actions(s, 0) == ["accept", "challenge"]
@@ -610,7 +668,7 @@ def test_blind_accept_hides_the_card_for_good():
     s, ev = G.apply(s, 0, "accept")
     assert ev[0] == {"type": "accept", "seat": 0, "attack": "7S", "auto": False}
     # the face-down card shows no rank: KH/KC cannot be thrown in on it
-    assert s.phase == "throw" and G.to_act(s) == [2]        # 2 holds 7D (rank 7)
+    assert s.phase == "throw" and G.to_act(s) == [2]  # 2 holds 7D (rank 7)
     assert "throw KC" not in G.legal_actions(s, 2)
     rejects(s, 2, "throw KC", "rank_not_on_table")
     s, ev = G.apply(s, 2, "pass")
@@ -643,7 +701,7 @@ def test_blind_verdict_by_owner_of_the_attack_card():
     s, _ = play(s, (0, "attack 7S"), (1, "beat 7S 9S"))
     assert G.to_act(s) == [2]
     s, _ = play(s, (2, "throw 7D"), (1, "blind 7D 8C"))
-    assert G.to_act(s) == [2]                   # the thrower of 7D decides, not M
+    assert G.to_act(s) == [2]  # the thrower of 7D decides, not M
     s, ev = G.apply(s, 2, "challenge")
     assert ev[0]["legal"] is False
     assert [e for e in ev if e["type"] == "pickup"] == [{"type": "pickup", "seat": 1, "count": 4}]
@@ -651,27 +709,24 @@ def test_blind_verdict_by_owner_of_the_attack_card():
 
 def test_blind_on_ds_own_card_m_decides():
     o = opts(base_game="perevodnoy", blind_beating=True)
-    s = mk(o, hands=[["8S", "KH", "AC"], ["8D", "KC", "KD"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o, hands=[["8S", "KH", "AC"], ["8D", "KC", "KD"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 8S"), (1, "transfer 8D"))
-    s, _ = G.apply(s, 0, "blind 8S KH")         # 8S is D's own card (it came round)
-    assert G.to_act(s) == [1]                   # so M decides
+    s, _ = G.apply(s, 0, "blind 8S KH")  # 8S is D's own card (it came round)
+    assert G.to_act(s) == [1]  # so M decides
 
 
 def test_finished_decider_accepts_automatically():
     o = opts(blind_beating=True)
-    s = mk(o, n=3, hands=[["7S", "QS"], ["9S", "KD", "8C"], ["7D"]], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(o, n=3, hands=[["7S", "QS"], ["9S", "KD", "8C"], ["7D"]], trump_card="6H", trump_in_stock=False)
     s, _ = play(s, (0, "attack 7S"), (1, "beat 7S 9S"))
-    s, ev = play(s, (2, "throw 7D"))            # 2 throws his last card: finished
+    s, ev = play(s, (2, "throw 7D"))  # 2 throws his last card: finished
     s, ev = G.apply(s, 1, "blind 7D 8C")
     assert ev[1] == {"type": "accept", "seat": 2, "attack": "7D", "auto": True}
     assert s.phase != "verdict"
 
 
 def test_blind_not_offered_without_option():
-    s = mk(hands=[["QS"], ["9S", "KD"]], phase="defend", table=[("7S", 0)], trump_card="6H",
-           trump_in_stock=False)
+    s = mk(hands=[["QS"], ["9S", "KD"]], phase="defend", table=[("7S", 0)], trump_card="6H", trump_in_stock=False)
     assert not any(a.startswith("blind") for a in G.legal_actions(s, 1))
     rejects(s, 1, "blind 7S KD", "wrong_phase")
 
@@ -679,6 +734,7 @@ def test_blind_not_offered_without_option():
 # ---------------------------------------------------------------------------------
 # §10 two decks: 52 cards lose at once
 # ---------------------------------------------------------------------------------
+
 
 def test_two_decks_52_cards_lose_at_once_even_with_stock():
     o = opts(two_decks=True)
@@ -698,8 +754,12 @@ def test_two_decks_52_cards_lose_at_once_even_with_stock():
 
 def test_two_deck_loss_at_option():
     o = opts(two_decks=True, two_deck_loss_at=8)
-    s = mk(o, hands=[["7S#1", "7S#2", "AC#1"], ["8D#1", "8D#2", "9D#1", "9D#2", "TD#1", "TD#2"]],
-           stock=["KS#1"], trump_card="6H#1")
+    s = mk(
+        o,
+        hands=[["7S#1", "7S#2", "AC#1"], ["8D#1", "8D#2", "9D#1", "9D#2", "TD#1", "TD#2"]],
+        stock=["KS#1"],
+        trump_card="6H#1",
+    )
     s, ev = play(s, (0, "attack 7S#1 7S#2"), (1, "take"))
     assert G.result(s)["by_52"] is True and G.result(s)["durak"] == 1
 
@@ -707,6 +767,7 @@ def test_two_deck_loss_at_option():
 # ---------------------------------------------------------------------------------
 # forfeit, errors, views, dump/load, options, tally
 # ---------------------------------------------------------------------------------
+
 
 def test_forfeit():
     s = mk(n=3, hands=[["7S"], ["9S", "KD"], ["8D"]], trump_card="6H", trump_in_stock=False)
@@ -717,8 +778,7 @@ def test_forfeit():
     assert G.result(t) == {"durak": 2, "by_52": False, "forfeit": True, "dealer": 0}
     assert types(ev) == ["forfeit", "game_over"]
     rejects(t, None, "forfeit 1", "game_over")
-    f = mk(n=3, hands=[["7S"], ["9S", "KD"], []], trump_card="6H", trump_in_stock=False,
-           finished=[False, False, True])
+    f = mk(n=3, hands=[["7S"], ["9S", "KD"], []], trump_card="6H", trump_in_stock=False, finished=[False, False, True])
     rejects(f, None, "forfeit 2", "bad_seat")
     rejects(G.initial_state(opts(), 2), None, "forfeit 1", "wrong_phase")
 
@@ -726,9 +786,12 @@ def test_forfeit():
 def test_errors_are_typed_readable_and_change_nothing():
     s = mk(hands=[["7S", "7H", "8D"], ["9S", "KD"]], trump_card="6H")
     for action, cls, code in [
-        ("fly 7S", BadSyntax, "bad_syntax"), ("attack", BadSyntax, "bad_syntax"),
-        ("attack 1S", BadSyntax, "bad_syntax"), ("attack 7S 7S", BadSyntax, "bad_syntax"),
-        ("take 7S", BadSyntax, "bad_syntax"), ("", BadSyntax, "bad_syntax"),
+        ("fly 7S", BadSyntax, "bad_syntax"),
+        ("attack", BadSyntax, "bad_syntax"),
+        ("attack 1S", BadSyntax, "bad_syntax"),
+        ("attack 7S 7S", BadSyntax, "bad_syntax"),
+        ("take 7S", BadSyntax, "bad_syntax"),
+        ("", BadSyntax, "bad_syntax"),
         ("attack AS", IllegalAction, "not_in_hand"),
         ("attack 7S 8D", IllegalAction, "mixed_ranks"),
         ("take", IllegalAction, "wrong_phase"),
@@ -748,20 +811,46 @@ def test_errors_are_typed_readable_and_change_nothing():
 
 
 def test_error_codes_table():
-    assert set(ERROR_CODES) >= {"bad_syntax", "not_your_turn", "game_over", "wrong_phase",
-                                "not_in_hand", "does_not_beat", "too_many_cards"}
+    assert set(ERROR_CODES) >= {
+        "bad_syntax",
+        "not_your_turn",
+        "game_over",
+        "wrong_phase",
+        "not_in_hand",
+        "does_not_beat",
+        "too_many_cards",
+    }
     for code, template in ERROR_CODES.items():
         assert code == code.lower() and " " not in code and template
 
 
 def test_views():
-    s = mk(n=3, hands=[["7S", "AD"], ["9S", "KD"], ["7D", "QC"]], trump_card="6H",
-           stock=["TC", "TD"], dealer=2)
+    s = mk(n=3, hands=[["7S", "AD"], ["9S", "KD"], ["7D", "QC"]], trump_card="6H", stock=["TC", "TD"], dealer=2)
     pub = G.view(s, None)
-    assert set(pub) == {"game", "seat", "players", "dealer", "phase", "trump", "trump_card",
-                        "trump_in_stock", "stock", "discard", "hand_counts", "finished",
-                        "attacker", "defender", "to_act", "table", "taking", "result", "bout",
-                        "gone", "known", "options"}
+    assert set(pub) == {
+        "game",
+        "seat",
+        "players",
+        "dealer",
+        "phase",
+        "trump",
+        "trump_card",
+        "trump_in_stock",
+        "stock",
+        "discard",
+        "hand_counts",
+        "finished",
+        "attacker",
+        "defender",
+        "to_act",
+        "table",
+        "taking",
+        "result",
+        "bout",
+        "gone",
+        "known",
+        "options",
+    }
     assert pub["seat"] is None and pub["stock"] == 3 and pub["trump_in_stock"]
     assert pub["hand_counts"] == [2, 2, 2] and pub["dealer"] == 2
     me = G.view(s, 1)
@@ -771,8 +860,7 @@ def test_views():
         assert c not in text
     s, _ = play(s, (0, "attack 7S"), (1, "take"))
     assert G.view(s, None)["taking"] is True
-    assert G.view(s, None)["table"] == [{"attack": "7S", "by": 0, "cover": None,
-                                         "hidden": False}]
+    assert G.view(s, None)["table"] == [{"attack": "7S", "by": 0, "cover": None, "hidden": False}]
     assert G.view(G.initial_state(opts(), 2), None)["phase"] == "deal"
     assert G.view(G.initial_state(opts(), 2), None)["to_act"] == []
     assert G.legal_actions(G.initial_state(opts(), 2), None) == []
@@ -791,7 +879,7 @@ def test_dump_load_round_trip_and_apply_does_not_mutate():
         before = json.dumps(G.dump(s))
         a = rng.choice(G.legal_actions(s, seat))
         t, _ = G.apply(s, seat, a)
-        assert json.dumps(G.dump(s)) == before           # input untouched
+        assert json.dumps(G.dump(s)) == before  # input untouched
         data = json.loads(json.dumps(G.dump(t)))
         assert G.dump(G.load(data)) == G.dump(t)
         s = t
@@ -800,13 +888,30 @@ def test_dump_load_round_trip_and_apply_does_not_mutate():
 def test_options_and_seat_range():
     assert G.name == "durak" and G.rules_version == 1 and G.Options is DurakOptions
     assert set(DurakOptions.model_fields) == {
-        "deck_size", "base_game", "trumps", "two_decks", "two_deck_loss_at", "blind_beating",
-        "max_attack_cards", "first_bout_five", "high_trump_from", "next_game_leader"}
+        "deck_size",
+        "base_game",
+        "trumps",
+        "two_decks",
+        "two_deck_loss_at",
+        "blind_beating",
+        "max_attack_cards",
+        "first_bout_five",
+        "high_trump_from",
+        "next_game_leader",
+    }
     d = DurakOptions()
-    assert (d.deck_size, d.base_game, d.trumps, d.two_decks, d.two_deck_loss_at,
-            d.blind_beating, d.max_attack_cards, d.first_bout_five, d.high_trump_from,
-            d.next_game_leader) == (36, "podkidnoy", True, False, 52, False, 6, False, "Q",
-                                    "trump_rule")
+    assert (
+        d.deck_size,
+        d.base_game,
+        d.trumps,
+        d.two_decks,
+        d.two_deck_loss_at,
+        d.blind_beating,
+        d.max_attack_cards,
+        d.first_bout_five,
+        d.high_trump_from,
+        d.next_game_leader,
+    ) == (36, "podkidnoy", True, False, 52, False, 6, False, "Q", "trump_rule")
     assert G.seat_range(opts()) == (2, 6)
     assert G.seat_range(opts(deck_size=24)) == (2, 4)
     assert G.seat_range(opts(deck_size=24, two_decks=True)) == (2, 6)
@@ -822,8 +927,12 @@ def test_options_and_seat_range():
 
 
 def test_tally():
-    results = [{"durak": 1, "by_52": False}, {"draw": True}, {"durak": 1, "by_52": True},
-               {"game_no": 4, "dealer": 1, "result": {"durak": 0, "by_52": False}}]
+    results = [
+        {"durak": 1, "by_52": False},
+        {"draw": True},
+        {"durak": 1, "by_52": True},
+        {"game_no": 4, "dealer": 1, "result": {"durak": 0, "by_52": False}},
+    ]
     t = tally(results, 3)
     assert t["fools"] == [1, 2, 0] and t["draws"] == 1 and t["games"] == 4
     assert sum(t["fools"]) + t["draws"] == t["games"]
@@ -845,9 +954,7 @@ def test_series_dealer_is_last_durak():
             assert s.dealer == want
         while not G.is_over(s):
             seat = G.to_act(s)[0]
-            s, _ = G.apply(s, seat, G.computer_action(G.view(s, seat),
-                                                      G.legal_actions(s, seat), rng,
-                                                      level="easy"))
+            s, _ = G.apply(s, seat, G.computer_action(G.view(s, seat), G.legal_actions(s, seat), rng, level="easy"))
         history.append(G.result(s))
     t = tally(history, 3)
     assert sum(t["fools"]) + t["draws"] == 6

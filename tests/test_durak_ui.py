@@ -1,4 +1,5 @@
 """Durak's DM labels: the words players use at each moment."""
+
 from bot.games.durak import action_label, action_rows
 
 
@@ -10,9 +11,15 @@ def test_pass_is_bito_for_the_attacker_pass_for_helpers_and_enough_when_taking()
 
 
 def test_card_labels_and_layout():
-    view = {"seat": 1, "attacker": 0, "taking": False,
-            "table": [{"attack": "7S", "by": 0, "cover": None, "hidden": False},
-                      {"attack": "7H", "by": 0, "cover": None, "hidden": False}]}
+    view = {
+        "seat": 1,
+        "attacker": 0,
+        "taking": False,
+        "table": [
+            {"attack": "7S", "by": 0, "cover": None, "hidden": False},
+            {"attack": "7H", "by": 0, "cover": None, "hidden": False},
+        ],
+    }
     legal = ["beat 7S 9S", "beat 7H 8H", "blind 7S 6D", "transfer 7D", "take"]
     assert action_label("beat 7S 9S", view, "ru") == "9♠→7♠"
     assert action_label("transfer 7D", view, "ru") == "⇄7♦"

@@ -1,5 +1,6 @@
 """The bot around the games: bad input, restarts, timers, computers, DMs, languages,
 forum topics, group migration and the leak check itself."""
+
 from __future__ import annotations
 
 import pytest
@@ -86,8 +87,7 @@ async def test_press_from_another_tables_dm_is_refused(bot, fake_telegram):
     first_hand = await bot.hand_message(first.id, anya)
     second_table = await bot.repo.get_table(second.id)
     before = await snapshot_of_everything(bot, second.id)
-    answer = await bot.press_raw(anya, anya.id, first_hand.message_id,
-                                 f"a:{second.id}:{second_table.version}:0")
+    answer = await bot.press_raw(anya, anya.id, first_hand.message_id, f"a:{second.id}:{second_table.version}:0")
     assert "старое сообщение" in answer.text
     assert await snapshot_of_everything(bot, second.id) == before
     # Vera sits nowhere: any action button is refused
@@ -293,6 +293,7 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     game = get_game("durak")
     from bot.games import ui_for
     from engine.cards import label
+
     ui = ui_for("durak")
     real = type(ui).group_text
 

@@ -2,6 +2,7 @@
 buttons as users do. Every settle() also runs the generic leak check of tests/e2e.py;
 ``watch_public`` adds the bridge rule after every move: dummy's cards are public only from
 the opening lead on (and the declarer's only while shown for a claim); nothing else is."""
+
 from __future__ import annotations
 
 
@@ -42,6 +43,7 @@ def aggressive(bidder):
     the bidding box shows it and no bid of his is on the board yet; everyone else passes.
     In the play: the first card offered; as declarer, once a deal, he opens the claim
     keyboard at his first lead and claims all the rest (the defenders usually refuse)."""
+
     def choose(user, buttons, rng):
         texts = {text: data for text, data in buttons}
         if "Пас" in texts:
@@ -65,6 +67,7 @@ def aggressive(bidder):
         if "🏳 Заявить остаток…" in texts and not choose.claim_tried:
             return texts["🏳 Заявить остаток…"]  # the claim keyboard, then "Claim all"
         return cards[0] if cards else buttons[0][1]
+
     choose.bid_made = choose.claim_tried = False
     choose.claims = 0
     return choose
@@ -125,8 +128,7 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
             hand = await bot.hand_message(table.id, anya)
             assert "Болван" not in group.text and "Болван" not in hand.text
             dummy = {label(c) for c in state.hands[state.dummy]}
-            assert not dummy & set(CARD_LABEL.findall(group.text + hand.text)) - \
-                {label(c) for c in state.hands[0]}
+            assert not dummy & set(CARD_LABEL.findall(group.text + hand.text)) - {label(c) for c in state.hands[0]}
         return False
 
     await bot.play(table.id, [anya], choose=passive, until=check, max_moves=4000)
@@ -212,8 +214,11 @@ async def test_human_declarer_plays_dummy_from_the_dm(bot, fake_telegram):
     assert played_from_dummy and set(played_from_dummy) <= dummy_cards
     actions = await bot.repo.load_actions(table.id)
     # dummy's cards were played by the declarer's seat (0), never by dummy's (2)
-    assert all(row.seat == 0 for row in actions if row.action.split()[-1] in played_from_dummy
-               and row.action.startswith("play"))
+    assert all(
+        row.seat == 0
+        for row in actions
+        if row.action.split()[-1] in played_from_dummy and row.action.startswith("play")
+    )
     assert any(r.action == "bid 3NT" and r.seat == 0 for r in actions)
     # the claim pressed on the claim keyboard reached the engine as "claim <all the rest>",
     # showed the declarer's hand (the leak check allowed it) and the defenders answered
@@ -232,12 +237,17 @@ EXAMPLE = [  # docs/rules/records.md §2, then a fifth deal that wins the rubber
     ("S", "6", "БК", "реконтра XX", "12 (=)", "Они: 4 туза"),
     ("N", "4", "♠", "без контры", "10 (=)", "онеров нет"),
 ]
-EXAMPLE_RECORD = {"game": "bridge", "options": {"preset": "seed"}, "deals": [
-    {"declarer": "N", "contract": "2H", "tricks": 10},
-    {"declarer": "E", "contract": "4SX", "tricks": 8},
-    {"passed_out": True},
-    {"declarer": "S", "contract": "6NTXX", "tricks": 12, "honours": {"side": "EW", "held": 4}},
-    {"declarer": "N", "contract": "4S", "tricks": 10}]}
+EXAMPLE_RECORD = {
+    "game": "bridge",
+    "options": {"preset": "seed"},
+    "deals": [
+        {"declarer": "N", "contract": "2H", "tricks": 10},
+        {"declarer": "E", "contract": "4SX", "tricks": 8},
+        {"passed_out": True},
+        {"declarer": "S", "contract": "6NTXX", "tricks": 12, "honours": {"side": "EW", "held": 4}},
+        {"declarer": "N", "contract": "4S", "tricks": 10},
+    ],
+}
 
 
 async def test_score_only_sheet_with_undo(bot, fake_telegram):
@@ -290,8 +300,10 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     four = fake.last_message(GROUP)
     assert "выиграли партию" in four.text
     # the post says what each summed cell of the sheet is made of (1010 = 60 + 300 + 650)
-    assert ("Мы: под чертой 760; над чертой 50 (за реконтру) + 500 (малый шлем) + 100 (за партию).\n"
-            "Они: над чертой 150 (онеры).") in four.text
+    assert (
+        "Мы: под чертой 760; над чертой 50 (за реконтру) + 500 (малый шлем) + 100 (за партию).\n"
+        "Они: над чертой 150 (онеры)."
+    ) in four.text
     # the posted sheet is exactly cardbot score --text's sheet for the same deals
     rec = {**EXAMPLE_RECORD, "deals": EXAMPLE_RECORD["deals"][:4]}
     expected = bridge_record.text(rec, "ru").split("\n", 1)[1]

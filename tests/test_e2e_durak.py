@@ -1,7 +1,7 @@
 """Whole durak games through the real Application and the fake Bot API, pressing
 buttons as users do. Every settle() also runs the leak check of tests/e2e.py."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 from engine.base import get_game
@@ -77,6 +77,7 @@ async def test_perevodnoy_with_transfers(bot, fake_telegram):
         if transfers:
             return transfers[0]
         from tests.e2e import sensible_choice
+
         return sensible_choice(user, buttons, rng)
 
     await bot.press(users[0], lobby, "Начать")
@@ -89,8 +90,11 @@ async def _cycle_until(bot, host, current: str, wanted: str):
         lobby = await bot.table_message(GROUP)
         if any(text == wanted for text, _ in bot.fake.buttons(lobby)):
             return lobby
-        label = next(text for text, _ in bot.fake.buttons(lobby)
-                     if text in ("простой", "подкидной", "переводной", "переводной (и после отбоя)"))
+        label = next(
+            text
+            for text, _ in bot.fake.buttons(lobby)
+            if text in ("простой", "подкидной", "переводной", "переводной (и после отбоя)")
+        )
         await bot.press(host, lobby, label)
     raise AssertionError("option not reached")
 
@@ -114,6 +118,7 @@ async def test_blind_beating_challenge_both_ways(bot, fake_telegram):
         if menu and rng.random() < 0.6:
             return menu[0]
         from tests.e2e import sensible_choice
+
         return sensible_choice(user, buttons, rng)
 
     await bot.press(users[0], lobby, "Начать")

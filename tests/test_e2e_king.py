@@ -1,8 +1,8 @@
 """Whole King games through the real Application and the fake Bot API, pressing buttons
 as users do, with computer fillers. Every settle() also runs the leak check of
 tests/e2e.py (no card reaches a chat whose reader may not see it)."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 from bot.games import all_uis
@@ -15,8 +15,7 @@ from bot.games.king import action_label  # noqa: E402
 
 GROUP = -1001
 G = get_game("king")
-CHOICE_BUTTONS = ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу", "до ♠", "до ♥", "до ♦", "до ♣",
-                  "до старшей"]
+CHOICE_BUTTONS = ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу", "до ♠", "до ♥", "до ♦", "до ♣", "до старшей"]
 
 
 def people(fake, n, lang="ru"):
@@ -95,10 +94,22 @@ async def test_whole_game_one_human_three_computers(bot, fake_telegram):
     # the sheet after each deal: 12 posts, deal k shows k filled rows
     posts = sheets(fake)
     assert [p.text.splitlines()[0] for p in posts] == [
-        f"📋 Кон {k} сыгран: {name}" for k, name in enumerate(
-            ["Не брать взяток", "Не брать червей", "Не брать мальчиков", "Не брать дам",
-             "Не брать двух последних", "Не брать кинга", "Очки (25–50–75–100)",
-             "Домино с валетами"] + ["Козырный кон"] * 4, start=1)]
+        f"📋 Кон {k} сыгран: {name}"
+        for k, name in enumerate(
+            [
+                "Не брать взяток",
+                "Не брать червей",
+                "Не брать мальчиков",
+                "Не брать дам",
+                "Не брать двух последних",
+                "Не брать кинга",
+                "Очки (25–50–75–100)",
+                "Домино с валетами",
+            ]
+            + ["Козырный кон"] * 4,
+            start=1,
+        )
+    ]
     for k, post in enumerate(posts, start=1):
         assert "<pre>" in post.raw_text and "Итого" in post.text
         filled = [line for line in post.text.splitlines()[2:14] if len(line.split()) >= 8]

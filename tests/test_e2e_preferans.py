@@ -2,6 +2,7 @@
 buttons as users do (two people and one computer), and the ``/score preferans`` sheet
 entered by buttons. Every settle() also runs the leak check of tests/e2e.py: no card of
 a hand, of a face-down talon or of the discards reaches anybody who may not see it."""
+
 from __future__ import annotations
 
 import random
@@ -81,7 +82,7 @@ async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):
     anya, boris = people(fake, 2)
     table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
     lobby = await set_option(bot, anya, "пуля", "пуля 10")
-    assert "рефетов: без ограничений" in [t for t, _ in fake.buttons(lobby)]   # bula 10: no refe limit
+    assert "рефетов: без ограничений" in [t for t, _ in fake.buttons(lobby)]  # bula 10: no refe limit
     await bot.press(anya, lobby, "▶️ Начать")
     group = await bot.table_message(GROUP)
     assert "Раздача 1" in group.text and "Торговля" in group.text or "торгуется" in group.text
@@ -148,8 +149,12 @@ async def test_options_through_the_bot_hidden_talon_kontra_cap_slovenian(bot, fa
     await bot.press(anya, lobby, "▶️ Начать")
     row, _ = await bot.state(table.id)
     options = G.Options(**row.options)
-    assert (options.show_talon, options.max_kontra_level, options.slovenian_sans_lead,
-            options.slovenian_two_refe) == (False, 3, True, True)
+    assert (options.show_talon, options.max_kontra_level, options.slovenian_sans_lead, options.slovenian_two_refe) == (
+        False,
+        3,
+        True,
+        True,
+    )
     talon_lines = []
 
     async def watch(state, seat, message):
@@ -161,7 +166,7 @@ async def test_options_through_the_bot_hidden_talon_kontra_cap_slovenian(bot, fa
     _, state = await bot.state(table.id)
     assert any(talon_lines)
     levels = [r["level"] for r in state.pull.rows if r["type"] == "hand"]
-    assert max(levels) == 3, levels                 # the chain stopped at subkontra
+    assert max(levels) == 3, levels  # the chain stopped at subkontra
     assert len(sheet_posts(fake)) == len(state.pull.rows) >= 10
 
 
@@ -185,7 +190,7 @@ async def test_english_table(bot, fake_telegram):
     assert "Hand 1" in group.text
     await press_as(bot, table.id, [anya, boris], easy, seed=2, hands=3)
     _, before = await bot.state(table.id)
-    await bot.restart()                     # the state comes back from the snapshot + log
+    await bot.restart()  # the state comes back from the snapshot + log
     _, after = await bot.state(table.id)
     assert G.dump(after) == G.dump(before)
     await press_as(bot, table.id, [anya, boris], friendly_policy, seed=2)
@@ -226,18 +231,34 @@ async def test_score_sheet_by_buttons_with_undo(bot, fake_telegram):
     assert not any("Компьютер" in t for t, _ in fake.buttons(lobby))
     await bot.press(anya, lobby, "▶️ Начать")
     group = await bot.table_message(GROUP)
-    assert "кто играл" in group.text and [t for t, _ in fake.buttons(group)] == \
-        ["Аня", "Борис", "Вера", "Все пас"]
+    assert "кто играл" in group.text and [t for t, _ in fake.buttons(group)] == ["Аня", "Борис", "Вера", "Все пас"]
     # the seed example: A = Аня, B = Борис, C = Вера; anybody seated may press
-    for user, label in [(vera, "Вера"), (anya, "3 ♦"), (boris, "С прикупом"), (anya, "Вист"),
-                        (boris, "Вист"), (vera, "Без контры"), (vera, "6"), (anya, "2"),
-                        (anya, "✅ Записать")]:
+    for user, label in [
+        (vera, "Вера"),
+        (anya, "3 ♦"),
+        (boris, "С прикупом"),
+        (anya, "Вист"),
+        (boris, "Вист"),
+        (vera, "Без контры"),
+        (vera, "6"),
+        (anya, "2"),
+        (anya, "✅ Записать"),
+    ]:
         await press_group(bot, user, label)
     posts = sheet_posts(fake)
     assert len(posts) == 1 and "Вера: 3 ♦ — сыграно" in posts[0].text
-    for user, label in [(boris, "Борис"), (boris, "5 ♣"), (boris, "С прикупом"), (vera, "Вист"),
-                        (anya, "Пас"), (vera, "Без контры"), (boris, "7"), (boris, "✅ Записать"),
-                        (anya, "Все пас"), (anya, "✅ Записать")]:
+    for user, label in [
+        (boris, "Борис"),
+        (boris, "5 ♣"),
+        (boris, "С прикупом"),
+        (vera, "Вист"),
+        (anya, "Пас"),
+        (vera, "Без контры"),
+        (boris, "7"),
+        (boris, "✅ Записать"),
+        (anya, "Все пас"),
+        (anya, "✅ Записать"),
+    ]:
         await press_group(bot, user, label)
     # a wrong entry, undone
     for label in ["Вера", "5 ♣", "С прикупом", "Пас", "Пас", "✅ Записать"]:
@@ -293,10 +314,17 @@ async def test_every_lobby_option_and_single_step_bids(bot, fake_telegram):
         assert answer is None or not answer.show_alert
     row, _ = await bot.state(table.id)
     options = G.Options(**row.options)
-    assert (options.bula, options.max_refe, options.kontra_scope, options.show_talon,
-            options.single_step_bids, options.two_requires_kontra, options.lone_defender_quota,
-            options.display_rounding, options.allow_subkontra) == \
-        (50, 0, "all", False, True, False, 1, "int", False)
+    assert (
+        options.bula,
+        options.max_refe,
+        options.kontra_scope,
+        options.show_talon,
+        options.single_step_bids,
+        options.two_requires_kontra,
+        options.lone_defender_quota,
+        options.display_rounding,
+        options.allow_subkontra,
+    ) == (50, 0, "all", False, True, False, 1, "int", False)
     await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
     _, state = await bot.state(table.id)
     seats = sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)
@@ -304,4 +332,4 @@ async def test_every_lobby_option_and_single_step_bids(bot, fake_telegram):
     user = anya if seats[seat].user_id == anya.id else boris
     hand = await bot.hand_message(table.id, user)
     numbers = [t for t, _ in fake.buttons(hand) if t[0].isdigit()]
-    assert len(numbers) <= 1                       # one step at a time
+    assert len(numbers) <= 1  # one step at a time

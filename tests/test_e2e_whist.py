@@ -1,9 +1,8 @@
 """Whist through the real Application and the fake Bot API: a whole rubber with one
 person and three computers (the leak check of tests/e2e.py runs on every settle()),
 the trump declaration by the dealer, and the ``/score whist`` sheet with undo."""
+
 from __future__ import annotations
-
-
 
 
 from engine.base import get_game
@@ -22,8 +21,7 @@ async def open_whist(bot, host, computers=3, rubbers_presses=1, extra_presses=()
     for _ in range(computers):
         await bot.press(host, await bot.table_message(GROUP), "+ Компьютер")
     for _ in range(rubbers_presses):  # 10 -> 1 rubber
-        await bot.press(host, await bot.table_message(GROUP),
-                        lambda text: text.startswith("робберов для победы"))
+        await bot.press(host, await bot.table_message(GROUP), lambda text: text.startswith("робберов для победы"))
     for label in extra_presses:
         await bot.press(host, await bot.table_message(GROUP), label)
     return await bot.table(GROUP)
@@ -64,8 +62,7 @@ async def test_one_person_and_three_computers_play_a_rubber(bot, fake_telegram):
     final = fake_telegram.last_message(GROUP)
     assert "Матч окончен" in final.text and "в зачёт" in final.text and "Аня" in final.text
     # the sheet posted equals the score-only computation of the same deals
-    record = {"game": "whist", "options": {"match_rubbers_to_win": 1},
-              "deals": state.sheet.entries}
+    record = {"game": "whist", "options": {"match_rubbers_to_win": 1}, "deals": state.sheet.entries}
     assert record_score(record)["rubbers"][0]["total"] == state.sheet.rubbers[0]["total"]
     # the log replays to the same state
     actions = await bot.repo.load_actions(table.id)
@@ -135,8 +132,10 @@ async def test_score_whist_entries_validation_and_undo(bot, fake_telegram):
     assert sheet.text.startswith("Раздача 1 записана")
     assert "  1│  6  2   8│  ·  ·   0" in sheet.text
     # the very sheet `cardbot score --text` prints for the same deals
-    assert record_text({"game": "whist", "deals": [{"tricks": {"NS": 9, "EW": 4},
-                                                    "honours": {"NS": 3, "EW": 2}}]}, "ru") in sheet.text
+    assert (
+        record_text({"game": "whist", "deals": [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}]}, "ru")
+        in sheet.text
+    )
     # deal 2: They 7 tricks, We 3 honours -> We reach 10: game, x2
     await press(boris, "6:7")
     await press(boris, "3:2")

@@ -1,4 +1,5 @@
 """Self-tests of the fake Telegram harness, driving a tiny real PTB Application."""
+
 import pytest
 from telegram import BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, MenuButtonCommands
 from telegram.constants import ParseMode
@@ -9,26 +10,29 @@ from tests.fakebot import build_app
 
 GROUP, FORUM, OLD_GROUP, NEW_GROUP = -100, -1002, -300, -1003
 
-KEYBOARD = InlineKeyboardMarkup([
-    [InlineKeyboardButton("Join", callback_data="join"),
-     InlineKeyboardButton("Same", callback_data="same")],
-    [InlineKeyboardButton("Alert me", callback_data="alert"),
-     InlineKeyboardButton("Slow join", callback_data="slow")],
-])
+KEYBOARD = InlineKeyboardMarkup(
+    [
+        [InlineKeyboardButton("Join", callback_data="join"), InlineKeyboardButton("Same", callback_data="same")],
+        [
+            InlineKeyboardButton("Alert me", callback_data="alert"),
+            InlineKeyboardButton("Slow join", callback_data="slow"),
+        ],
+    ]
+)
 
 
 async def start(update, context):
     name = update.effective_user.first_name
-    await update.message.reply_text(f"<b>Lobby</b> of {name} &amp; co", parse_mode=ParseMode.HTML,
-                                    reply_markup=KEYBOARD)
+    await update.message.reply_text(
+        f"<b>Lobby</b> of {name} &amp; co", parse_mode=ParseMode.HTML, reply_markup=KEYBOARD
+    )
     context.bot_data.setdefault("starts", []).append(context.args)
 
 
 async def on_button(update, context):
     query = update.callback_query
     if query.data == "join":
-        await query.edit_message_text(f"Joined: {query.from_user.first_name}",
-                                      reply_markup=KEYBOARD)
+        await query.edit_message_text(f"Joined: {query.from_user.first_name}", reply_markup=KEYBOARD)
         await query.answer("Welcome!")
     elif query.data == "same":
         try:
@@ -61,7 +65,8 @@ async def boom(update, context):
 async def on_migrate(update, context):
     message = update.message
     context.bot_data.setdefault("migrations", []).append(
-        (message.chat.id, message.migrate_to_chat_id, message.migrate_from_chat_id))
+        (message.chat.id, message.migrate_to_chat_id, message.migrate_from_chat_id)
+    )
 
 
 async def on_text(update, context):
@@ -181,8 +186,7 @@ async def test_migration(env):
     fake.group(OLD_GROUP, "Old", admins=[1])
     new = await fake.migrate_group(app, OLD_GROUP, NEW_GROUP)
     assert new.type == "supergroup"
-    assert app.bot_data["migrations"] == [(OLD_GROUP, NEW_GROUP, None),
-                                          (NEW_GROUP, None, OLD_GROUP)]
+    assert app.bot_data["migrations"] == [(OLD_GROUP, NEW_GROUP, None), (NEW_GROUP, None, OLD_GROUP)]
     with pytest.raises(ChatMigrated) as info:
         await app.bot.send_message(OLD_GROUP, "hello?")
     assert info.value.new_chat_id == NEW_GROUP
@@ -247,9 +251,8 @@ async def test_send_document_keeps_the_file(fake_telegram):
     fake.group(-42, "Files", admins=[1])
     app = build_app(fake).build()
     async with app:
-        message = await app.bot.send_document(-42, document=b"[Event \"x\"]\n", filename="rubber.pbn",
-                                               caption="PBN")
+        message = await app.bot.send_document(-42, document=b'[Event "x"]\n', filename="rubber.pbn", caption="PBN")
     assert message.document.file_name == "rubber.pbn"
     stored = fake.last_message(-42)
-    assert stored.document == {"file_name": "rubber.pbn", "content": b"[Event \"x\"]\n"}
+    assert stored.document == {"file_name": "rubber.pbn", "content": b'[Event "x"]\n'}
     assert stored.text == "PBN"

@@ -12,6 +12,7 @@ The one window where a post goes out twice -- Telegram carried it out but the bo
 learned so (a lost answer, a kill before the write that records it) -- is shown on
 purpose, with the duplicate counter the chaos suite uses (``FakeTelegram.twins``) seeing it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -63,8 +64,9 @@ async def start(bot: BotUnderTest, fake: FakeTelegram, computers: int = 0):
     return table.id, [anya, boris]
 
 
-async def play(bot: BotUnderTest, table_id: int, users: list[FakeUser], presses: list[Press],
-               until=None, seed: int = 1) -> None:
+async def play(
+    bot: BotUnderTest, table_id: int, users: list[FakeUser], presses: list[Press], until=None, seed: int = 1
+) -> None:
     """Like ``BotUnderTest.play``, keeping every press and its answer (or its absence)."""
     rng, by_id = random.Random(seed), {u.id: u for u in users}
     for _ in range(400):
@@ -92,6 +94,7 @@ def turn_of(bot: BotUnderTest, table_id: int, user: FakeUser):
         table, state = await bot.state(table_id)
         seats = sorted(await bot.repo.get_seats(table_id), key=lambda s: s.seat)
         return any(seats[s].user_id == user.id for s in get_game(table.game).to_act(state))
+
     return check
 
 
@@ -100,8 +103,11 @@ async def assert_game_over_nothing_lost(bot: BotUnderTest, table_id: int, presse
     table, state = await bot.state(table_id)
     assert table.status == "between" and get_game(table.game).is_over(state)
     seats = {s.seat: s for s in await bot.repo.get_seats(table_id)}
-    logged = [(seats[r.seat].user_id, move_key(r.action)) for r in await bot.repo.load_actions(table_id)
-              if r.seat is not None and not seats[r.seat].is_computer]
+    logged = [
+        (seats[r.seat].user_id, move_key(r.action))
+        for r in await bot.repo.load_actions(table_id)
+        if r.seat is not None and not seats[r.seat].is_computer
+    ]
     assert logged == [(p.user_id, p.key) for p in presses if not p.refused]
 
 
@@ -139,8 +145,11 @@ async def test_server_errors_and_timeouts_delay_but_lose_nothing(bot, fake_teleg
     (two people and a computer, so a lost press answer must not hold the computer up)."""
     fake = fake_telegram
     table_id, (anya, boris) = await start(bot, fake, computers=1)
-    kind = {"timeout": {"timeout": True}, "502": {"error_code": 502, "description": "Bad Gateway"},
-            "500": {"error_code": 500, "description": "Internal Server Error"}}[fault]
+    kind = {
+        "timeout": {"timeout": True},
+        "502": {"error_code": 502, "description": "Bad Gateway"},
+        "500": {"error_code": 500, "description": "Internal Server Error"},
+    }[fault]
     fake.fail_next("editMessageText", chat_id=boris.id, times=3, **kind)
     fake.fail_next("sendMessage", chat_id=GROUP, times=2, **kind)  # the table exists: the sheet
     fake.fail_next(ANSWER, times=6, **kind)
@@ -314,4 +323,3 @@ async def test_a_kill_mid_post_and_the_duplicate_counter(bot, fake_telegram, kil
         assert len(sheets) == 1 and not fake.twins(GROUP), fake.dump(GROUP)
     else:
         assert len(sheets) == 2 and fake.twins(GROUP) == {heading: 1}, fake.dump(GROUP)
-

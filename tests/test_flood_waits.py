@@ -5,6 +5,7 @@ bans); several chats told to wait at once pause the whole bot; private chats are
 ahead of time (about one message a second, bursts of three); what waits is coalesced;
 a flood wait is one warning line, not an error with a traceback.
 """
+
 from __future__ import annotations
 
 import logging

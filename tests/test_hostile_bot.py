@@ -1,6 +1,7 @@
 """The real bot against hostile people, through the fake Bot API: names and titles made of
 HTML, forged callback data, updates the bot must not act on, and the bot being removed
 from a group mid-game. Each case ends with no failed Telegram call and no traceback."""
+
 from __future__ import annotations
 
 import logging
@@ -77,9 +78,18 @@ async def test_forged_callback_data_is_an_unknown_button(bot, fake_telegram):
     lobby = await bot.table_message(GROUP)
     v = table.version
     before = await everything(bot, table.id)
-    for data in (f"l:{table.id}:{v}:join:١", f"l:１:{v}:join", f"l:{table.id}:٠:leave",
-                 f"l:{'9' * 20}:{v}:join", f"l:{table.id}:{'9' * 20}:join", "l:", "l::", "a:²:²:²",
-                 "zzz", ""):
+    for data in (
+        f"l:{table.id}:{v}:join:١",
+        f"l:１:{v}:join",
+        f"l:{table.id}:٠:leave",
+        f"l:{'9' * 20}:{v}:join",
+        f"l:{table.id}:{'9' * 20}:join",
+        "l:",
+        "l::",
+        "a:²:²:²",
+        "zzz",
+        "",
+    ):
         answer = await bot.press_raw(carol, GROUP, lobby.message_id, data)
         assert answer is not None and answer.text == UNKNOWN, (data, answer)
     assert await everything(bot, table.id) == before
@@ -97,9 +107,18 @@ async def test_a_press_without_a_message_is_an_unknown_button(bot, fake_telegram
     fake = fake_telegram
     anya = fake.user(1, "Аня")
     fake.queries["q1"] = anya.id
-    await fake.feed(bot.app, fake._next_update(callback_query={
-        "id": "q1", "from": anya.to_api(), "chat_instance": "ci", "inline_message_id": "im1",
-        "data": "l:1:1:join"}))
+    await fake.feed(
+        bot.app,
+        fake._next_update(
+            callback_query={
+                "id": "q1",
+                "from": anya.to_api(),
+                "chat_instance": "ci",
+                "inline_message_id": "im1",
+                "data": "l:1:1:join",
+            }
+        ),
+    )
     assert fake.answers["q1"].text == UNKNOWN
 
 
@@ -108,13 +127,34 @@ async def test_messages_without_a_sender_and_edited_commands_are_ignored(bot, fa
     anya = fake.user(1, "Аня")
     chat = fake.chats[GROUP].to_api()
     # a channel posting into its linked group: no "from"
-    await fake.feed(bot.app, fake._next_update(message={
-        "message_id": 500, "date": 0, "chat": chat, "sender_chat": {"id": -100777, "type": "channel", "title": "C"},
-        "text": "/durak", "entities": [{"type": "bot_command", "offset": 0, "length": 6}]}))
+    await fake.feed(
+        bot.app,
+        fake._next_update(
+            message={
+                "message_id": 500,
+                "date": 0,
+                "chat": chat,
+                "sender_chat": {"id": -100777, "type": "channel", "title": "C"},
+                "text": "/durak",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+            }
+        ),
+    )
     # a message edited into a command
-    await fake.feed(bot.app, fake._next_update(edited_message={
-        "message_id": 501, "date": 0, "edit_date": 1, "chat": chat, "from": anya.to_api(),
-        "text": "/durak", "entities": [{"type": "bot_command", "offset": 0, "length": 6}]}))
+    await fake.feed(
+        bot.app,
+        fake._next_update(
+            edited_message={
+                "message_id": 501,
+                "date": 0,
+                "edit_date": 1,
+                "chat": chat,
+                "from": anya.to_api(),
+                "text": "/durak",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+            }
+        ),
+    )
     await bot.settle()
     assert await bot.repo.find_open_table(GROUP, 0) is None
     assert fake.messages(GROUP) == []
@@ -148,10 +188,18 @@ async def test_the_removal_update_closes_the_lobby_too(bot, fake_telegram):
     anya, boris = fake.user(1, "Аня"), fake.user(2, "Борис")
     table = await open_table(bot, GROUP, anya, [boris])
     fake.kick_bot(GROUP)
-    await fake.feed(bot.app, fake._next_update(my_chat_member={
-        "chat": fake.chats[GROUP].to_api(), "from": anya.to_api(), "date": 0,
-        "old_chat_member": {"status": "member", "user": fake.bot_user},
-        "new_chat_member": {"status": "kicked", "user": fake.bot_user, "until_date": 0}}))
+    await fake.feed(
+        bot.app,
+        fake._next_update(
+            my_chat_member={
+                "chat": fake.chats[GROUP].to_api(),
+                "from": anya.to_api(),
+                "date": 0,
+                "old_chat_member": {"status": "member", "user": fake.bot_user},
+                "new_chat_member": {"status": "kicked", "user": fake.bot_user, "until_date": 0},
+            }
+        ),
+    )
     await bot.settle()
     assert (await bot.repo.get_table(table.id)).status == "closed"
     assert "бота убрали из группы" in fake.last_message(boris.id).text

@@ -1,5 +1,6 @@
 """Malformed records and options for ``cardbot score`` / ``replay``: one short line on
 stderr (at most 200 characters), exit status 2, never a traceback."""
+
 from __future__ import annotations
 
 import json
@@ -10,11 +11,10 @@ from bot.cli import main
 
 RECORDS = {
     "deep": ("[" * 100_000).encode(),
-    "not-utf8": b"\xff\xfe{\"game\": \"durak\"}",
+    "not-utf8": b'\xff\xfe{"game": "durak"}',
     "game-is-a-number": b'{"game": 5, "players": 2, "actions": []}',
     "huge-integer": b'{"game": "durak", "players": ' + b"9" * 5000 + b"}",
-    "overlong-action": json.dumps({"game": "durak", "players": 2, "seed": 1,
-                                   "actions": ["x" * 1_200_000]}).encode(),
+    "overlong-action": json.dumps({"game": "durak", "players": 2, "seed": 1, "actions": ["x" * 1_200_000]}).encode(),
     "list": b"[1, 2, 3]",
     "not-json": b"{{{",
     "empty": b"",
@@ -33,8 +33,17 @@ def test_malformed_record_is_one_short_line(tmp_path, capsys, command, name):
     assert len(lines) == 1 and len(lines[0]) <= 200 and lines[0].startswith(f"cardbot {command}:"), out.err
 
 
-@pytest.mark.parametrize("argv", [["score", "--lang", "xx", "f"], ["bogus"], [], ["selfplay", "durak", "--games", "x"],
-                                  ["replay"], ["score", "a", "b"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--lang", "xx", "f"],
+        ["bogus"],
+        [],
+        ["selfplay", "durak", "--games", "x"],
+        ["replay"],
+        ["score", "a", "b"],
+    ],
+)
 def test_bad_options_are_one_line(capsys, argv):
     with pytest.raises(SystemExit) as exit:
         main(argv)

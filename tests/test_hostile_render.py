@@ -8,6 +8,7 @@ the step causes, the lobby and the "your turn" ping are drawn twice, once with h
 names and once with plain ones. The tags must be the same; the hostile texts must
 parse and fit, with no bidi control left in them.
 """
+
 from __future__ import annotations
 
 import random
@@ -39,11 +40,20 @@ BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def table_row(game: str, status: str, title: str, lang: str) -> TableRow:
-    return TableRow(id=7, chat_id=-1001, thread_id=0, game=game,
-                    options=get_game(game).Options().model_dump(), status=status, opener_id=1,
-                    version=12345, game_no=1 if status != LOBBY else 0, group_message_id=None,
-                    lang=lang, settings={"timer": 300, "on_timeout": "lose", "title": title,
-                                         "computers": "easy"})
+    return TableRow(
+        id=7,
+        chat_id=-1001,
+        thread_id=0,
+        game=game,
+        options=get_game(game).Options().model_dump(),
+        status=status,
+        opener_id=1,
+        version=12345,
+        game_no=1 if status != LOBBY else 0,
+        group_message_id=None,
+        lang=lang,
+        settings={"timer": 300, "on_timeout": "lose", "title": title, "computers": "easy"},
+    )
 
 
 def seat_rows(names: list[str]) -> list[SeatRow]:
@@ -62,13 +72,15 @@ def check(hostile: str, plain: str, where: str) -> int:
 
 def screens_of(table, seats, state, events, history, players) -> list[tuple[str, str]]:
     game, ui = get_game(table.game), ui_for(table.game)
-    texts = [("group", screens.group_table(table, seats, state).text),
-             ("group/thinking", screens.group_table(table, seats, state, thinking=0).text),
-             ("ping", screens.ping(table)), ("reminder", screens.ping(table, reminder=True)),
-             ("notice", screens.notice(table, "table.closed_removed"))]
+    texts = [
+        ("group", screens.group_table(table, seats, state).text),
+        ("group/thinking", screens.group_table(table, seats, state, thinking=0).text),
+        ("ping", screens.ping(table)),
+        ("reminder", screens.ping(table, reminder=True)),
+        ("notice", screens.notice(table, "table.closed_removed")),
+    ]
     # the seats to act see prompts and the most lines; seat 0 stands for the others
-    texts += [(f"hand {s}", screens.hand(table, seats, state, s).text)
-              for s in sorted({0, *game.to_act(state)})]
+    texts += [(f"hand {s}", screens.hand(table, seats, state, s).text) for s in sorted({0, *game.to_act(state)})]
     names = screens.seat_names(seats)
     texts += [("post", text) for text in ui.posts(events, game.view(state, None), names, table.lang, history)]
     return texts
@@ -96,8 +108,9 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
         h_table.game_no = p_table.game_no = 1
     options = game.Options()
     history: list[dict] = []
-    state, events = game.apply(game.initial_state(options, players), None,
-                               game.new_deal(options, players, rng, history))
+    state, events = game.apply(
+        game.initial_state(options, players), None, game.new_deal(options, players, rng, history)
+    )
     for step in range(STEPS):
         if game.is_over(state):
             history = history + [game.result(state)]
@@ -106,8 +119,9 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
         p_texts = screens_of(p_table, p_seats, state, events, history, players)
         assert [k for k, _ in h_texts] == [k for k, _ in p_texts]
         for (kind, h), (_, p) in zip(h_texts, p_texts):
-            longest[kind.split()[0]] = max(longest.get(kind.split()[0], 0),
-                                           check(h, p, f"{game_name} {kind} at step {step}"))
+            longest[kind.split()[0]] = max(
+                longest.get(kind.split()[0], 0), check(h, p, f"{game_name} {kind} at step {step}")
+            )
         if game.is_over(state):
             return longest
         system = getattr(game, "system_action", None)
@@ -121,8 +135,11 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
     return longest
 
 
-CASES = [(ui.name, players) for ui in all_uis()
-         for players in sorted(set(get_game(ui.name).seat_range(get_game(ui.name).Options())))]
+CASES = [
+    (ui.name, players)
+    for ui in all_uis()
+    for players in sorted(set(get_game(ui.name).seat_range(get_game(ui.name).Options())))
+]
 
 
 @pytest.mark.parametrize("game_name,players", CASES)

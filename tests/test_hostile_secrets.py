@@ -1,4 +1,5 @@
 """Secrets stay out of logs at every level, and the SQLite file is private."""
+
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +20,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_token_and_url_passwords_are_redacted_in_every_line():
     formatter = RedactingFormatter("%(levelname)s %(message)s", (TOKEN, *url_secrets(URL)))
-    record = logging.LogRecord("httpx", logging.DEBUG, __file__, 1, "HTTP Request: POST %s %s", 
-                               (f"https://api.telegram.org/bot{TOKEN}/getUpdates", URL), None)
+    record = logging.LogRecord(
+        "httpx",
+        logging.DEBUG,
+        __file__,
+        1,
+        "HTTP Request: POST %s %s",
+        (f"https://api.telegram.org/bot{TOKEN}/getUpdates", URL),
+        None,
+    )
     try:
         raise ValueError(f"invalid DSN {URL}")
     except ValueError:
@@ -34,11 +42,17 @@ def test_token_and_url_passwords_are_redacted_in_every_line():
 
 def test_a_bad_database_url_never_shows_its_password(tmp_path):
     for url in ("postgresql://u:s3cret-pw@127.0.0.1:notaport/db", "mysql://u:s3cret-pw@h/db"):
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_BOT_TOKEN": TOKEN,
-               "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9", "CARDBOT_DATABASE_URL": url,
-               "CARDBOT_LOG_LEVEL": "DEBUG"}
-        done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9",
+            "CARDBOT_DATABASE_URL": url,
+            "CARDBOT_LOG_LEVEL": "DEBUG",
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "run"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode != 0
         output = done.stdout + done.stderr
         assert "s3cret-pw" not in output and TOKEN not in output, output[-2000:]

@@ -1,6 +1,7 @@
 """Webhook abuse against a real ``cardbot webhook`` worker: malformed bodies with the
 right secret are a 400 (not a 500 with a traceback), oversized ones a 413, and a
 request without the secret is still a 403 whatever its body."""
+
 from __future__ import annotations
 
 import http.client
@@ -33,8 +34,11 @@ def announce_big_body(worker: Worker, length: int) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", worker.port, timeout=20)
     try:
         connection.putrequest("POST", "/telegram")
-        for name, value in (("Content-Type", "application/json"), ("Content-Length", str(length)),
-                            ("X-Telegram-Bot-Api-Secret-Token", SECRET)):
+        for name, value in (
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(length)),
+            ("X-Telegram-Bot-Api-Secret-Token", SECRET),
+        ):
             connection.putheader(name, value)
         connection.endheaders(b"{")
         return connection.getresponse().status

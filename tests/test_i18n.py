@@ -1,5 +1,6 @@
 """Both catalogs say everything: every key exists in Russian and in English, and every
 message formats with the same placeholders."""
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,7 @@ def test_engine_words_match_and_reach_the_bot(words):
     """Words an engine owns (the bridge sheet): both languages, same placeholders, no key
     that a bot catalog also defines, and ``t`` finds them."""
     assert set(words["ru"]) == set(words["en"]), set(words["ru"]) ^ set(words["en"])
-    bot_keys = {key for path in LOCALES.glob("*/*.json")
-                for key in json.loads(path.read_text(encoding="utf-8"))}
+    bot_keys = {key for path in LOCALES.glob("*/*.json") for key in json.loads(path.read_text(encoding="utf-8"))}
     assert not bot_keys & set(words["en"])
     for lang in ("ru", "en"):
         for key, text in words[lang].items():

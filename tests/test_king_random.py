@@ -1,6 +1,7 @@
 """Random King games (every deal of the 12, several option sets, random and computer
 players): the invariants of rules §11 after every action, the per-deal totals on
 thousands of random deals, the whole game's total, and replay of the action log."""
+
 from __future__ import annotations
 
 import json
@@ -17,15 +18,25 @@ from engine.king import KingOptions
 G = get_game("king")
 DECK = sorted(make_deck(32))
 ORDER = "789TJQKA"
-OTHER = KingOptions(deal3_cards="KJ", deal3_per_card=-2, deal4_bachelor_rule=False,
-                    stop_when_decided=False, deal7_stop_at_100=False, deal8_free_pass=True,
-                    trump_must_ruff=False, deal6_no_heart_lead=True, deal6_must_discard_kh=True,
-                    deal2_no_heart_lead=False, first_dealer="E")
+OTHER = KingOptions(
+    deal3_cards="KJ",
+    deal3_per_card=-2,
+    deal4_bachelor_rule=False,
+    stop_when_decided=False,
+    deal7_stop_at_100=False,
+    deal8_free_pass=True,
+    trump_must_ruff=False,
+    deal6_no_heart_lead=True,
+    deal6_must_discard_kh=True,
+    deal2_no_heart_lead=False,
+    first_dealer="E",
+)
 
 
 # ---------------------------------------------------------------------------------
 # independent helpers (deliberately not the engine's own)
 # ---------------------------------------------------------------------------------
+
 
 def expected_playable(s, seat) -> set[str]:
     hand, o, no = s.hands[seat], s.options, s.deal_no
@@ -59,8 +70,7 @@ def fits(card, rows) -> bool:
     row = rows.get(card[1])
     if card[0] == "J":
         return row is None
-    return row is not None and (ORDER.index(card[0]) in (ORDER.index(row[0]) - 1,
-                                                        ORDER.index(row[1]) + 1))
+    return row is not None and (ORDER.index(card[0]) in (ORDER.index(row[0]) - 1, ORDER.index(row[1]) + 1))
 
 
 def scoring(no, o) -> set[str]:
@@ -77,7 +87,7 @@ def all_cards(s) -> list[str]:
     out = [c for h in s.hands for c in h] + [c for w in s.won for c in w]
     out += [c for _, c in s.plays] + [c for _, c in s.pile]
     for suit, (lo, hi) in s.rows.items():
-        out += [r + suit for r in ORDER[ORDER.index(lo):ORDER.index(hi) + 1]]
+        out += [r + suit for r in ORDER[ORDER.index(lo) : ORDER.index(hi) + 1]]
     if s.phase == "choose":
         out += s.deck[3:]
     return out
@@ -124,6 +134,7 @@ def check_views(s) -> None:
 # one game, checked after every action
 # ---------------------------------------------------------------------------------
 
+
 def run_game(seed: int, options: KingOptions, policy: str, deep: bool = True) -> tuple:
     rng = random.Random(seed)
     s = G.initial_state(options, 4)
@@ -155,8 +166,9 @@ def run_game(seed: int, options: KingOptions, policy: str, deep: bool = True) ->
             plays = {a.split()[1] for a in legal if a != "pass"}
             assert plays == {c for c in s.hands[seat] if fits(c, s.rows)}
             assert plays, "a player without a legal play is passed automatically"
-            assert ("pass" in legal) == (s.options.deal8_free_pass and not all(
-                x in s.passed for x in range(4) if x != seat and s.hands[x]))
+            assert ("pass" in legal) == (
+                s.options.deal8_free_pass and not all(x in s.passed for x in range(4) if x != seat and s.hands[x])
+            )
         elif s.phase == "count":
             assert len(legal) == len(s.hands[seat])
         if deep and steps % 3 == 0:  # an illegal action changes nothing (§11.9)
@@ -170,7 +182,9 @@ def run_game(seed: int, options: KingOptions, policy: str, deep: bool = True) ->
             with pytest.raises(EngineError):
                 G.apply(s, (seat + 1) % 4, legal[0])
             assert G.dump(s) == before
-        action = G.computer_action(G.view(s, seat), legal, rng, level="easy") if policy == "computer" else rng.choice(legal)
+        action = (
+            G.computer_action(G.view(s, seat), legal, rng, level="easy") if policy == "computer" else rng.choice(legal)
+        )
         assert action in legal
         before_state = s
         log.append((seat, action))
@@ -248,11 +262,14 @@ def totals_ok(per_deal, options) -> None:
     assert sum(by_no.values()) in (0, -8, 16)  # §11.8
 
 
-@pytest.mark.parametrize("policy,options,games,start", [
-    ("random", KingOptions(), 100, 0),
-    ("computer", KingOptions(), 60, 1000),
-    ("random", OTHER, 60, 2000),
-])
+@pytest.mark.parametrize(
+    "policy,options,games,start",
+    [
+        ("random", KingOptions(), 100, 0),
+        ("computer", KingOptions(), 60, 1000),
+        ("random", OTHER, 60, 2000),
+    ],
+)
 def test_random_games(policy, options, games, start):
     deal4 = Counter()
     for seed in range(start, start + games):
@@ -270,6 +287,7 @@ def test_random_games(policy, options, games, start):
 def test_thousands_of_random_deals_per_contract():
     """Each contract alone, many times: its total is the rules' deal total (§11.4)."""
     from tests.test_king_rules import at_deal, play_out
+
     rng = random.Random(11)
     totals = Counter()
     for no in range(1, 13):
@@ -280,9 +298,21 @@ def test_thousands_of_random_deals_per_contract():
             s, events = play_out(s, rng)
             scored = next(e for e in events if e["type"] == "deal_scored")
             totals[(no, sum(scored["scores"]))] += 1
-    expected = {1: {-16}, 2: {-16}, 3: {-16}, 4: {-8, -16, 8}, 5: {-8}, 6: {-8}, 7: {-16},
-                8: {-8}, 9: {24}, 10: {24}, 11: {24}, 12: {24}}
-    for (no, total) in totals:
+    expected = {
+        1: {-16},
+        2: {-16},
+        3: {-16},
+        4: {-8, -16, 8},
+        5: {-8},
+        6: {-8},
+        7: {-16},
+        8: {-8},
+        9: {24},
+        10: {24},
+        11: {24},
+        12: {24},
+    }
+    for no, total in totals:
         assert total in expected[no], (no, total)
     assert sum(totals.values()) == 3000
 
@@ -290,6 +320,7 @@ def test_thousands_of_random_deals_per_contract():
 def test_record_replay_through_engine_records():
     """A logged game replays through ``engine.records`` (``cardbot replay``)."""
     from engine.records import replay
+
     rng = random.Random(4)
     s = G.initial_state(KingOptions(), 4)
     actions = [{"seat": None, "action": G.new_deal(KingOptions(), 4, rng, [])}]

@@ -1,5 +1,6 @@
 """King: every rule of docs/rules/king.md checked on hand-made deals (the
 section numbers are the rules file's), the scoring table, options and errors."""
+
 from __future__ import annotations
 
 import random
@@ -22,15 +23,16 @@ DECK = make_deck(32)
 # helpers
 # ---------------------------------------------------------------------------------
 
+
 def deck_for(hands: list[list[str]], dealer: int) -> list[str]:
     """The deck whose packets (§3.3) give ``hands`` (each seat's cards in packet order)."""
     deck = [None] * 32
     for i in range(4):
         h = hands[(dealer + 1 + i) % 4]
         assert len(h) == 8
-        deck[3 * i:3 * i + 3] = h[:3]
-        deck[12 + 3 * i:15 + 3 * i] = h[3:6]
-        deck[24 + 2 * i:26 + 2 * i] = h[6:8]
+        deck[3 * i : 3 * i + 3] = h[:3]
+        deck[12 + 3 * i : 15 + 3 * i] = h[3:6]
+        deck[24 + 2 * i : 26 + 2 * i] = h[6:8]
     assert sorted(deck) == sorted(DECK), "the hands must hold the 32 cards once each"
     return deck
 
@@ -48,8 +50,7 @@ def fill(hands: dict[int, list[str]]) -> list[list[str]]:
     return out
 
 
-def at_deal(no: int, hands: list[list[str]] | None = None, dealer: int = W, seed: int = 0,
-            **options) -> State:
+def at_deal(no: int, hands: list[list[str]] | None = None, dealer: int = W, seed: int = 0, **options) -> State:
     """A state right after deal ``no`` was dealt by ``dealer`` (earlier deals skipped)."""
     opts = KingOptions(**options)
     s = G.initial_state(opts, 4)
@@ -97,26 +98,48 @@ def refused(s: State, seat, action: str, kind: type, code: str) -> None:
 # options, setup, dealing (§2, §3, §9)
 # ---------------------------------------------------------------------------------
 
+
 def test_options_are_exactly_the_rules_table():
     o = KingOptions().model_dump(mode="json")
     assert o == {
-        "first_dealer": "random", "stop_when_decided": True, "deal1_per_trick": -2,
-        "deal2_per_heart": -2, "deal2_no_heart_lead": True, "deal3_cards": "J",
-        "deal3_per_card": -4, "deal4_per_queen": -2, "deal4_bachelor_rule": True,
-        "deal4_bachelor_per_queen": -4, "deal4_all_four_bonus": 8, "deal5_per_trick": -4,
-        "deal6_penalty": -8, "deal6_no_heart_lead": False, "deal6_must_discard_kh": False,
+        "first_dealer": "random",
+        "stop_when_decided": True,
+        "deal1_per_trick": -2,
+        "deal2_per_heart": -2,
+        "deal2_no_heart_lead": True,
+        "deal3_cards": "J",
+        "deal3_per_card": -4,
+        "deal4_per_queen": -2,
+        "deal4_bachelor_rule": True,
+        "deal4_bachelor_per_queen": -4,
+        "deal4_all_four_bonus": 8,
+        "deal5_per_trick": -4,
+        "deal6_penalty": -8,
+        "deal6_no_heart_lead": False,
+        "deal6_must_discard_kh": False,
         "deal7_values": {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0},
         "deal7_thresholds": [[25, -1], [50, -3], [75, -5], [100, -7]],
-        "deal7_stop_at_100": True, "deal8_penalty": -8, "deal8_free_pass": False,
-        "trump_per_trick": 3, "trump_must_ruff": True}
+        "deal7_stop_at_100": True,
+        "deal8_penalty": -8,
+        "deal8_free_pass": False,
+        "trump_per_trick": 3,
+        "trump_must_ruff": True,
+    }
     assert G.Options is KingOptions and G.rules_version == 1
     assert G.seat_range(KingOptions()) == (4, 4)
     assert KingOptions.model_validate(o) == KingOptions()
 
 
-@pytest.mark.parametrize("bad", [{"colour": 1}, {"first_dealer": "X"}, {"deal3_cards": "Q"},
-                                 {"deal7_thresholds": [[50, -1], [25, -3]]},
-                                 {"deal7_values": {"A": -1}}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"colour": 1},
+        {"first_dealer": "X"},
+        {"deal3_cards": "Q"},
+        {"deal7_thresholds": [[50, -1], [25, -3]]},
+        {"deal7_values": {"A": -1}},
+    ],
+)
 def test_bad_options(bad):
     with pytest.raises(BadOptions):
         G.initial_state(bad, 4)
@@ -162,8 +185,9 @@ def test_first_deal_and_dealer_rotation():
 
 
 def test_random_first_dealer_and_rematch_by_lot():
-    seen = {int(G.new_deal(KingOptions(), 4, random.Random(i), [{"totals": [0] * 4}]).split()[2][7:])
-            for i in range(40)}
+    seen = {
+        int(G.new_deal(KingOptions(), 4, random.Random(i), [{"totals": [0] * 4}]).split()[2][7:]) for i in range(40)
+    }
     assert seen == {0, 1, 2, 3}
 
 
@@ -187,21 +211,31 @@ def test_deal_action_is_checked():
     assert s2.deal_no == 2 and s2.dealer == E
 
 
-@pytest.mark.parametrize("action", ["", "fly", "play", "play 6S", "play 7S 8S", "name X",
-                                    "until", "highest S", "pass now", 42])
+@pytest.mark.parametrize(
+    "action", ["", "fly", "play", "play 6S", "play 7S 8S", "name X", "until", "highest S", "pass now", 42]
+)
 def test_bad_syntax(action):
     s = at_deal(1)
     refused(s, G.to_act(s)[0], action, BadSyntax, "bad_syntax")
 
 
 def test_error_codes_are_documented():
-    assert set(ERROR_CODES) >= {"bad_syntax", "not_your_turn", "must_follow", "must_trump",
-                                "no_heart_lead", "must_discard_kh", "not_playable", "cannot_pass"}
+    assert set(ERROR_CODES) >= {
+        "bad_syntax",
+        "not_your_turn",
+        "must_follow",
+        "must_trump",
+        "no_heart_lead",
+        "must_discard_kh",
+        "not_playable",
+        "cannot_pass",
+    }
 
 
 # ---------------------------------------------------------------------------------
 # trick play (§5)
 # ---------------------------------------------------------------------------------
+
 
 def test_follow_suit_and_the_trick_winner_leads():
     hands = fill({N: ["7S", "AS", "7H"], E: ["9S", "8H"], S: ["TS", "AH"], W: ["8S", "KS"]})
@@ -247,10 +281,12 @@ def trump_state(hands, dealer=W, mode="name S", **options):
 
 def test_must_trump_but_no_duty_to_overtrump():
     # N (F, chooser) leads; E is void in clubs and holds two trumps (spades)
-    hands = [["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
-             ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
-             ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
-             ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"]]
+    hands = [
+        ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
+        ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
+        ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
+        ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
+    ]
     s = trump_state(hands)
     assert s.trump == "S" and G.to_act(s) == [N]
     s, _ = play(s, "play KC")
@@ -264,10 +300,12 @@ def test_must_trump_but_no_duty_to_overtrump():
 
 
 def test_without_must_ruff_a_void_player_discards_freely():
-    hands = [["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
-             ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
-             ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
-             ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"]]
+    hands = [
+        ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
+        ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
+        ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
+        ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
+    ]
     s = trump_state(hands, trump_must_ruff=False)
     s, _ = play(s, "play KC")
     assert len(G.legal_actions(s, E)) == 8
@@ -325,12 +363,15 @@ def test_deal6_ends_with_the_trick_that_holds_the_king():
 # early stop (stop_when_decided) and deal ends
 # ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("stop", [True, False])
 def test_deal4_stops_once_all_queens_are_taken(stop):
-    hands = [["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"],
-             ["QS", "QH", "QD", "QC", "JS", "JH", "JD", "JC"],
-             ["TS", "TH", "TD", "TC", "9S", "9H", "9D", "9C"],
-             ["8S", "8H", "8D", "8C", "7S", "7H", "7D", "7C"]]
+    hands = [
+        ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"],
+        ["QS", "QH", "QD", "QC", "JS", "JH", "JD", "JC"],
+        ["TS", "TH", "TD", "TC", "9S", "9H", "9D", "9C"],
+        ["8S", "8H", "8D", "8C", "7S", "7H", "7D", "7C"],
+    ]
     s = at_deal(4, hands, dealer=W, stop_when_decided=stop)
     events = []
     for suit in "SHDC":
@@ -368,6 +409,7 @@ def test_early_stop_in_deal2_only_with_the_option():
 # trump choice (§3.4)
 # ---------------------------------------------------------------------------------
 
+
 def chooser_hands(first3, packet2, last2=("7D", "8D")):
     """Hands for deal 9 dealt by W: N is F and gets first3 + packet2 + last2."""
     used = set(first3) | set(packet2) | set(last2)
@@ -380,8 +422,17 @@ def test_trump_choice_waits_for_the_chooser_with_three_cards():
     s = at_deal(9, hands, dealer=W)
     assert s.phase == "choose" and G.to_act(s) == [N]
     assert s.hands[N] == ["AS", "KS", "7H"] and not any(s.hands[1:])
-    assert G.legal_actions(s, N) == ["name S", "name H", "name D", "name C", "until S", "until H",
-                                     "until D", "until C", "highest"]
+    assert G.legal_actions(s, N) == [
+        "name S",
+        "name H",
+        "name D",
+        "name C",
+        "until S",
+        "until H",
+        "until D",
+        "until C",
+        "highest",
+    ]
     assert G.legal_actions(s, E) == []
     v_e, v_pub = G.view(s, E), G.view(s, None)
     assert v_e["hand"] == [] and "hand" not in v_pub
@@ -390,24 +441,34 @@ def test_trump_choice_waits_for_the_chooser_with_three_cards():
     refused(s, E, "name S", NotYourTurn, "not_your_turn")
 
 
-@pytest.mark.parametrize("mode,packet2,turned,trump", [
-    ("name D", ["9C", "JH", "8S"], [], "D"),
-    ("until H", ["9C", "JH", "8S"], ["9C", "JH"], "H"),           # stops at the first heart
-    ("until C", ["9C", "JH", "8S"], ["9C"], "C"),                 # the first card is a club
-    ("until D", ["9C", "JH", "8S"], ["9C", "JH", "8S"], "H"),     # no diamond: the highest (J)
-    ("until D", ["9C", "9H", "8S"], ["9C", "9H", "8S"], "C"),     # equal ranks: the first turned
-    ("highest", ["9C", "AH", "AS"], ["9C", "AH", "AS"], "H"),     # A twice: the first turned
-    ("highest", ["TC", "7H", "KS"], ["TC", "7H", "KS"], "S"),
-])
+@pytest.mark.parametrize(
+    "mode,packet2,turned,trump",
+    [
+        ("name D", ["9C", "JH", "8S"], [], "D"),
+        ("until H", ["9C", "JH", "8S"], ["9C", "JH"], "H"),  # stops at the first heart
+        ("until C", ["9C", "JH", "8S"], ["9C"], "C"),  # the first card is a club
+        ("until D", ["9C", "JH", "8S"], ["9C", "JH", "8S"], "H"),  # no diamond: the highest (J)
+        ("until D", ["9C", "9H", "8S"], ["9C", "9H", "8S"], "C"),  # equal ranks: the first turned
+        ("highest", ["9C", "AH", "AS"], ["9C", "AH", "AS"], "H"),  # A twice: the first turned
+        ("highest", ["TC", "7H", "KS"], ["TC", "7H", "KS"], "S"),
+    ],
+)
 def test_trump_choice_procedures(mode, packet2, turned, trump):
-    hands = chooser_hands(["AS" if "AS" not in packet2 else "KD", "KS" if "KS" not in packet2 else "QD",
-                           "7H" if "7H" not in packet2 else "QC"], packet2)
+    hands = chooser_hands(
+        [
+            "AS" if "AS" not in packet2 else "KD",
+            "KS" if "KS" not in packet2 else "QD",
+            "7H" if "7H" not in packet2 else "QC",
+        ],
+        packet2,
+    )
     s = at_deal(9, hands, dealer=W)
     s2, ev = G.apply(s, N, mode)
     assert s2.trump == trump and s2.turned == turned
     verb, *arg = mode.split()
-    assert ev == [{"type": "trump", "seat": N, "mode": verb, "asked": arg[0] if arg else None,
-                   "turned": turned, "trump": trump}]
+    assert ev == [
+        {"type": "trump", "seat": N, "mode": verb, "asked": arg[0] if arg else None, "turned": turned, "trump": trump}
+    ]
     assert all(len(h) == 8 for h in s2.hands) and s2.hands[N] == hands[N]
     assert G.to_act(s2) == [N] and s2.phase == "play"
     pub = G.view(s2, None)
@@ -424,6 +485,7 @@ def test_trump_choice_procedures(mode, packet2, turned, trump):
 # deal 7: card count (§6)
 # ---------------------------------------------------------------------------------
 
+
 def test_deal7_own_example_and_thresholds():
     s = at_deal(7, fill({W: ["KD"], N: ["AS"]}), dealer=S)  # W is F
     # bring the total to 70 by hand: the rules' own example starts there
@@ -433,7 +495,8 @@ def test_deal7_own_example_and_thresholds():
     assert s.total == 74 and not [e for e in ev if e["type"] == "threshold"]
     s, ev = play(s, "play AS")
     assert s.total == 85 and [e for e in ev if e["type"] == "threshold"] == [
-        {"type": "threshold", "seat": N, "at": 75, "points": -5}]
+        {"type": "threshold", "seat": N, "at": 75, "points": -5}
+    ]
     assert s.awards == [E, S, N, None]
 
 
@@ -463,6 +526,7 @@ def test_deal7_totals_and_stop_at_100(stop):
 # deal 8: jacks layout (§7)
 # ---------------------------------------------------------------------------------
 
+
 def test_deal8_own_example_of_legal_plays():
     s = at_deal(8, fill({N: ["8H", "KH", "QS", "TS", "JD", "JC", "7S", "AD"]}), dealer=W)
     s.rows = {"H": ["9", "Q"], "S": ["J", "J"]}
@@ -474,15 +538,19 @@ def test_deal8_own_example_of_legal_plays():
 
 
 def test_deal8_first_jack_holder_clockwise_starts():
-    hands = [["7S", "8S", "9S", "TS", "7H", "8H", "9H", "TH"],
-             ["QS", "KS", "AS", "QH", "KH", "AH", "7D", "8D"],
-             ["JS", "JH", "JD", "JC", "9D", "TD", "QD", "KD"],
-             ["AD", "7C", "8C", "9C", "TC", "QC", "KC", "AC"]]
+    hands = [
+        ["7S", "8S", "9S", "TS", "7H", "8H", "9H", "TH"],
+        ["QS", "KS", "AS", "QH", "KH", "AH", "7D", "8D"],
+        ["JS", "JH", "JD", "JC", "9D", "TD", "QD", "KD"],
+        ["AD", "7C", "8C", "9C", "TC", "QC", "KC", "AC"],
+    ]
     s0 = G.initial_state(O, 4)
     s0.deal_no, s0.dealer, s0.first_dealer = 7, S, N
     s, ev = G.apply(s0, None, "deal 8 dealer=3 " + " ".join(deck_for(hands, W)))
     assert [e for e in ev if e["type"] == "pass"] == [
-        {"type": "pass", "seat": N, "auto": True}, {"type": "pass", "seat": E, "auto": True}]
+        {"type": "pass", "seat": N, "auto": True},
+        {"type": "pass", "seat": E, "auto": True},
+    ]
     assert G.to_act(s) == [S] and G.legal_actions(s, S) == ["play JS", "play JH", "play JD", "play JC"]
     assert G.view(s, None)["passed"] == [N, E]
     s, ev = play(s, "play JH")
@@ -505,10 +573,12 @@ def test_deal8_passes_and_the_end():
 
 
 def test_deal8_free_pass_and_its_limit():
-    hands = [["JS", "JH", "7S", "8S", "9S", "TS", "7H", "8H"],
-             ["JD", "7D", "8D", "9D", "TD", "QD", "KD", "AD"],
-             ["JC", "7C", "8C", "9C", "TC", "QC", "KC", "AC"],
-             ["QS", "KS", "AS", "QH", "KH", "AH", "9H", "TH"]]
+    hands = [
+        ["JS", "JH", "7S", "8S", "9S", "TS", "7H", "8H"],
+        ["JD", "7D", "8D", "9D", "TD", "QD", "KD", "AD"],
+        ["JC", "7C", "8C", "9C", "TC", "QC", "KC", "AC"],
+        ["QS", "KS", "AS", "QH", "KH", "AH", "9H", "TH"],
+    ]
     s = at_deal(8, hands, dealer=W, deal8_free_pass=True)
     assert G.legal_actions(s, N) == ["play JS", "play JH", "pass"]
     s, ev = play(s, "pass")
@@ -535,8 +605,7 @@ def test_scoring_table():
     assert deal_score(1, {"tricks": [2, 3, 1, 2]}, O) == [-4, -6, -2, -4]
     assert deal_score(2, {"hearts": [3, 0, 4, 1]}, O) == [-6, 0, -8, -2]
     assert deal_score(3, {"cards": [1, 1, 2, 0]}, O) == [-4, -4, -8, 0]
-    assert deal_score(3, {"cards": [1, 3, 2, 2]}, KingOptions(deal3_cards="KJ", deal3_per_card=-2)) \
-        == [-2, -6, -4, -4]
+    assert deal_score(3, {"cards": [1, 3, 2, 2]}, KingOptions(deal3_cards="KJ", deal3_per_card=-2)) == [-2, -6, -4, -4]
     assert deal_score(5, {"last_two": [2, 2]}, O) == [0, 0, -8, 0]
     assert deal_score(5, {"last_two": [0, 3]}, O) == [-4, 0, 0, -4]
     assert deal_score(6, {"king": 1}, O) == [0, -8, 0, 0]
@@ -557,11 +626,21 @@ def test_queens_and_the_bachelor():
     assert deal_score(4, {"queens": [2, 1, 1, 0]}, O) == [-8, -4, -4, 0]
 
 
-@pytest.mark.parametrize("no,facts", [
-    (1, {"tricks": [2, 2, 2, 1]}), (2, {"hearts": [9, 0, 0, 0]}), (4, {"queens": [1, 1, 1]}),
-    (5, {"last_two": [0]}), (6, {"king": 4}), (7, {"thresholds": [0, 1]}), (8, {"left": -1}),
-    (9, {"tricks": None}), (13, {}), (3, {"cards": [1, 1, 1, True]}),
-])
+@pytest.mark.parametrize(
+    "no,facts",
+    [
+        (1, {"tricks": [2, 2, 2, 1]}),
+        (2, {"hearts": [9, 0, 0, 0]}),
+        (4, {"queens": [1, 1, 1]}),
+        (5, {"last_two": [0]}),
+        (6, {"king": 4}),
+        (7, {"thresholds": [0, 1]}),
+        (8, {"left": -1}),
+        (9, {"tricks": None}),
+        (13, {}),
+        (3, {"cards": [1, 1, 1, True]}),
+    ],
+)
 def test_bad_facts(no, facts):
     with pytest.raises(ValueError):
         deal_score(no, facts, O)
@@ -576,6 +655,7 @@ def test_places_share_and_forfeit_last():
 # ---------------------------------------------------------------------------------
 # forfeit, game over, views
 # ---------------------------------------------------------------------------------
+
 
 def test_forfeit_ends_the_game_and_the_idle_seat_is_last():
     rng = random.Random(2)
@@ -603,6 +683,7 @@ def test_dump_load_round_trip_and_views():
     data = G.dump(s)
     assert G.dump(G.load(data)) == data
     import json
+
     assert json.loads(json.dumps(data)) == data
     pub = G.view(s, None)
     assert "hand" not in pub and pub["to_act"] == G.to_act(s)

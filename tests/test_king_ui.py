@@ -1,5 +1,6 @@
 """King's Telegram texts and buttons, rendered from engine views in every phase and in
 both languages; lobby options; the sheet."""
+
 from __future__ import annotations
 
 import random
@@ -60,11 +61,13 @@ def test_every_phase_renders(lang):
 
 
 def test_choice_buttons():
-    legal = ["name S", "name H", "name D", "name C", "until S", "until H", "until D", "until C",
-             "highest"]
+    legal = ["name S", "name H", "name D", "name C", "until S", "until H", "until D", "until C", "highest"]
     rows = action_rows(legal, "ru")
     assert [[label for label, _ in r] for r in rows] == [
-        ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу"], ["до ♠", "до ♥", "до ♦", "до ♣"], ["до старшей"]]
+        ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу"],
+        ["до ♠", "до ♥", "до ♦", "до ♣"],
+        ["до старшей"],
+    ]
     rows = action_rows(["play 7S", "play 8S", "play 9S", "play TS", "play JS", "pass"], "en")
     assert [[label for label, _ in r] for r in rows] == [["7♠", "8♠", "9♠", "10♠"], ["J♠"], ["Pass"]]
 
@@ -103,8 +106,13 @@ def test_lobby_options_cycle_and_validate():
     assert o3["first_dealer"] == "N" and o3["deal4_bachelor_rule"] is False
     KingOptions(**o3)
     assert UI.variant_text(o3, "ru") == "первым сдаёт место 1, без холостяк"
-    for key in ("deal2_no_heart_lead", "deal6_no_heart_lead", "deal6_must_discard_kh",
-                "deal8_free_pass", "trump_must_ruff"):
+    for key in (
+        "deal2_no_heart_lead",
+        "deal6_no_heart_lead",
+        "deal6_must_discard_kh",
+        "deal8_free_pass",
+        "trump_must_ruff",
+    ):
         KingOptions(**UI.next_option(o, key))
     with pytest.raises(KeyError):
         UI.next_option(o, "colour")
@@ -115,7 +123,7 @@ def test_lobby_options_cycle_and_validate():
 
 
 def test_trump_line_explains_an_until_that_missed():
-    """"Open until ♥" with no heart among the turned cards: trumps come from the highest
+    """ "Open until ♥" with no heart among the turned cards: trumps come from the highest
     card, and the line says so instead of a bare "opened until ♥" next to ♦ trumps."""
     for seed in range(50):
         s = at_deal(9, None, seed=seed)
@@ -127,6 +135,7 @@ def test_trump_line_explains_an_until_that_missed():
     assert "открыли до ♥, ♥ не вышла — по старшей" in text
     assert "no ♥ came, so the highest decided" in UI.group_text(G.view(s, None), NAMES, "en", "King")
     hit = at_deal(9, None, seed=0)
-    hit, _ = G.apply(hit, G.to_act(hit)[0], f"until {hit.deck[12][1]}")   # the first card turned
-    assert "(открыли до " + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[hit.trump] + ")" in \
-        UI.group_text(G.view(hit, None), NAMES, "ru", "Кинг")
+    hit, _ = G.apply(hit, G.to_act(hit)[0], f"until {hit.deck[12][1]}")  # the first card turned
+    assert "(открыли до " + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[hit.trump] + ")" in UI.group_text(
+        G.view(hit, None), NAMES, "ru", "Кинг"
+    )

@@ -1,6 +1,7 @@
 """The layering contracts of pyproject.toml ([tool.importlinter]) hold for the project,
 and they do catch a violation: a copy of the contracts run on a small fake tree where the
 engine imports the bot and one game imports another must report both as broken."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,9 @@ LINT = [sys.executable, "-c", "from importlinter.cli import lint_imports_command
 
 def lint(config: Path, cwd: Path, pythonpath: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    return subprocess.run([*LINT, "--no-cache", str(config)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*LINT, "--no-cache", str(config)], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_the_project_keeps_its_layers():

@@ -6,6 +6,7 @@ DM was redrawn. Now a button names its move (a key of the action), and a press i
 when that move is still legal for the seat now and the seat has not acted since the
 buttons were drawn. A double click still applies once.
 """
+
 from __future__ import annotations
 
 
@@ -17,16 +18,14 @@ GROUP = -1001
 G = get_game("durak")
 
 
-async def test_a_defender_accepts_a_claim_with_buttons_drawn_before_partner_answered(
-        bot, fake_telegram):
+async def test_a_defender_accepts_a_claim_with_buttons_drawn_before_partner_answered(bot, fake_telegram):
     """Bridge: both defenders answer a claim. The first answer moves the table on; the
     second defender's buttons, drawn before it, still name a legal move of theirs and
     must be applied, not refused as outdated."""
     from tests.test_e2e_bridge import aggressive, sit
 
     fake = fake_telegram
-    anya, boris, vera, gosha = (fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера"),
-                                fake.user(4, "Гоша"))
+    anya, boris, vera, gosha = (fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера"), fake.user(4, "Гоша"))
     users = [anya, boris, vera, gosha]
     for user in users:
         await bot.send(user, user, "/start")
@@ -42,14 +41,19 @@ async def test_a_defender_accepts_a_claim_with_buttons_drawn_before_partner_answ
 
     await bot.play(table.id, users, choose=aggressive(anya), until=claim_open)
     row, state = await bot.state(table.id)
-    defenders = [u for u in users if B.legal_actions(state, [s.seat for s in await bot.repo.get_seats(table.id)
-                                                              if s.user_id == u.id][0])]
+    defenders = [
+        u
+        for u in users
+        if B.legal_actions(state, [s.seat for s in await bot.repo.get_seats(table.id) if s.user_id == u.id][0])
+    ]
     assert len(defenders) == 2, "both defenders answer the claim"
     accepts = {}
     for user in defenders:
         message = await bot.hand_message(table.id, user)
-        accepts[user.id] = (message.message_id,
-                            next(d for text, d in fake.buttons(message) if text == "✅ Согласиться"))
+        accepts[user.id] = (
+            message.message_id,
+            next(d for text, d in fake.buttons(message) if text == "✅ Согласиться"),
+        )
     first, second = defenders
     await bot.press_raw(first, first.id, *accepts[first.id])
     assert (await bot.repo.get_table(table.id)).version == row.version + 1

@@ -7,6 +7,7 @@ table go to different workers at the same moment, and due timers are fired by bo
 Moves must be serialised by the database alone: every accepted press is exactly one
 action in the log, every refused one changed nothing, and the game ends correctly.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -83,7 +84,8 @@ async def test_conflicting_presses_on_two_workers_apply_each_move_once(workers, 
         other = rng.choice(buttons)  # often a different move, sometimes the same (a double tap)
         answers = await asyncio.gather(
             fake_telegram.press_raw(first.app, user, user.id, hand.message_id, one),
-            fake_telegram.press_raw(second.app, user, user.id, hand.message_id, other))
+            fake_telegram.press_raw(second.app, user, user.id, hand.message_id, other),
+        )
         presses += 2
         wins = [a for a in answers if accepted(a)]
         assert len(wins) == 1, f"exactly one of two conflicting presses wins: {answers}"
@@ -128,16 +130,14 @@ async def test_timers_fire_once_across_workers(workers, fake_telegram):
     pings_before = len(fake_telegram.calls("sendMessage", chat_id=idle_user.id))
 
     first.clock.advance(seconds * 0.8)  # past the reminder
-    await asyncio.gather(first.service.fire_timers(), second.service.fire_timers(),
-                         first.service.fire_timers())
+    await asyncio.gather(first.service.fire_timers(), second.service.fire_timers(), first.service.fire_timers())
     await settle_all(first, second)
     sent = fake_telegram.calls("sendMessage", chat_id=idle_user.id)[pings_before:]
     reminders = [c for c in sent if "Напоминание" in c.params.get("text", "")]
     assert len(reminders) == 1, [c.params.get("text") for c in sent]
 
     first.clock.advance(seconds)  # past the deadline: the idle player loses, once
-    await asyncio.gather(second.service.fire_timers(), first.service.fire_timers(),
-                         second.service.fire_timers())
+    await asyncio.gather(second.service.fire_timers(), first.service.fire_timers(), second.service.fire_timers())
     await settle_all(first, second)
     log = [a.action for a in await first.repo.load_actions(table.id)]
     assert sum(a.startswith("forfeit") for a in log) == 1, log

@@ -2,6 +2,7 @@
 long-polling a Bot API served over HTTP on 127.0.0.1 (TELEGRAM_API_BASE_URL). This checks
 what the in-process tests cannot: the console script, configuration from the
 environment, PTB's polling and post_init, and the background sender and timer loops."""
+
 from __future__ import annotations
 
 import os
@@ -24,10 +25,20 @@ def start_bot(api: HttpBotApi, db: Path) -> subprocess.Popen:
     # the project's own code, also when it is not installed; cwd is a scratch folder, so
     # no developer's .env is read
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update(TELEGRAM_BOT_TOKEN=f"{api.fake.bot_id}:TEST", CARDBOT_DB=str(db),
-               TELEGRAM_API_BASE_URL=api.base_url, CARDBOT_LOG_LEVEL="WARNING")
-    return subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], env=env, cwd=db.parent,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env.update(
+        TELEGRAM_BOT_TOKEN=f"{api.fake.bot_id}:TEST",
+        CARDBOT_DB=str(db),
+        TELEGRAM_API_BASE_URL=api.base_url,
+        CARDBOT_LOG_LEVEL="WARNING",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "run"],
+        env=env,
+        cwd=db.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def stop_bot(process: subprocess.Popen) -> str:
@@ -64,14 +75,18 @@ async def test_cardbot_run_plays_over_http_and_survives_a_restart(api, tmp_path)
         for user in (anya, boris):
             await fake.send(app, user, user, "/start")
         await fake.send(app, anya, GROUP, "/durak")
-        lobby = api.wait_for(lambda: next((m for m in fake.messages(GROUP) if m.keyboard), None),
-                             what="the lobby")
+        lobby = api.wait_for(lambda: next((m for m in fake.messages(GROUP) if m.keyboard), None), what="the lobby")
         await fake.press(app, boris, lobby, "Сесть за стол")
         api.wait_for(lambda: "Борис" in lobby.text, what="Борис in the lobby")
         await fake.press(app, anya, lobby, "Начать")
-        hands = api.wait_for(lambda: (hand_message(fake, 1), hand_message(fake, 2))
-                             if hand_message(fake, 1) and hand_message(fake, 2) else None,
-                             what="both hands in the DMs")
+        hands = api.wait_for(
+            lambda: (
+                (hand_message(fake, 1), hand_message(fake, 2))
+                if hand_message(fake, 1) and hand_message(fake, 2)
+                else None
+            ),
+            what="both hands in the DMs",
+        )
         mover = next(h for h in hands if h.keyboard)
         user = anya if mover.chat_id == 1 else boris
         before = mover.text
@@ -88,8 +103,10 @@ async def test_cardbot_run_plays_over_http_and_survives_a_restart(api, tmp_path)
     try:
         # polling again means start-up (and the outbox left by the first process) is done
         api.wait_for(lambda: api.polls > polls_before, what="the second start to poll")
-        mover = api.wait_for(lambda: next((h for h in (hand_message(fake, 1), hand_message(fake, 2))
-                                           if h.keyboard), None), what="a hand with buttons")
+        mover = api.wait_for(
+            lambda: next((h for h in (hand_message(fake, 1), hand_message(fake, 2)) if h.keyboard), None),
+            what="a hand with buttons",
+        )
         user = anya if mover.chat_id == 1 else boris
         before = mover.text
         await fake.press(app, user, mover, callback_data=fake.buttons(mover)[0][1])

@@ -1,6 +1,7 @@
 """The invariants of rules §11 on thousands of random hands (seeded loops: random and
 computer players, random options), replay of the action log, and whole pulkas played
 to the end by the computer players."""
+
 from __future__ import annotations
 
 import random
@@ -13,19 +14,47 @@ from engine.preferans.scoring import parse_fnum
 
 G = get_game("preferans")
 ALL = set(DECK)
-JUNK = ["pass", "bid 2", "bid 7", "moje", "igra", "name SANS", "hold", "concede", "discard 7S",
-        "contract S", "contract SANS", "play", "invite", "kontra", "no", "raise", "stop",
-        "play AS", "play 7C", "play 9H", "forfeit x", "deal dealer=0"]
+JUNK = [
+    "pass",
+    "bid 2",
+    "bid 7",
+    "moje",
+    "igra",
+    "name SANS",
+    "hold",
+    "concede",
+    "discard 7S",
+    "contract S",
+    "contract SANS",
+    "play",
+    "invite",
+    "kontra",
+    "no",
+    "raise",
+    "stop",
+    "play AS",
+    "play 7C",
+    "play 9H",
+    "forfeit x",
+    "deal dealer=0",
+]
 
 
 def random_options(rng: random.Random) -> dict:
     bula = rng.choice([2, 4, 10, 30, 50])
-    opts = {"bula": bula, "show_talon": rng.random() < 0.5,
-            "single_step_bids": rng.random() < 0.3, "slovenian_two_refe": rng.random() < 0.3,
-            "slovenian_sans_lead": rng.random() < 0.3, "kontra_scope": rng.choice(["pair_only", "all"]),
-            "allow_subkontra": rng.random() < 0.8, "max_kontra_level": rng.choice([None, None, 1, 3]),
-            "two_requires_kontra": rng.random() < 0.8, "lone_defender_quota": rng.choice([1, 2, 3]),
-            "first_dealer": rng.choice(["random", "A", "B", "C"])}
+    opts = {
+        "bula": bula,
+        "show_talon": rng.random() < 0.5,
+        "single_step_bids": rng.random() < 0.3,
+        "slovenian_two_refe": rng.random() < 0.3,
+        "slovenian_sans_lead": rng.random() < 0.3,
+        "kontra_scope": rng.choice(["pair_only", "all"]),
+        "allow_subkontra": rng.random() < 0.8,
+        "max_kontra_level": rng.choice([None, None, 1, 3]),
+        "two_requires_kontra": rng.random() < 0.8,
+        "lone_defender_quota": rng.choice([1, 2, 3]),
+        "first_dealer": rng.choice(["random", "A", "B", "C"]),
+    }
     if rng.random() < 0.3:
         opts["max_refe"] = rng.choice([None, 0, 2])
     return opts
@@ -36,7 +65,7 @@ class Checker:
 
     def __init__(self, state, options) -> None:
         self.options = options
-        self.played: list[str] = []      # cards of completed tricks in this hand
+        self.played: list[str] = []  # cards of completed tricks in this hand
         self.prev = state
         self.hands_seen = 0
 
@@ -127,8 +156,7 @@ class Checker:
             assert q.total < 0
 
 
-def play_pulka(seed: int, max_hands: int, policy_mix: float, options: dict | None = None,
-               junk_every: int = 17):
+def play_pulka(seed: int, max_hands: int, policy_mix: float, options: dict | None = None, junk_every: int = 17):
     rng = random.Random(seed)
     opts = G.Options(**(options if options is not None else random_options(rng)))
     state = G.initial_state(opts, 3)
@@ -183,7 +211,9 @@ def check_view(state, view, seat) -> None:
             for card in state.hands[other]:
                 if card not in (view.get("talon") or []):
                     assert card not in view["hand"]
-                    assert f"'{card}'" not in text or card in str(view["trick"]) + str(view["last_trick"]) + str(view["played"])
+                    assert f"'{card}'" not in text or card in str(view["trick"]) + str(view["last_trick"]) + str(
+                        view["played"]
+                    )
     if seat != state.declarer:
         for card in state.discards:
             assert f"'{card}'" not in text or card in (view.get("talon") or [])
@@ -215,8 +245,9 @@ def test_replay_gives_the_same_state():
 def test_whole_pulkas_end_exactly_at_zero():
     ended = 0
     for seed in range(300, 315):
-        opts, state, log, check = play_pulka(seed, max_hands=400, policy_mix=0.0, junk_every=0,
-                                             options={"bula": random.Random(seed).choice([4, 6, 10])})
+        opts, state, log, check = play_pulka(
+            seed, max_hands=400, policy_mix=0.0, junk_every=0, options={"bula": random.Random(seed).choice([4, 6, 10])}
+        )
         assert G.is_over(state)
         res = G.result(state)
         assert res["finished"] and sum(parse_fnum(c) for c in res["contract"]) == 0
@@ -225,6 +256,9 @@ def test_whole_pulkas_end_exactly_at_zero():
         assert [r for r in state.pull.rows if r["type"] == "hand" and r.get("finished")] == [state.pull.rows[-1]]
         ended += 1
         with_mean = [parse_fnum(x) for x in res["settlement"]]
-        assert with_mean == [10 * state.pull.contract[i] + sum(state.pull.soups[i][j] - state.pull.soups[j][i]
-                                                                 for j in range(3) if j != i) for i in range(3)]
+        assert with_mean == [
+            10 * state.pull.contract[i]
+            + sum(state.pull.soups[i][j] - state.pull.soups[j][i] for j in range(3) if j != i)
+            for i in range(3)
+        ]
     assert ended == 15

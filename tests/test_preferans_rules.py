@@ -1,4 +1,5 @@
 """Preferans rules, phase by phase (docs/rules/preferans.md §3–§6.1), on hand-made deals."""
+
 from __future__ import annotations
 
 import random
@@ -13,7 +14,7 @@ G = get_game("preferans")
 A, B, C = 0, 1, 2
 
 # Three fixed hands and a talon (dealt by seat, whoever deals).
-H0 = ["AS", "KS", "QS", "JS", "TS", "AD", "KD", "AH", "KH", "AC"]        # strong spades
+H0 = ["AS", "KS", "QS", "JS", "TS", "AD", "KD", "AH", "KH", "AC"]  # strong spades
 H1 = ["9S", "8S", "QD", "JD", "TD", "9D", "QH", "JH", "TH", "KC"]
 H2 = ["7S", "8D", "7D", "9H", "8H", "7H", "QC", "JC", "TC", "9C"]
 TALON = ["8C", "7C"]
@@ -98,15 +99,15 @@ def test_deal_passes_clockwise_after_every_hand():
 
 # ------------------------------------------------------------------------------ auction §5.1
 def test_auction_bids_moje_and_the_winner():
-    s = start(dealer=C)                                  # FH A, SH B, dealer C
+    s = start(dealer=C)  # FH A, SH B, dealer C
     assert G.legal_actions(s, A) == ["bid 2", "bid 3", "bid 4", "bid 5", "bid 6", "bid 7", "igra", "pass"]
     assert G.legal_actions(s, B) == []
     refused(s, B, "pass", kind=NotYourTurn)
     s, _ = run(s, (A, "bid 2"), (B, "bid 3"))
-    assert "moje" not in G.legal_actions(s, C)           # the dealer comes after B
+    assert "moje" not in G.legal_actions(s, C)  # the dealer comes after B
     refused(s, C, "moje", code="no_moje")
     refused(s, C, "bid 3", code="bid_too_low")
-    s, _ = run(s, (C, "bid 4"), (A, "moje"))             # A before C: takes 4 over
+    s, _ = run(s, (C, "bid 4"), (A, "moje"))  # A before C: takes 4 over
     assert s.holder == A and s.high == 4
     assert "moje" not in G.legal_actions(s, B) and "igra" not in G.legal_actions(s, B)
     s, _ = run(s, (B, "pass"), (C, "pass"))
@@ -138,9 +139,15 @@ def test_igra_only_as_first_call_and_numeric_callers_pass_automatically():
     # A made a numeric call: passed automatically; B is the only igra caller
     assert any(e.get("auto") for e in events if e["type"] == "call")
     assert s.declarer == B and s.igra and s.phase == "contract"
-    assert G.legal_actions(s, B) == ["contract S", "contract D", "contract H", "contract C",
-                                     "contract BETTEL", "contract SANS"]
-    assert s.hands[B] == H1 and s.talon == TALON       # igra never touches the talon
+    assert G.legal_actions(s, B) == [
+        "contract S",
+        "contract D",
+        "contract H",
+        "contract C",
+        "contract BETTEL",
+        "contract SANS",
+    ]
+    assert s.hands[B] == H1 and s.talon == TALON  # igra never touches the talon
     assert G.view(s, B)["talon"] is None and G.view(s, None)["talon"] is None
     s2 = start(dealer=C)
     s2, _ = run(s2, (A, "bid 2"), (B, "bid 3"), (C, "pass"))
@@ -187,7 +194,7 @@ def test_talon_shown_to_everybody_then_discard_and_contract():
     refused(s, A, "discard 7S", code="not_in_hand")
     s, _ = run(s, (A, "discard 8C"), (A, "discard 7C"))
     assert s.discards == ["8C", "7C"] and len(s.hands[A]) == 10
-    assert "8C" not in str(G.view(s, B)) or G.view(s, B)["talon"] == TALON   # known talon, no discards
+    assert "8C" not in str(G.view(s, B)) or G.view(s, B)["talon"] == TALON  # known talon, no discards
     assert "my_discards" not in G.view(s, B) and G.view(s, A)["my_discards"] == ["8C", "7C"]
     assert G.legal_actions(s, A)[0] == "contract S"
     s2 = win_auction(start(dealer=C), ((A, "bid 4"), (B, "pass"), (C, "pass")))
@@ -214,7 +221,7 @@ def to_defence(contract="C", **options):
 
 def test_defence_choices():
     s = to_defence("C")
-    assert s.phase == "defence" and G.to_act(s) == [B]       # D1 = the declarer's left
+    assert s.phase == "defence" and G.to_act(s) == [B]  # D1 = the declarer's left
     assert G.legal_actions(s, B) == ["play", "pass"]
     refused(s, B, "invite", code="no_invite")
     s1, _ = run(s, (B, "play"))
@@ -240,9 +247,9 @@ def test_kontra_chain_levels_and_who_raises():
     assert s.kontra == [C] and s.level == 1 and G.to_act(s) == [A]
     assert G.legal_actions(s, A) == ["raise", "stop"]
     s, _ = run(s, (A, "raise"))
-    assert s.level == 2 and G.to_act(s) == [C]               # only kontra-ing defenders answer
+    assert s.level == 2 and G.to_act(s) == [C]  # only kontra-ing defenders answer
     s, _ = run(s, (C, "raise"), (A, "raise"), (C, "raise"), (A, "raise"))
-    assert s.level == 6 and G.to_act(s) == [C]              # no end by default
+    assert s.level == 6 and G.to_act(s) == [C]  # no end by default
     s, _ = run(s, (C, "stop"))
     assert s.phase == "play" and s.level == 6
 
@@ -301,7 +308,7 @@ def test_bettel_skips_the_defence_and_fh_leads():
     s, _ = run(s, (C, "discard 8C"), (C, "discard 7C"), (C, "contract BETTEL"))
     assert s.phase == "kontra" and s.defence == {A: "play", B: "play"}
     s, _ = run(s, (A, "no"), (B, "no"))
-    assert s.phase == "play" and s.trick_leader == C        # no exception in bettel
+    assert s.phase == "play" and s.trick_leader == C  # no exception in bettel
 
 
 # ------------------------------------------------------------------------------ play §6.1
@@ -315,7 +322,7 @@ def to_play(contract="C", dealer=C, defence=("play", "play"), **options):
 
 
 def test_follow_suit_then_must_trump():
-    s = to_play("C")                                 # A declares clubs; FH A leads
+    s = to_play("C")  # A declares clubs; FH A leads
     assert s.trick_leader == A and G.to_act(s) == [A]
     s, _ = run(s, (A, "play AD"))
     assert G.legal_actions(s, B) == ["play QD", "play JD", "play TD", "play 9D"]
@@ -343,13 +350,26 @@ def test_lone_defender_two_handed_play():
 
 
 def test_defenders_fifth_trick_stops_play():
-    hands = {A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
-             B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
-             C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"]}
+    hands = {
+        A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
+        B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
+        C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"],
+    }
     s = start(dealer=C, hands=hands, talon=["8C", "7C"])
-    s, _ = run(s, (A, "bid 7"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract SANS"), (B, "play"), (C, "play"), (B, "no"), (C, "no"))
-    assert s.trick_leader == B                       # sans: FH = declarer, so the next one leads
+    s, _ = run(
+        s,
+        (A, "bid 7"),
+        (B, "pass"),
+        (C, "pass"),
+        (A, "discard 8C"),
+        (A, "discard 7C"),
+        (A, "contract SANS"),
+        (B, "play"),
+        (C, "play"),
+        (B, "no"),
+        (C, "no"),
+    )
+    assert s.trick_leader == B  # sans: FH = declarer, so the next one leads
     events = []
     for card in ("AH", "KH", "QH", "JH", "TH"):
         for seat in (B, C, A):
@@ -362,26 +382,61 @@ def test_defenders_fifth_trick_stops_play():
 
 
 def test_slovenian_sans_lead():
-    hands = {A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
-             B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
-             C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"]}
+    hands = {
+        A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
+        B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
+        C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"],
+    }
     s = start(dealer=A, hands=hands, talon=["8C", "7C"], slovenian_sans_lead=True)  # FH = B
-    s, _ = run(s, (B, "pass"), (C, "pass"), (A, "bid 7"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract SANS"), (B, "play"), (C, "play"), (B, "no"), (C, "no"))
-    assert s.trick_leader == C                       # D2 leads into the declarer
+    s, _ = run(
+        s,
+        (B, "pass"),
+        (C, "pass"),
+        (A, "bid 7"),
+        (A, "discard 8C"),
+        (A, "discard 7C"),
+        (A, "contract SANS"),
+        (B, "play"),
+        (C, "play"),
+        (B, "no"),
+        (C, "no"),
+    )
+    assert s.trick_leader == C  # D2 leads into the declarer
     s = start(dealer=A, hands=hands, talon=["8C", "7C"])
-    s, _ = run(s, (B, "pass"), (C, "pass"), (A, "bid 7"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract SANS"), (B, "play"), (C, "play"), (B, "no"), (C, "no"))
-    assert s.trick_leader == B                       # FH is not the declarer: FH leads
+    s, _ = run(
+        s,
+        (B, "pass"),
+        (C, "pass"),
+        (A, "bid 7"),
+        (A, "discard 8C"),
+        (A, "discard 7C"),
+        (A, "contract SANS"),
+        (B, "play"),
+        (C, "play"),
+        (B, "no"),
+        (C, "no"),
+    )
+    assert s.trick_leader == B  # FH is not the declarer: FH leads
 
 
 def test_bettel_stops_at_the_declarers_first_trick():
-    hands = {C: ["AS", "7D", "8D", "7H", "8H", "7C", "8C", "9C", "9D", "9H"],
-             A: ["KS", "QS", "AD", "KD", "QD", "AH", "KH", "QH", "AC", "KC"],
-             B: ["JS", "TS", "9S", "8S", "7S", "JD", "TD", "JH", "TH", "QC"]}
-    s = start(dealer=B, hands=hands, talon=["JC", "TC"])            # FH = C
-    s, _ = run(s, (C, "bid 6"), (A, "pass"), (B, "pass"), (C, "discard JC"), (C, "discard TC"),
-               (C, "contract BETTEL"), (A, "no"), (B, "no"))
+    hands = {
+        C: ["AS", "7D", "8D", "7H", "8H", "7C", "8C", "9C", "9D", "9H"],
+        A: ["KS", "QS", "AD", "KD", "QD", "AH", "KH", "QH", "AC", "KC"],
+        B: ["JS", "TS", "9S", "8S", "7S", "JD", "TD", "JH", "TH", "QC"],
+    }
+    s = start(dealer=B, hands=hands, talon=["JC", "TC"])  # FH = C
+    s, _ = run(
+        s,
+        (C, "bid 6"),
+        (A, "pass"),
+        (B, "pass"),
+        (C, "discard JC"),
+        (C, "discard TC"),
+        (C, "contract BETTEL"),
+        (A, "no"),
+        (B, "no"),
+    )
     s, events = run(s, (C, "play AS"), (A, "play KS"), (B, "play JS"))
     assert s.phase == "deal" and s.tricks_played == 1
     row = next(e for e in events if e["type"] == "deal_scored")["row"]

@@ -1,5 +1,6 @@
 """The score-only wizard ``preferans_score``: only valid choices are offered, undo and
 cancel, the seed example, and the same sheet as the played engine for random pulkas."""
+
 from __future__ import annotations
 
 import random
@@ -36,6 +37,7 @@ def enter_row(s, row, seat=0):
         nonlocal s
         s, ev = step(s, action, seat)
         events.extend(ev)
+
     if row["type"] == "all_pass":
         go("allpass")
         go("confirm")
@@ -66,15 +68,24 @@ def enter_row(s, row, seat=0):
 def test_seed_example_by_steps():
     s = started(bula=30)
     assert S.legal_actions(s, 0) == ["declarer A", "declarer B", "declarer C", "allpass", "cancel"][:4]
-    for action in ["declarer C", "contract D", "igra no", "d1 play", "d2 play", "kontra none",
-                   "tricks 6", "tricks 2", "confirm"]:
+    for action in [
+        "declarer C",
+        "contract D",
+        "igra no",
+        "d1 play",
+        "d2 play",
+        "kontra none",
+        "tricks 6",
+        "tricks 2",
+        "confirm",
+    ]:
         s, _ = step(s, action)
     assert [s.pending, len(s.entries)] == [None, 1]
     s, _ = step(s, "declarer B")
     s, _ = step(s, "contract C")
     s, _ = step(s, "igra no")
-    s, _ = step(s, "d1 play")          # D1 of B is C
-    s, _ = step(s, "d2 pass")          # D2 is A
+    s, _ = step(s, "d1 play")  # D1 of B is C
+    s, _ = step(s, "d2 pass")  # D2 is A
     s, _ = step(s, "kontra none")
     assert S.legal_actions(s, 0)[:3] == ["tricks 0", "tricks 1", "tricks 2"]
     s, _ = step(s, "tricks 7")
@@ -82,8 +93,7 @@ def test_seed_example_by_steps():
     s, _ = step(s, "confirm")
     s, _ = step(s, "allpass")
     s, _ = step(s, "confirm")
-    for action in ["declarer A", "contract C", "igra no", "d1 pass", "d2 play", "kontra none",
-                   "tricks 7", "confirm"]:
+    for action in ["declarer A", "contract C", "igra no", "d1 pass", "d2 play", "kontra none", "tricks 7", "confirm"]:
         s, events = step(s, action)
     scored = next(e for e in events if e["type"] == "deal_scored")
     assert scored["sheet"]["settlement"] == [32, -38, 6]
@@ -98,7 +108,7 @@ def test_only_valid_choices_are_offered():
     assert S.legal_actions(s, 1) == [f"contract {c}" for c in ("S", "D", "H", "C", "BETTEL", "SANS")] + ["cancel"]
     s, _ = step(s, "contract BETTEL")
     s, _ = step(s, "igra no")
-    assert s.pending["step"] == "kontra"               # bettel: both defenders always play
+    assert s.pending["step"] == "kontra"  # bettel: both defenders always play
     assert S.legal_actions(s, 0) == ["kontra none", "kontra B", "kontra C", "kontra both", "cancel"]
     s, _ = step(s, "kontra none")
     assert S.legal_actions(s, 0) == ["tricks 0", "tricks 1", "cancel"]
@@ -131,7 +141,7 @@ def test_only_valid_choices_are_offered():
     assert S.legal_actions(s, 0)[:2] == ["level 1", "level 2"] and "level 8" in S.legal_actions(s, 0)
     s, _ = step(s, "level 2")
     s, _ = step(s, "tricks 7")
-    s, _ = step(s, "tricks 2")       # C (invited) took 2, A 1
+    s, _ = step(s, "tricks 2")  # C (invited) took 2, A 1
     s, _ = step(s, "confirm")
     assert s.pull.contract[1] == -30 + 10 * 4 and s.pull.contract[0] == -42 - 40
     assert s.pull.soups[0][1] == 3 * 10 * 4
@@ -197,8 +207,12 @@ def test_same_sheet_as_the_played_engine():
         assert s.pull.contract == state.pull.contract and s.pull.soups == state.pull.soups
         assert s.pull.refe == state.pull.refe and s.pull.hats == state.pull.hats
         assert S.is_over(s) == state.pull.finished
-        record = {"game": "preferans", "options": opts.model_dump(), "players": ["A", "B", "C"],
-                  "hands": [record_hand(row) for row in state.pull.rows]}
+        record = {
+            "game": "preferans",
+            "options": opts.model_dump(),
+            "players": ["A", "B", "C"],
+            "hands": [record_hand(row) for row in state.pull.rows],
+        }
         out = score(record)
         assert [out["players"][p]["contract"] for p in "ABC"] == S.view(s, None)["sheet"]["contract"]
         assert list(out["settlement"].values()) == S.view(s, None)["sheet"]["settlement"]
@@ -207,9 +221,13 @@ def test_same_sheet_as_the_played_engine():
 def record_hand(row):
     if row["type"] == "all_pass":
         return {"all_pass": True}
-    h = {"declarer": LETTERS[row["declarer"]], "contract": NAME_OF[row["number"]], "igra": row["igra"],
-         "defence": {LETTERS[int(k)]: v for k, v in row["defence"].items()},
-         "tricks": None if row["tricks"] is None else dict(zip(LETTERS, row["tricks"]))}
+    h = {
+        "declarer": LETTERS[row["declarer"]],
+        "contract": NAME_OF[row["number"]],
+        "igra": row["igra"],
+        "defence": {LETTERS[int(k)]: v for k, v in row["defence"].items()},
+        "tricks": None if row["tricks"] is None else dict(zip(LETTERS, row["tricks"])),
+    }
     if row["kontra"]:
         h["kontra"] = {"by": [LETTERS[k] for k in row["kontra"]], "level": row["level"]}
     return h

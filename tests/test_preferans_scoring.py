@@ -1,5 +1,6 @@
 """Preferans scoring (rules §5.2, §5.6, §6.2, §6.3, §7) through the record format of
 docs/rules/records.md, which runs the same code as the played engine."""
+
 from __future__ import annotations
 
 import json
@@ -12,15 +13,17 @@ from engine.preferans.record import score, text
 from engine.preferans.scoring import value
 from engine.score import ScoreError
 
-SEED = {"game": "preferans", "options": {"bula": 30}, "players": ["A", "B", "C"],
-        "hands": [
-            {"declarer": "C", "contract": "D", "defence": {"A": "play", "B": "play"},
-             "tricks": {"A": 2, "B": 2, "C": 6}},
-            {"declarer": "B", "contract": "C", "defence": {"A": "pass", "C": "play"},
-             "tricks": {"A": 0, "B": 7, "C": 3}},
-            {"all_pass": True},
-            {"declarer": "A", "contract": "C", "defence": {"B": "pass", "C": "play"},
-             "tricks": {"A": 7, "B": 0, "C": 3}}]}
+SEED = {
+    "game": "preferans",
+    "options": {"bula": 30},
+    "players": ["A", "B", "C"],
+    "hands": [
+        {"declarer": "C", "contract": "D", "defence": {"A": "play", "B": "play"}, "tricks": {"A": 2, "B": 2, "C": 6}},
+        {"declarer": "B", "contract": "C", "defence": {"A": "pass", "C": "play"}, "tricks": {"A": 0, "B": 7, "C": 3}},
+        {"all_pass": True},
+        {"declarer": "A", "contract": "C", "defence": {"B": "pass", "C": "play"}, "tricks": {"A": 7, "B": 0, "C": 3}},
+    ],
+}
 
 
 def sheet(hands, **options):
@@ -71,20 +74,60 @@ def test_seed_example_through_the_cli(tmp_path, capsys):
 def test_bad_records_exit_2_naming_the_hand(tmp_path, capsys):
     cases = [
         ({"declarer": "A", "contract": "X", "defence": {}, "tricks": None}, "unknown contract"),
-        ({"declarer": "A", "contract": "D", "defence": {"A": "play", "B": "play"},
-          "tricks": {"A": 6}}, "cannot also be a defender"),
-        ({"declarer": "A", "contract": "D", "defence": {"B": "play", "C": "play"},
-          "tricks": {"A": 6, "B": 3, "C": 2}}, "only 10"),
-        ({"declarer": "A", "contract": "D", "defence": {"B": "play", "C": "play"},
-          "tricks": None}, "tricks are missing"),
-        ({"declarer": "A", "contract": "D", "defence": {"B": "pass", "C": "pass"},
-          "tricks": {"A": 6, "B": 0, "C": 4}}, "must be null"),
-        ({"declarer": "A", "contract": "D", "defence": {"B": "play", "C": "play"},
-          "tricks": {"A": 5, "B": 3, "C": 1}}, "fifth trick"),
-        ({"declarer": "A", "contract": "BETTEL", "defence": {"B": "pass", "C": "play"},
-          "tricks": {"A": 0, "B": 0, "C": 10}}, "both defenders always play"),
-        ({"declarer": "A", "contract": "D", "defence": {"B": "play", "C": "pass"},
-          "kontra": {"by": "C", "level": 1}, "tricks": {"A": 6, "B": 4, "C": 0}}, "cannot kontra"),
+        (
+            {"declarer": "A", "contract": "D", "defence": {"A": "play", "B": "play"}, "tricks": {"A": 6}},
+            "cannot also be a defender",
+        ),
+        (
+            {
+                "declarer": "A",
+                "contract": "D",
+                "defence": {"B": "play", "C": "play"},
+                "tricks": {"A": 6, "B": 3, "C": 2},
+            },
+            "only 10",
+        ),
+        (
+            {"declarer": "A", "contract": "D", "defence": {"B": "play", "C": "play"}, "tricks": None},
+            "tricks are missing",
+        ),
+        (
+            {
+                "declarer": "A",
+                "contract": "D",
+                "defence": {"B": "pass", "C": "pass"},
+                "tricks": {"A": 6, "B": 0, "C": 4},
+            },
+            "must be null",
+        ),
+        (
+            {
+                "declarer": "A",
+                "contract": "D",
+                "defence": {"B": "play", "C": "play"},
+                "tricks": {"A": 5, "B": 3, "C": 1},
+            },
+            "fifth trick",
+        ),
+        (
+            {
+                "declarer": "A",
+                "contract": "BETTEL",
+                "defence": {"B": "pass", "C": "play"},
+                "tricks": {"A": 0, "B": 0, "C": 10},
+            },
+            "both defenders always play",
+        ),
+        (
+            {
+                "declarer": "A",
+                "contract": "D",
+                "defence": {"B": "play", "C": "pass"},
+                "kontra": {"by": "C", "level": 1},
+                "tricks": {"A": 6, "B": 4, "C": 0},
+            },
+            "cannot kontra",
+        ),
         ({"declarer": "D", "contract": "D"}, "not one of the players"),
     ]
     for bad, words in cases:
@@ -130,9 +173,9 @@ def test_sans_values():
 # ------------------------------------------------------------------------------ defender penalties
 def test_pair_quota_only_the_defender_under_two_pays():
     out = sheet([hand("A", "D", {"A": 7, "B": 3, "C": 0}, B="play", C="play")])
-    assert cols(out) == [-24, -30, -36]          # pair 3 < 4; C took 0 < 2
+    assert cols(out) == [-24, -30, -36]  # pair 3 < 4; C took 0 < 2
     out = sheet([hand("A", "D", {"A": 6, "B": 4, "C": 0}, B="play", C="play")])
-    assert cols(out) == [-24, -30, -30]          # pair 4: nobody pays
+    assert cols(out) == [-24, -30, -30]  # pair 4: nobody pays
 
 
 def test_lone_defender_quota_and_option():
@@ -146,7 +189,7 @@ def test_lone_defender_quota_and_option():
 def test_invitation_inviter_writes_for_both_and_answers_for_four():
     h = hand("A", "H", {"A": 7, "B": 2, "C": 1}, B="invited", C="invite")
     out = sheet([h])
-    assert cols(out) == [-22, -30, -38]          # pair 3 < 4: the inviter pays 8
+    assert cols(out) == [-22, -30, -38]  # pair 3 < 4: the inviter pays 8
     assert soups(out)["CA"] == 24 and soups(out)["BA"] == 0
     h = hand("A", "H", {"A": 6, "B": 4, "C": 0}, B="invited", C="invite")
     out = sheet([h])
@@ -155,21 +198,19 @@ def test_invitation_inviter_writes_for_both_and_answers_for_four():
 
 # ------------------------------------------------------------------------------ kontra
 def test_kontra_doubles_only_between_declarer_and_kontra_er():
-    h = hand("A", "D", {"A": 4, "B": 3, "C": 2}, kontra={"by": "B", "level": 1},
-             B="play", C="play")
+    h = hand("A", "D", {"A": 4, "B": 3, "C": 2}, kontra={"by": "B", "level": 1}, B="play", C="play")
     h["tricks"] = {"A": 5, "B": 3, "C": 2}
     out = sheet([h])
-    assert cols(out) == [-42, -30, -30]           # −6 × 2
+    assert cols(out) == [-42, -30, -30]  # −6 × 2
     assert soups(out)["BA"] == 36 and soups(out)["CA"] == 12
     out = sheet([h], kontra_scope="all")
     assert soups(out)["BA"] == 36 and soups(out)["CA"] == 24
 
 
 def test_kontra_er_pays_when_the_contract_is_made_levels_multiply():
-    h = hand("A", "D", {"A": 6, "B": 3, "C": 1}, kontra={"by": "B", "level": 3},
-             B="play", C="play")
+    h = hand("A", "D", {"A": 6, "B": 3, "C": 1}, kontra={"by": "B", "level": 3}, B="play", C="play")
     out = sheet([h])
-    assert cols(out) == [-30 + 48, -30 - 48, -30]   # ×8; C: pair total 4, no penalty
+    assert cols(out) == [-30 + 48, -30 - 48, -30]  # ×8; C: pair total 4, no penalty
     assert soups(out)["BA"] == 3 * 6 * 8 and soups(out)["CA"] == 6
 
 
@@ -184,17 +225,18 @@ def test_lone_kontra_invites_automatically():
     out = sheet([h])
     # C became the inviter: writes both defenders' tricks ×2, pays ×2 as the contract was made
     assert soups(out)["CA"] == 4 * 10 * 2 and cols(out) == [-10, -30, -50]
-    bad = hand("A", "C", {"A": 6, "B": 2, "C": 2}, kontra={"by": "C", "level": 5},
-               B="pass", C="play")
+    bad = hand("A", "C", {"A": 6, "B": 2, "C": 2}, kontra={"by": "C", "level": 5}, B="pass", C="play")
     with pytest.raises(ScoreError):
         sheet([bad], allow_subkontra=False)
 
 
 def test_refe_and_kontra_multiply_together():
-    hands = [{"all_pass": True},
-             hand("A", "D", {"A": 5, "B": 4, "C": 1}, kontra={"by": "B", "level": 2}, B="play", C="play")]
+    hands = [
+        {"all_pass": True},
+        hand("A", "D", {"A": 5, "B": 4, "C": 1}, kontra={"by": "B", "level": 2}, B="play", C="play"),
+    ]
     out = sheet(hands)
-    assert cols(out)[0] == -30 - 6 * 2 * 4           # refe ×2, rekontra ×4
+    assert cols(out)[0] == -30 - 6 * 2 * 4  # refe ×2, rekontra ×4
     assert soups(out)["BA"] == 4 * 6 * 8 and soups(out)["CA"] == 1 * 6 * 2
 
 
@@ -204,7 +246,7 @@ def test_two_without_kontra_is_won_without_play():
     assert cols(sheet([h])) == [-26, -30, -30]
     both_pass = hand("A", "S", None, B="pass", C="pass")
     assert cols(sheet([both_pass])) == [-26, -30, -30]
-    with pytest.raises(ScoreError):   # it is not played
+    with pytest.raises(ScoreError):  # it is not played
         sheet([hand("A", "S", {"A": 6, "B": 2, "C": 2}, B="play", C="play")])
 
 
@@ -239,7 +281,7 @@ def test_refe_rounds_limit_and_use():
     assert out["refe_rounds"] == 1 and [out["players"][p]["refe"] for p in "ABC"] == [1, 1, 1]
     out = sheet([{"all_pass": True}] * 5, bula=50)
     assert out["refe_rounds"] == 3 and out["players"]["A"]["refe"] == 3
-    out = sheet([{"all_pass": True}] * 4, bula=40)      # other bulas: unlimited
+    out = sheet([{"all_pass": True}] * 4, bula=40)  # other bulas: unlimited
     assert out["refe_rounds"] == 4
     out = sheet([{"all_pass": True}] * 4, max_refe=0)
     assert out["refe_rounds"] == 0
@@ -254,7 +296,7 @@ def test_refe_rounds_limit_and_use():
 
 
 def test_no_refe_while_somebody_is_under_the_hat_and_hats():
-    hands = [hand("A", "C", None, igra=True, B="pass", C="pass")] * 3   # +12 each: −30 → 6
+    hands = [hand("A", "C", None, igra=True, B="pass", C="pass")] * 3  # +12 each: −30 → 6
     out = sheet(hands)
     assert cols(out)[0] == 6 and out["players"]["A"]["hat"] and out["players"]["A"]["hats"] == "^"
     out = sheet(hands + [{"all_pass": True}])
@@ -266,12 +308,12 @@ def test_no_refe_while_somebody_is_under_the_hat_and_hats():
 
 # ------------------------------------------------------------------------------ end and settlement
 def test_end_exactly_at_zero_with_scaling():
-    hands = [hand("A", "C", None, igra=True, B="pass", C="pass")] * 2      # A −6
+    hands = [hand("A", "C", None, igra=True, B="pass", C="pass")] * 2  # A −6
     hands += [hand("B", "C", None, igra=True, A="pass", C="pass")] * 2
-    hands += [hand("C", "C", None, igra=True, A="pass", B="pass")] * 2     # C −6; sum −18
+    hands += [hand("C", "C", None, igra=True, A="pass", B="pass")] * 2  # C −6; sum −18
     hands += [hand("A", "H", {"A": 7, "B": 2, "C": 1}, B="play", C="play")]
     out = sheet(hands)
-    assert sum(cols(out)) == -18 + 8 - 8 == -18                # C pays 8 (pair 3 < 4)
+    assert sum(cols(out)) == -18 + 8 - 8 == -18  # C pays 8 (pair 3 < 4)
     hands += [hand("B", "C", {"A": 3, "B": 6, "C": 1}, A="play", C="play")]
     out = sheet(hands)
     # Σ before −18, E = 10, P = 0: written in full
@@ -292,8 +334,8 @@ def test_end_exactly_at_zero_with_scaling():
 def test_cap_with_a_penalty_in_the_same_hand_keeps_the_penalty():
     hands = [hand("A", "C", None, igra=True, B="pass", C="pass")] * 2
     hands += [hand("B", "C", None, igra=True, A="pass", C="pass")] * 2
-    hands += [hand("C", "C", None, igra=True, A="pass", B="pass")] * 2      # Σ −18
-    hands += [hand("A", "C", None, igra=True, B="pass", C="pass")]          # A +12 → Σ −6
+    hands += [hand("C", "C", None, igra=True, A="pass", B="pass")] * 2  # Σ −18
+    hands += [hand("A", "C", None, igra=True, B="pass", C="pass")]  # A +12 → Σ −6
     hands += [hand("B", "SANS", {"A": 1, "B": 9, "C": 0}, A="play", C="play")]
     out = sheet(hands)
     # E = 14, P = 14 + 14 (both under 2 with pair 1): Σ −6 + 14 − 28 < 0: full
@@ -323,6 +365,7 @@ def test_interrupted_settlement_is_in_exact_thirds():
 
 def test_options_defaults():
     from engine.preferans.options import PreferansOptions
+
     assert PreferansOptions().max_refe == 1
     assert PreferansOptions(bula=50).max_refe == 3
     assert PreferansOptions(bula=40).max_refe is None

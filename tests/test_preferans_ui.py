@@ -1,6 +1,7 @@
 """Preferans texts as players read them (QA review): prompts that name only the choices
 the buttons offer, the kontra waiting line, the sheet's legend and signs, the score
 table's hand count, and a computer player that does not stretch a pulka endlessly."""
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,8 @@ def prompt(state, seat, lang="ru"):
 
 
 def test_auction_prompt_names_only_the_calls_on_the_buttons():
-    s = start()                                   # dealer C: A first hand, B second
-    assert prompt(s, A) == "👉 Ваша заявка: число, «игра» или пас."   # no «моя» yet
+    s = start()  # dealer C: A first hand, B second
+    assert prompt(s, A) == "👉 Ваша заявка: число, «игра» или пас."  # no «моя» yet
     s, _ = run(s, (A, "bid 2"), (B, "bid 3"), (C, "pass"))
     # A may take B's 3 over ("моя") but may not say igra after a number
     assert prompt(s, A) == "👉 Ваша заявка: число, «моя» или пас."
@@ -40,8 +41,7 @@ def test_auction_prompt_names_only_the_calls_on_the_buttons():
 
 def test_defence_prompt_offers_invite_only_when_it_is_a_button():
     s = start()
-    s, _ = run(s, (A, "bid 2"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract H"))
+    s, _ = run(s, (A, "bid 2"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"), (A, "contract H"))
     assert G.legal_actions(s, B) == ["play", "pass"]
     assert prompt(s, B) == "👉 Вист или пас?"
     assert prompt(s, B, "en") == "👉 Whist (play) or pass?"
@@ -56,7 +56,7 @@ def test_naming_prompt_follows_the_buttons():
     assert G.legal_actions(s, A)[0] == "name S" and "hold" not in G.legal_actions(s, A)
     assert prompt(s, A) == "👉 Назначьте игру (контракт без прикупа)."
     s, _ = run(s, (A, "name D"))
-    assert "hold" not in G.legal_actions(s, B)    # B speaks after A: he cannot hold A's igra
+    assert "hold" not in G.legal_actions(s, B)  # B speaks after A: he cannot hold A's igra
     assert prompt(s, B) == "👉 Назначьте игру выше или уступите."
     s, _ = run(s, (B, "name H"))
     assert "hold" in G.legal_actions(s, A)
@@ -65,8 +65,17 @@ def test_naming_prompt_follows_the_buttons():
 
 def test_kontra_waiting_line_reads_as_a_sentence():
     s = start()
-    s, _ = run(s, (A, "bid 2"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract H"), (B, "play"), (C, "pass"))
+    s, _ = run(
+        s,
+        (A, "bid 2"),
+        (B, "pass"),
+        (C, "pass"),
+        (A, "discard 8C"),
+        (A, "discard 7C"),
+        (A, "contract H"),
+        (B, "play"),
+        (C, "pass"),
+    )
     text = group_text(G.view(s, None), NAMES, "ru", "Преферанс")
     assert "▶️ решает Борис: контра или без контры" in text and "контра? —" not in text
     assert "▶️ Борис decides: kontra or not" in group_text(G.view(s, None), NAMES, "en", "P")
@@ -75,8 +84,17 @@ def test_kontra_waiting_line_reads_as_a_sentence():
 def test_zero_result_has_no_plus_sign_and_the_sheet_has_a_legend():
     # Slovenian "two" without kontra: nobody writes anything, so the settlement is 0 each
     s = start(slovenian_two_refe=True)
-    s, _ = run(s, (A, "bid 2"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"),
-               (A, "contract S"), (B, "pass"), (C, "pass"))
+    s, _ = run(
+        s,
+        (A, "bid 2"),
+        (B, "pass"),
+        (C, "pass"),
+        (A, "discard 8C"),
+        (A, "discard 7C"),
+        (A, "contract S"),
+        (B, "pass"),
+        (C, "pass"),
+    )
     assert [str(x) for x in s.pull.summary["settlement"]] == ["0", "0", "0"]
     post = sheet_post(G.view(s, None), NAMES, "ru", s.last_row, 1)
     assert "+0" not in post
@@ -93,8 +111,17 @@ def test_score_table_counts_hands_without_broken_plurals():
     game = get_game("preferans_score")
     s = game.initial_state(game.Options(), 3)
     s, _ = game.apply(s, None, "start")
-    for step in ["declarer C", "contract D", "igra no", "d1 play", "d2 play", "kontra none",
-                 "tricks 6", "tricks 2", "confirm"]:
+    for step in [
+        "declarer C",
+        "contract D",
+        "igra no",
+        "d1 play",
+        "d2 play",
+        "kontra none",
+        "tricks 6",
+        "tricks 2",
+        "confirm",
+    ]:
         s, _ = game.apply(s, 0, step)
     ru = score_group_text(game.view(s, None), NAMES, "ru", "Запись")
     en = score_group_text(game.view(s, None), NAMES, "en", "Sheet")
@@ -142,9 +169,20 @@ def test_computers_whist_only_with_a_safe_two_tricks_so_a_pulka_ends():
 def test_kontra_prompt_says_what_a_kontra_changes():
     def after(contract, b, c, *more, **options):
         s = start(**options)
-        s, _ = run(s, (A, "bid 2"), (B, "pass"), (C, "pass"), (A, "discard 8C"), (A, "discard 7C"),
-                   (A, f"contract {contract}"), (B, b), (C, c), *more)
+        s, _ = run(
+            s,
+            (A, "bid 2"),
+            (B, "pass"),
+            (C, "pass"),
+            (A, "discard 8C"),
+            (A, "discard 7C"),
+            (A, f"contract {contract}"),
+            (B, b),
+            (C, c),
+            *more,
+        )
         return s
+
     # an unkontra'd "two" is not played (§5.6); a lone kontra brings the partner in (§5.5)
     text = dm(after("S", "play", "pass"), B)
     assert "Без контры «два» не играется: Аня запишет его без игры." in text

@@ -1,4 +1,5 @@
 """Game records: replay, the first bad action, the example file, self-play."""
+
 from __future__ import annotations
 
 import copy
@@ -89,10 +90,17 @@ def test_out_of_turn_and_garbage_entries():
     assert info.value.index == 0
 
 
-@pytest.mark.parametrize("change", [
-    {"game": "chess"}, {"players": 9}, {"options": {"deck_size": 40}},
-    {"options": {"colour": "red"}}, {"actions": "deal"}, {"rules_version": 99},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"game": "chess"},
+        {"players": 9},
+        {"options": {"deck_size": 40}},
+        {"options": {"colour": "red"}},
+        {"actions": "deal"},
+        {"rules_version": 99},
+    ],
+)
 def test_malformed_records(change):
     rec = example()
     rec.update(change)
@@ -135,6 +143,5 @@ def test_selfplay_is_deterministic():
     b = selfplay("durak", 30, 7, players=3)
     assert a["games"] == 30 and a["actions"] == b["actions"] and a["results"] == b["results"]
     assert a["games_per_second"] > 0 and len(a["results"]) == 30
-    r = selfplay("durak", 10, 1, players=4, options={"base_game": "perevodnoy"},
-                 policy="random")
+    r = selfplay("durak", 10, 1, players=4, options={"base_game": "perevodnoy"}, policy="random")
     assert r["games"] == 10 and all(("durak" in x) != ("draw" in x) for x in r["results"])

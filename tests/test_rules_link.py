@@ -1,5 +1,6 @@
 """``/rules <game>`` ends with a pointer to the full rules in the repository: a link when
 CARDBOT_RULES_URL is set, the file's path otherwise; every game's file exists."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,15 +23,16 @@ def test_every_game_and_the_records_have_their_rules_file():
 
 def test_link_with_a_configured_address():
     line = full_rules_line("king", "en", "https://example.org/repo/blob/main/docs/rules/")
-    assert line == ('Full rules: <a href="https://example.org/repo/blob/main/docs/rules/king.md">'
-                    "docs/rules/king.md</a>")
+    assert line == (
+        'Full rules: <a href="https://example.org/repo/blob/main/docs/rules/king.md">docs/rules/king.md</a>'
+    )
     assert full_rules_line("king", "ru", "https://x.org/a?b=1&c=2").startswith(
-        'Полные правила: <a href="https://x.org/a?b=1&amp;c=2/king.md">')
+        'Полные правила: <a href="https://x.org/a?b=1&amp;c=2/king.md">'
+    )
 
 
 def test_path_without_an_address():
-    assert full_rules_line("bridge", "en", None) == \
-        "Full rules: docs/rules/bridge.md in the bot's repository."
+    assert full_rules_line("bridge", "en", None) == "Full rules: docs/rules/bridge.md in the bot's repository."
     assert "docs/rules/durak.md" in full_rules_line("durak", "ru", "")
 
 

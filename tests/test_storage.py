@@ -3,6 +3,7 @@ in memory, PostgreSQL), plus the SQLite-specific ones (pragmas, WAL, migrations)
 PostgreSQL-specific tests are in test_storage_pg.py; the PostgreSQL cases need
 ``CARDBOT_TEST_PG`` (see tests/pg.py) and are skipped without it unless
 ``CARDBOT_REQUIRE_PG=1``."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,8 +28,7 @@ async def repo(request, tmp_path):
         url = await fresh_schema_url()
         r = PostgresRepository(url)
     else:
-        r = SqliteRepository(str(tmp_path / "bot.db")
-                             if request.param == "sqlite-file" else ":memory:")
+        r = SqliteRepository(str(tmp_path / "bot.db") if request.param == "sqlite-file" else ":memory:")
     try:
         await r.open()
         yield r
@@ -86,10 +86,10 @@ async def arm_outbox_failure(repo) -> None:
             "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql"
             " AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$;"
             " CREATE TRIGGER boom BEFORE INSERT ON outbox"
-            " FOR EACH ROW EXECUTE FUNCTION boom();")
+            " FOR EACH ROW EXECUTE FUNCTION boom();"
+        )
     else:
-        await repo.db.execute("CREATE TEMP TRIGGER boom BEFORE INSERT ON outbox"
-                              " BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        await repo.db.execute("CREATE TEMP TRIGGER boom BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'boom'); END")
 
 
 async def disarm_outbox_failure(repo) -> None:
@@ -100,16 +100,20 @@ async def disarm_outbox_failure(repo) -> None:
 
 
 async def new_table(repo, chat_id=-100, thread_id=0, **kw):
-    args = dict(game="durak", options={"variant": "podkidnoy", "deck": 36},
-                opener_id=1, lang="ru", settings={"timer": 60})
+    args = dict(
+        game="durak", options={"variant": "podkidnoy", "deck": 36}, opener_id=1, lang="ru", settings={"timer": 60}
+    )
     args.update(kw)
     return await repo.create_table(chat_id, thread_id, **args)
 
 
 def acts(table_id, start, n, game_no=1):
-    return [ActionRow(table_id=table_id, seq=start + i, game_no=game_no,
-                      seat=None if i == 0 else i % 2, action=f"a{start + i}")
-            for i in range(n)]
+    return [
+        ActionRow(
+            table_id=table_id, seq=start + i, game_no=game_no, seat=None if i == 0 else i % 2, action=f"a{start + i}"
+        )
+        for i in range(n)
+    ]
 
 
 async def snapshot_of_everything(repo, table_id):
@@ -127,13 +131,38 @@ async def snapshot_of_everything(repo, table_id):
 # --- lifecycle and migrations -------------------------------------------------------
 
 PROTOCOL_METHODS = (
-    "open", "close", "upsert_user", "get_user", "set_dm_open", "get_chat_lang",
-    "set_chat_lang", "migrate_chat", "create_table", "get_table", "find_open_table",
-    "tables_with_status", "update_table", "get_seats", "replace_seats",
-    "set_seat_messages", "set_seat_keyboard", "tables_of_user", "commit_actions",
-    "load_actions", "latest_snapshot", "game_results", "enqueue", "pending_outbox",
-    "mark_done", "try_lead_sender", "listen_outbox", "due_timers", "mark_reminded",
-    "clear_timer", "all_timers", "claim_update",
+    "open",
+    "close",
+    "upsert_user",
+    "get_user",
+    "set_dm_open",
+    "get_chat_lang",
+    "set_chat_lang",
+    "migrate_chat",
+    "create_table",
+    "get_table",
+    "find_open_table",
+    "tables_with_status",
+    "update_table",
+    "get_seats",
+    "replace_seats",
+    "set_seat_messages",
+    "set_seat_keyboard",
+    "tables_of_user",
+    "commit_actions",
+    "load_actions",
+    "latest_snapshot",
+    "game_results",
+    "enqueue",
+    "pending_outbox",
+    "mark_done",
+    "try_lead_sender",
+    "listen_outbox",
+    "due_timers",
+    "mark_reminded",
+    "clear_timer",
+    "all_timers",
+    "claim_update",
 )
 EXTRAS = ("purge_outbox", "set_timer", "schema_version")
 
@@ -142,6 +171,7 @@ EXTRAS = ("purge_outbox", "set_timer", "schema_version")
 def test_is_a_repository(cls):
     def takes(r: Repository) -> Repository:
         return r
+
     assert takes(cls(":memory:" if cls is SqliteRepository else "postgresql://x/y"))
     for name in PROTOCOL_METHODS + EXTRAS:
         assert name in EXTRAS or hasattr(Repository, name), name
@@ -154,11 +184,15 @@ def test_factory():
     assert isinstance(repository_for("postgresql://u@h:5432/db"), PostgresRepository)
     pg = repository_for("postgres://u@h/db?search_path=s1")
     assert isinstance(pg, PostgresRepository) and pg.url == "postgres://u@h/db?search_path=s1"
-    for spec, path in [("sqlite:///data/bot.db", "data/bot.db"),
-                       ("sqlite:////var/lib/bot.db", "/var/lib/bot.db"),
-                       ("sqlite://:memory:", ":memory:"), ("sqlite://", ":memory:"),
-                       ("bot.db", "bot.db"), ("/tmp/x/bot.db", "/tmp/x/bot.db"),
-                       (":memory:", ":memory:")]:
+    for spec, path in [
+        ("sqlite:///data/bot.db", "data/bot.db"),
+        ("sqlite:////var/lib/bot.db", "/var/lib/bot.db"),
+        ("sqlite://:memory:", ":memory:"),
+        ("sqlite://", ":memory:"),
+        ("bot.db", "bot.db"),
+        ("/tmp/x/bot.db", "/tmp/x/bot.db"),
+        (":memory:", ":memory:"),
+    ]:
         r = repository_for(spec)
         assert isinstance(r, SqliteRepository) and r.path == path, spec
         assert r._db is None  # not opened
@@ -199,8 +233,7 @@ async def test_migration_failure_rolls_back_and_later_ones_apply(file_path):
         with pytest.raises(Exception):
             await migrations.migrate(r.db, extra)
         assert await r.schema_version() == migrations.latest_version()
-        rows = await r.db.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE name = 't100'")
+        rows = await r.db.execute_fetchall("SELECT name FROM sqlite_master WHERE name = 't100'")
         assert rows == []  # first statement rolled back with the failing one
         ok = migrations.MIGRATIONS + [(100, "CREATE TABLE t100 (x INTEGER);")]
         assert await migrations.migrate(r.db, ok) == [100]
@@ -221,12 +254,14 @@ async def test_newer_schema_is_refused(file_path):
 async def test_upgrade_from_v1_keeps_seats_and_adds_keyboard(file_path):
     """A database created by the shipped V1 migrates to the current version on open."""
     import aiosqlite
+
     async with aiosqlite.connect(file_path, isolation_level=None) as db:
         assert await migrations.migrate(db, migrations.MIGRATIONS[:1]) == [1]
-        await db.execute("INSERT INTO tables (chat_id, game, status, opener_id, lang,"
-                         " created_at, updated_at) VALUES (-1, 'durak', 'lobby', 1, 'ru', 0, 0)")
-        await db.execute("INSERT INTO seats (table_id, seat, user_id, name)"
-                         " VALUES (1, 0, 11, 'Ann')")
+        await db.execute(
+            "INSERT INTO tables (chat_id, game, status, opener_id, lang,"
+            " created_at, updated_at) VALUES (-1, 'durak', 'lobby', 1, 'ru', 0, 0)"
+        )
+        await db.execute("INSERT INTO seats (table_id, seat, user_id, name) VALUES (1, 0, 11, 'Ann')")
     async with SqliteRepository(file_path) as r:
         assert await r.schema_version() == migrations.latest_version() >= 2
         assert await r.get_seats(1) == [SeatRow(1, 0, 11, "Ann")]
@@ -272,6 +307,7 @@ async def test_not_open_raises():
 
 # --- users and chats --------------------------------------------------------------
 
+
 async def test_users(repo):
     assert await repo.get_user(5) is None
     u = await repo.upsert_user(5, "Ann", "ann", "ru")
@@ -301,9 +337,13 @@ async def test_migrate_chat(repo):
     await repo.update_table(closed.id, status="closed")
     other = await new_table(repo, chat_id=-5)
     await repo.set_chat_lang(old, "en")
-    await repo.enqueue([OutboxItem(kind="post", chat_id=old, payload={"text": "1"}),
-                        OutboxItem(kind="post", chat_id=old, payload={"text": "2"}),
-                        OutboxItem(kind="hand", chat_id=42, table_id=t.id, target=0)])
+    await repo.enqueue(
+        [
+            OutboxItem(kind="post", chat_id=old, payload={"text": "1"}),
+            OutboxItem(kind="post", chat_id=old, payload={"text": "2"}),
+            OutboxItem(kind="hand", chat_id=42, table_id=t.id, target=0),
+        ]
+    )
     first = (await repo.pending_outbox())[0]
     await repo.mark_done([first.id])
 
@@ -334,6 +374,7 @@ async def test_migrate_chat_conflict_moves_nothing(repo):
 
 
 # --- tables and seats -------------------------------------------------------------
+
 
 async def test_create_and_find_table(repo):
     before = time.time()
@@ -386,10 +427,10 @@ async def test_tables_with_status(repo):
 
 async def test_update_table_fields(repo):
     t = await new_table(repo)
-    u = await repo.update_table(t.id, options={"deck": 52}, settings={"timer": 0},
-                                group_message_id=77, lang="en", game_no=1)
-    assert (u.options, u.settings, u.group_message_id, u.lang, u.game_no) == (
-        {"deck": 52}, {"timer": 0}, 77, "en", 1)
+    u = await repo.update_table(
+        t.id, options={"deck": 52}, settings={"timer": 0}, group_message_id=77, lang="en", game_no=1
+    )
+    assert (u.options, u.settings, u.group_message_id, u.lang, u.game_no) == ({"deck": 52}, {"timer": 0}, 77, "en", 1)
     assert u.version == t.version  # unversioned edit: no bump
     assert await repo.get_table(t.id) == u
     assert await repo.update_table(t.id) == u
@@ -426,9 +467,11 @@ async def test_update_table_version_bump_and_conflict(repo):
 
 async def test_seats_round_trip(repo):
     t = await new_table(repo)
-    seats = [SeatRow(t.id, 0, 11, "Ann"),
-             SeatRow(t.id, 1, -1, "Bot", is_computer=True),
-             SeatRow(t.id, 2, 12, "Bob", dm_message_id=5, ping_message_id=6)]
+    seats = [
+        SeatRow(t.id, 0, 11, "Ann"),
+        SeatRow(t.id, 1, -1, "Bot", is_computer=True),
+        SeatRow(t.id, 2, 12, "Bob", dm_message_id=5, ping_message_id=6),
+    ]
     await repo.replace_seats(t.id, list(reversed(seats)))
     assert await repo.get_seats(t.id) == seats
     await repo.replace_seats(t.id, seats[:2])
@@ -478,44 +521,50 @@ async def test_tables_of_user(repo):
 
 # --- the action log ---------------------------------------------------------------
 
+
 async def test_commit_actions_happy_path(repo):
     t = await new_table(repo)
     await repo.update_table(t.id, game_no=1, status="playing")
     timer = TimerRow(t.id, version=3, remind_at=100.0, expire_at=200.0)
     v = await repo.commit_actions(
-        t.id, 0, acts(t.id, 1, 3),
-        outbox=[OutboxItem(kind="group", chat_id=-100, table_id=t.id),
-                OutboxItem(kind="hand", chat_id=11, table_id=t.id, target=0,
-                           payload={"x": "ü"})],
+        t.id,
+        0,
+        acts(t.id, 1, 3),
+        outbox=[
+            OutboxItem(kind="group", chat_id=-100, table_id=t.id),
+            OutboxItem(kind="hand", chat_id=11, table_id=t.id, target=0, payload={"x": "ü"}),
+        ],
         table_fields={"settings": {"timer": 30}},
-        snapshot={"state": 3}, timer=timer)
+        snapshot={"state": 3},
+        timer=timer,
+    )
     assert v == 3
     row = await repo.get_table(t.id)
     assert row.version == 3 and row.settings == {"timer": 30} and row.status == "playing"
     loaded = await repo.load_actions(t.id)
     assert [(a.seq, a.seat, a.action, a.game_no) for a in loaded] == [
-        (1, None, "a1", 1), (2, 1, "a2", 1), (3, 0, "a3", 1)]
+        (1, None, "a1", 1),
+        (2, 1, "a2", 1),
+        (3, 0, "a3", 1),
+    ]
     assert all(a.created_at > 0 for a in loaded)
     assert await repo.latest_snapshot(t.id) == (3, {"state": 3})
     out = await repo.pending_outbox()
-    assert [(o.kind, o.target, o.payload) for o in out] == [
-        ("group", None, {}), ("hand", 0, {"x": "ü"})]
+    assert [(o.kind, o.target, o.payload) for o in out] == [("group", None, {}), ("hand", 0, {"x": "ü"})]
     assert await repo.all_timers() == [timer]
 
     # The game ends: status and game_no change and the result is filed under the
     # game_no *after* table_fields (here the service leaves game_no at 1).
-    v = await repo.commit_actions(t.id, 3, acts(t.id, 4, 1),
-                                  table_fields={"status": "between"},
-                                  result={"winner": 0}, timer=None)
+    v = await repo.commit_actions(
+        t.id, 3, acts(t.id, 4, 1), table_fields={"status": "between"}, result={"winner": 0}, timer=None
+    )
     assert v == 4
     assert await repo.game_results(t.id) == [{"winner": 0}]
     assert await repo.all_timers() == []
     assert (await repo.get_table(t.id)).status == "between"
     # Next game: the deal happens with game_no bumped in the same commit.
-    await repo.commit_actions(t.id, 4, acts(t.id, 5, 1, game_no=2),
-                              table_fields={"game_no": 2, "status": "playing"})
-    await repo.commit_actions(t.id, 5, acts(t.id, 6, 1, game_no=2),
-                              result={"winner": 1})
+    await repo.commit_actions(t.id, 4, acts(t.id, 5, 1, game_no=2), table_fields={"game_no": 2, "status": "playing"})
+    await repo.commit_actions(t.id, 5, acts(t.id, 6, 1, game_no=2), result={"winner": 1})
     assert await repo.game_results(t.id) == [{"winner": 0}, {"winner": 1}]
 
 
@@ -533,8 +582,7 @@ async def test_commit_actions_timer_keep_replace(repo):
 async def test_commit_without_actions(repo):
     t = await new_table(repo)
     await repo.commit_actions(t.id, 0, acts(t.id, 1, 2))
-    v = await repo.commit_actions(t.id, 2, [], outbox=[OutboxItem("post", -100)],
-                                  table_fields={"group_message_id": 9})
+    v = await repo.commit_actions(t.id, 2, [], outbox=[OutboxItem("post", -100)], table_fields={"group_message_id": 9})
     assert v == 2
     row = await repo.get_table(t.id)
     assert row.version == 2 and row.group_message_id == 9
@@ -547,16 +595,22 @@ async def test_commit_without_actions(repo):
 async def test_version_conflict_leaves_everything_unchanged(repo):
     t = await new_table(repo)
     timer = TimerRow(t.id, 2, 10.0, 20.0)
-    await repo.commit_actions(t.id, 0, acts(t.id, 1, 2), snapshot={"s": 2},
-                              outbox=[OutboxItem("group", -100, t.id)], timer=timer)
+    await repo.commit_actions(
+        t.id, 0, acts(t.id, 1, 2), snapshot={"s": 2}, outbox=[OutboxItem("group", -100, t.id)], timer=timer
+    )
     before = await snapshot_of_everything(repo, t.id)
     # A stale writer that loaded version 1 (seq 2 is taken now).
     with pytest.raises(VersionConflict):
         await repo.commit_actions(
-            t.id, 1, acts(t.id, 2, 2),
+            t.id,
+            1,
+            acts(t.id, 2, 2),
             outbox=[OutboxItem("post", -100, t.id, payload={"text": "x"})],
             table_fields={"status": "closed", "options": {"z": 1}},
-            snapshot={"s": 3}, result={"r": 1}, timer=None)
+            snapshot={"s": 3},
+            result={"r": 1},
+            timer=None,
+        )
     with pytest.raises(VersionConflict):
         await repo.commit_actions(t.id, 5, acts(t.id, 6, 1), timer=None)
     assert await snapshot_of_everything(repo, t.id) == before
@@ -568,8 +622,7 @@ async def test_bad_seq_writes_nothing(repo):
     before = await snapshot_of_everything(repo, t.id)
     bad = [ActionRow(t.id, 2, 1, 0, "x"), ActionRow(t.id, 4, 1, 0, "y")]  # gap
     with pytest.raises(ValueError):
-        await repo.commit_actions(t.id, 1, bad, outbox=[OutboxItem("post", 1)],
-                                  snapshot={"a": 1}, timer=None)
+        await repo.commit_actions(t.id, 1, bad, outbox=[OutboxItem("post", 1)], snapshot={"a": 1}, timer=None)
     with pytest.raises(ValueError):  # does not start right after expected_version
         await repo.commit_actions(t.id, 1, [ActionRow(t.id, 3, 1, 0, "x")])
     with pytest.raises(ValueError):  # wrong table in the rows
@@ -577,8 +630,7 @@ async def test_bad_seq_writes_nothing(repo):
     with pytest.raises(ValueError):  # field outside the whitelist
         await repo.commit_actions(t.id, 1, acts(t.id, 2, 1), table_fields={"version": 9})
     with pytest.raises(ValueError):  # timer of another table
-        await repo.commit_actions(t.id, 1, acts(t.id, 2, 1),
-                                  timer=TimerRow(t.id + 1, 2, None, 1.0))
+        await repo.commit_actions(t.id, 1, acts(t.id, 2, 1), timer=TimerRow(t.id + 1, 2, None, 1.0))
     assert await snapshot_of_everything(repo, t.id) == before
     assert await repo.commit_actions(t.id, 1, acts(t.id, 2, 1)) == 2  # still usable
 
@@ -593,16 +645,21 @@ async def test_failure_mid_transaction_rolls_back_everything(repo):
     await arm_outbox_failure(repo)
     with pytest.raises(Exception, match="boom"):
         await repo.commit_actions(
-            t.id, 1, acts(t.id, 2, 3), outbox=[OutboxItem("post", -100, t.id)],
-            table_fields={"status": "between", "game_no": 1}, snapshot={"s": 4},
-            result={"r": 1}, timer=None)
+            t.id,
+            1,
+            acts(t.id, 2, 3),
+            outbox=[OutboxItem("post", -100, t.id)],
+            table_fields={"status": "between", "game_no": 1},
+            snapshot={"s": 4},
+            result={"r": 1},
+            timer=None,
+        )
     await disarm_outbox_failure(repo)
     assert await snapshot_of_everything(repo, t.id) == before
     if not is_pg(repo):
         assert not repo.db.in_transaction
     # The connection is healthy and the same commit now succeeds.
-    assert await repo.commit_actions(t.id, 1, acts(t.id, 2, 3),
-                                     outbox=[OutboxItem("post", -100, t.id)]) == 4
+    assert await repo.commit_actions(t.id, 1, acts(t.id, 2, 3), outbox=[OutboxItem("post", -100, t.id)]) == 4
 
 
 async def test_unique_violation_maps_to_version_conflict(repo):
@@ -612,8 +669,7 @@ async def test_unique_violation_maps_to_version_conflict(repo):
     # but seq 2 is already taken.
     await raw(repo, "UPDATE tables SET version = 1 WHERE id = ?", t.id)
     with pytest.raises(VersionConflict):
-        await repo.commit_actions(t.id, 1, acts(t.id, 2, 1),
-                                  outbox=[OutboxItem("post", -100, t.id)])
+        await repo.commit_actions(t.id, 1, acts(t.id, 2, 1), outbox=[OutboxItem("post", -100, t.id)])
     assert len(await repo.load_actions(t.id)) == 2
     assert await repo.pending_outbox() == []
     assert (await repo.get_table(t.id)).version == 1
@@ -637,12 +693,14 @@ async def test_concurrent_commits_exactly_one_wins(repo):
 
     async def attempt(tag):
         return await repo.commit_actions(
-            t.id, 1, [ActionRow(t.id, 2, 1, 0, tag)],
+            t.id,
+            1,
+            [ActionRow(t.id, 2, 1, 0, tag)],
             outbox=[OutboxItem("post", -100, t.id, payload={"by": tag})],
-            timer=TimerRow(t.id, 2, None, 99.0))
+            timer=TimerRow(t.id, 2, None, 99.0),
+        )
 
-    results = await asyncio.gather(*(attempt(f"w{i}") for i in range(5)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(*(attempt(f"w{i}") for i in range(5)), return_exceptions=True)
     wins = [r for r in results if r == 2]
     conflicts = [r for r in results if isinstance(r, VersionConflict)]
     assert len(wins) == 1 and len(conflicts) == 4, results
@@ -677,6 +735,7 @@ async def test_snapshot_and_replay_from_it(repo):
 
 
 # --- outbox -----------------------------------------------------------------------
+
 
 async def test_outbox(repo):
     assert await repo.pending_outbox() == []
@@ -713,6 +772,7 @@ async def test_mark_done_many_ids(repo):
 
 # --- timers -----------------------------------------------------------------------
 
+
 async def test_timers(repo):
     a = await new_table(repo, chat_id=-1)
     b = await new_table(repo, chat_id=-2)
@@ -728,15 +788,13 @@ async def test_timers(repo):
     assert [x.table_id for x in await repo.due_timers(100.0)] == [a.id]
     await repo.mark_reminded(a.id, version=0)
     assert await repo.due_timers(100.0) == []
-    assert [(x.table_id, x.reminded) for x in await repo.all_timers()
-            if x.table_id == a.id] == [(a.id, True)]
+    assert [(x.table_id, x.reminded) for x in await repo.all_timers() if x.table_id == a.id] == [(a.id, True)]
     assert [x.table_id for x in await repo.due_timers(150.0)] == [b.id]
     assert {x.table_id for x in await repo.due_timers(200.0)} == {a.id, b.id}
     assert {x.table_id for x in await repo.due_timers(1000.0)} == {a.id, b.id, c.id}
 
     # replace: a new deadline for a new version resets reminded
-    await repo.commit_actions(a.id, 0, acts(a.id, 1, 1),
-                              timer=TimerRow(a.id, 1, 500.0, 600.0))
+    await repo.commit_actions(a.id, 0, acts(a.id, 1, 1), timer=TimerRow(a.id, 1, 500.0, 600.0))
     (ta,) = [x for x in await repo.all_timers() if x.table_id == a.id]
     assert ta == TimerRow(a.id, 1, 500.0, 600.0, reminded=False)
     assert a.id not in {x.table_id for x in await repo.due_timers(450.0)}
@@ -755,10 +813,15 @@ async def test_reopen_sees_committed_data_and_timers(store):
     r1 = await store()
     t = await new_table(r1)
     await r1.replace_seats(t.id, [SeatRow(t.id, 0, 11, "Ann")])
-    await r1.commit_actions(t.id, 0, acts(t.id, 1, 2), snapshot={"s": 2},
-                            outbox=[OutboxItem("group", -100, t.id)],
-                            timer=TimerRow(t.id, 2, 10.0, 20.0),
-                            table_fields={"status": "playing"})
+    await r1.commit_actions(
+        t.id,
+        0,
+        acts(t.id, 1, 2),
+        snapshot={"s": 2},
+        outbox=[OutboxItem("group", -100, t.id)],
+        timer=TimerRow(t.id, 2, 10.0, 20.0),
+        table_fields={"status": "playing"},
+    )
     r2 = await store()
     try:
         assert await r2.get_table(t.id) == await r1.get_table(t.id)
@@ -786,9 +849,9 @@ async def test_cancelled_commit_is_all_or_nothing(repo):
     outcomes = set()
     for i, (spins, pause) in enumerate(points):
         t = await new_table(repo, chat_id=-1000 - i)
-        task = asyncio.create_task(repo.commit_actions(
-            t.id, 0, acts(t.id, 1, 1), outbox=[OutboxItem("post", t.id)] * 50,
-            snapshot={"s": 1}))
+        task = asyncio.create_task(
+            repo.commit_actions(t.id, 0, acts(t.id, 1, 1), outbox=[OutboxItem("post", t.id)] * 50, snapshot={"s": 1})
+        )
         for _ in range(spins):
             await asyncio.sleep(0)
         await asyncio.sleep(pause)
@@ -801,8 +864,7 @@ async def test_cancelled_commit_is_all_or_nothing(repo):
             assert not repo.db.in_transaction
         v = (await repo.get_table(t.id)).version
         pending = [o for o in await repo.pending_outbox(10_000) if o.chat_id == t.id]
-        state = (len(await repo.load_actions(t.id)), len(pending),
-                 await repo.latest_snapshot(t.id))
+        state = (len(await repo.load_actions(t.id)), len(pending), await repo.latest_snapshot(t.id))
         assert (v, state) in ((0, (0, 0, None)), (1, (1, 50, (1, {"s": 1})))), (i, v)
         outcomes.add(v)
         # the connection (pool) is usable
@@ -812,13 +874,13 @@ async def test_cancelled_commit_is_all_or_nothing(repo):
 
 # --- protocol additions: seats with update_table, keyboard, claims ---------------------
 
+
 async def test_update_table_with_seats_is_atomic_with_the_version(repo):
     t = await new_table(repo)
     ann = SeatRow(t.id, 0, 11, "Ann")
     await repo.replace_seats(t.id, [ann])
     bob = SeatRow(t.id, 1, 12, "Bob", keyboard="compact", keyboard_version=1)
-    u = await repo.update_table(t.id, expected_version=0, seats=[ann, bob],
-                                options={"deck": 52})
+    u = await repo.update_table(t.id, expected_version=0, seats=[ann, bob], options={"deck": 52})
     assert (u.version, u.options) == (1, {"deck": 52})
     assert await repo.get_seats(t.id) == [ann, bob]
     # a stale join changes nothing: neither the seats nor the fields
@@ -830,8 +892,7 @@ async def test_update_table_with_seats_is_atomic_with_the_version(repo):
     with pytest.raises(ValueError):
         await repo.update_table(t.id, expected_version=1, seats=[SeatRow(t.id + 1, 0, 1, "x")])
     with pytest.raises(ValueError):
-        await repo.update_table(t.id, expected_version=1,
-                                seats=[SeatRow(t.id, 0, 1, "a"), SeatRow(t.id, 0, 2, "b")])
+        await repo.update_table(t.id, expected_version=1, seats=[SeatRow(t.id, 0, 1, "a"), SeatRow(t.id, 0, 2, "b")])
     assert (await repo.get_table(t.id)).version == 1
     assert await repo.get_seats(t.id) == [ann, bob]
     # seats=None leaves them, [] empties them; unversioned seat updates do not bump
@@ -881,8 +942,7 @@ async def test_claim_update(repo):
     results = await asyncio.gather(*(repo.claim_update(1000003) for _ in range(5)))
     assert sorted(results) == [False] * 4 + [True]
     # rows older than a day are purged opportunistically (ids that are multiples of 100)
-    await raw(repo, "UPDATE processed_updates SET seen_at = ? WHERE update_id = ?",
-              time.time() - 2 * 86400, 1000001)
+    await raw(repo, "UPDATE processed_updates SET seen_at = ? WHERE update_id = ?", time.time() - 2 * 86400, 1000001)
     assert await repo.claim_update(1000100) is True
     assert await repo.claim_update(1000001) is True  # forgotten, so claimable again
     assert await repo.claim_update(1000002) is False  # recent: kept
@@ -896,8 +956,9 @@ async def test_single_process_sender_and_listener(repo):
 
 async def test_big_ids_and_json_round_trip(repo):
     chat, user, msg = -1001234567890123, 7_000_000_000_123, 2**40 + 1
-    t = await repo.create_table(chat, 2**33, "bridge", {"z": 1, "a": [1, 2.5, None]},
-                                user, "ru", {"ключ": "значение", "b": True})
+    t = await repo.create_table(
+        chat, 2**33, "bridge", {"z": 1, "a": [1, 2.5, None]}, user, "ru", {"ключ": "значение", "b": True}
+    )
     assert list(t.options) == ["z", "a"]  # key order kept, like SQLite
     assert t.settings == {"ключ": "значение", "b": True}
     await repo.replace_seats(t.id, [SeatRow(t.id, 0, user, "Ann", dm_message_id=msg)])
@@ -922,6 +983,7 @@ async def test_big_ids_and_json_round_trip(repo):
 
 # --- two repositories on one store: the guarantees hold across processes ---------------
 
+
 async def test_concurrent_commits_two_repositories(store):
     a, b = await store(), await store()
     t = await new_table(a)
@@ -929,10 +991,14 @@ async def test_concurrent_commits_two_repositories(store):
 
     def attempt(r, tag):
         return r.commit_actions(
-            t.id, 1, [ActionRow(t.id, 2, 1, 0, tag), ActionRow(t.id, 3, 1, 1, tag)],
+            t.id,
+            1,
+            [ActionRow(t.id, 2, 1, 0, tag), ActionRow(t.id, 3, 1, 1, tag)],
             outbox=[OutboxItem("post", -100, t.id, payload={"by": tag})] * 3,
-            snapshot={"by": tag}, table_fields={"settings": {"by": tag}},
-            timer=TimerRow(t.id, 3, None, 99.0))
+            snapshot={"by": tag},
+            table_fields={"settings": {"by": tag}},
+            timer=TimerRow(t.id, 3, None, 99.0),
+        )
 
     for _ in range(3):
         res = await asyncio.gather(attempt(a, "A"), attempt(b, "B"), return_exceptions=True)
@@ -945,8 +1011,7 @@ async def test_concurrent_commits_two_repositories(store):
             assert await r.latest_snapshot(t.id) == (3, {"by": winner})
             row = await r.get_table(t.id)
             assert (row.version, row.settings) == (3, {"by": winner})
-            assert [x for x in await r.all_timers() if x.table_id == t.id] == [
-                TimerRow(t.id, 3, None, 99.0)]
+            assert [x for x in await r.all_timers() if x.table_id == t.id] == [TimerRow(t.id, 3, None, 99.0)]
         # reset for the next round: a new table
         t = await new_table(a, chat_id=t.chat_id - 1)
         await a.commit_actions(t.id, 0, acts(t.id, 1, 1), snapshot={"s": 1})
@@ -960,12 +1025,12 @@ async def test_concurrent_lobby_joins_two_repositories(store):
     await a.replace_seats(t.id, [host])
     for version in range(3):
         joins = [host, SeatRow(t.id, 1, 100 + version, f"A{version}")]
-        other = [host, SeatRow(t.id, 1, 200 + version, f"B{version}"),
-                 SeatRow(t.id, 2, 300 + version, "B2")]
+        other = [host, SeatRow(t.id, 1, 200 + version, f"B{version}"), SeatRow(t.id, 2, 300 + version, "B2")]
         res = await asyncio.gather(
             a.update_table(t.id, expected_version=version, seats=joins),
             b.update_table(t.id, expected_version=version, seats=other),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         assert sum(isinstance(r, VersionConflict) for r in res) == 1, res
         won = joins if not isinstance(res[0], Exception) else other
         assert (await b.get_table(t.id)).version == version + 1
@@ -985,7 +1050,6 @@ async def test_claims_across_repositories(store):
 
 async def test_create_table_race_across_repositories(store):
     a, b = await store(), await store()
-    res = await asyncio.gather(new_table(a, chat_id=-9), new_table(b, chat_id=-9),
-                               return_exceptions=True)
+    res = await asyncio.gather(new_table(a, chat_id=-9), new_table(b, chat_id=-9), return_exceptions=True)
     assert sum(isinstance(r, TableExists) for r in res) == 1, res
     assert len(await a.tables_with_status()) == 1

@@ -1,5 +1,6 @@
 """How ``storage.dialect`` renders the one SQL text of ``storage.core`` for each backend
 (the queries themselves run on both backends in test_storage.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,10 +31,12 @@ def test_any_is_an_array_on_postgres_and_one_mark_an_element_on_sqlite():
     query = "UPDATE outbox SET done_at = :now WHERE id = ANY(:ids) AND done_at IS NULL"
     assert POSTGRES.render(query, {"now": 2.0, "ids": [4, 5, 6]}) == (
         "UPDATE outbox SET done_at = $1 WHERE id = ANY($2) AND done_at IS NULL",
-        [2.0, [4, 5, 6]])
+        [2.0, [4, 5, 6]],
+    )
     assert SQLITE.render(query, {"now": 2.0, "ids": [4, 5, 6]}) == (
         "UPDATE outbox SET done_at = ? WHERE id IN (?, ?, ?) AND done_at IS NULL",
-        [2.0, 4, 5, 6])
+        [2.0, 4, 5, 6],
+    )
     sql, args = SQLITE.render(query, {"now": 2.0, "ids": [9]})  # another length
     assert sql.endswith("id IN (?) AND done_at IS NULL") and args == [2.0, 9]
 
@@ -41,8 +44,7 @@ def test_any_is_an_array_on_postgres_and_one_mark_an_element_on_sqlite():
 def test_casts_and_words():
     sql, _ = POSTGRES.render("SELECT x::bigint FROM t WHERE id = :id {for_update}", {"id": 1})
     assert sql == "SELECT x::bigint FROM t WHERE id = $1 FOR UPDATE"
-    sql, _ = SQLITE.render("SELECT {least}(a, b) FROM t WHERE id = :id {for_update}",
-                           {"id": 1})
+    sql, _ = SQLITE.render("SELECT {least}(a, b) FROM t WHERE id = :id {for_update}", {"id": 1})
     assert sql == "SELECT MIN(a, b) FROM t WHERE id = ? "
     with pytest.raises(KeyError):  # a word no dialect defines is an error, not SQL
         SQLITE.render("SELECT {nonsense}", {})

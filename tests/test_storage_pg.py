@@ -1,6 +1,7 @@
 """PostgreSQL-only tests: migrations, the search_path schema, the outbox sender lock,
 LISTEN/NOTIFY wake-ups. The backend-independent tests (run on PostgreSQL too) are in
 test_storage.py. Needs PostgreSQL, see tests/pg.py."""
+
 from __future__ import annotations
 
 import asyncio
@@ -70,6 +71,7 @@ async def eventually(check, timeout=WAIT_S):
 
 # --- schema and migrations ------------------------------------------------------------
 
+
 def test_schema_from_url():
     assert schema_from_url("postgresql://h/db?search_path=abc") == "abc"
     assert schema_from_url("postgresql://h/db?sslmode=disable&search_path=a,public") == "a"
@@ -103,8 +105,11 @@ async def test_search_path_schema_is_created_and_used():
         async with PostgresRepository(url) as r:
             assert r.schema == schema
             t = await new_table(r)
-            rows = await admin(pg_dsn(), "SELECT table_schema FROM information_schema.tables"
-                               " WHERE table_name = 'tables' AND table_schema = $1", schema)
+            rows = await admin(
+                pg_dsn(),
+                "SELECT table_schema FROM information_schema.tables WHERE table_name = 'tables' AND table_schema = $1",
+                schema,
+            )
             assert len(rows) == 1
             public = await admin(pg_dsn(), f'SELECT id FROM "{schema}".tables')
             assert [x["id"] for x in public] == [t.id]
@@ -155,8 +160,7 @@ async def test_migration_failure_rolls_back_and_later_ones_apply(url, repos):
     await repos()
     conn = await asyncpg.connect(url)
     try:
-        bad = pg_migrations.MIGRATIONS + [
-            (100, "CREATE TABLE t100 (x INTEGER); CREATE TABLE t100 (y INTEGER);")]
+        bad = pg_migrations.MIGRATIONS + [(100, "CREATE TABLE t100 (x INTEGER); CREATE TABLE t100 (y INTEGER);")]
         with pytest.raises(asyncpg.DuplicateTableError):
             await pg_migrations.migrate(conn, migrations=bad)
         assert await pg_migrations.current_version(conn) == pg_migrations.latest_version()
@@ -204,13 +208,24 @@ async def test_actions_append_only_trigger(url, repos):
 
 async def test_column_types(url, repos):
     await repos()
-    rows = await admin(url, "SELECT table_name, column_name, data_type"
-                       " FROM information_schema.columns WHERE table_schema = current_schema()")
+    rows = await admin(
+        url,
+        "SELECT table_name, column_name, data_type"
+        " FROM information_schema.columns WHERE table_schema = current_schema()",
+    )
     types = {(x["table_name"], x["column_name"]): x["data_type"] for x in rows}
-    for col in [("tables", "id"), ("tables", "chat_id"), ("tables", "opener_id"),
-                ("seats", "user_id"), ("users", "user_id"), ("outbox", "chat_id"),
-                ("chat_settings", "chat_id"), ("processed_updates", "update_id"),
-                ("tables", "group_message_id"), ("seats", "dm_message_id")]:
+    for col in [
+        ("tables", "id"),
+        ("tables", "chat_id"),
+        ("tables", "opener_id"),
+        ("seats", "user_id"),
+        ("users", "user_id"),
+        ("outbox", "chat_id"),
+        ("chat_settings", "chat_id"),
+        ("processed_updates", "update_id"),
+        ("tables", "group_message_id"),
+        ("seats", "dm_message_id"),
+    ]:
         assert types[col] == "bigint", col
     assert types[("timers", "expire_at")] == "double precision"
     assert types[("users", "dm_open")] == "boolean"
@@ -218,6 +233,7 @@ async def test_column_types(url, repos):
 
 
 # --- the outbox sender lock -----------------------------------------------------------
+
 
 async def test_one_sender_until_it_closes(repos):
     a, b = await repos(), await repos()
@@ -257,6 +273,7 @@ async def test_sender_lock_reacquired_after_its_connection_died(url, repos):
 
 # --- LISTEN / NOTIFY ----------------------------------------------------------------
 
+
 async def test_commit_in_one_process_wakes_another(url, repos):
     a, b = await repos(), await repos()
     woke = asyncio.Event()
@@ -271,8 +288,7 @@ async def test_commit_in_one_process_wakes_another(url, repos):
     await a.commit_actions(t.id, 0, acts(t.id, 1, 1))  # no outbox rows: no wake-up
     await asyncio.sleep(0.2)
     assert calls == []
-    await a.commit_actions(t.id, 1, acts(t.id, 2, 1),
-                           outbox=[OutboxItem("group", -100, t.id)] * 3)
+    await a.commit_actions(t.id, 1, acts(t.id, 2, 1), outbox=[OutboxItem("group", -100, t.id)] * 3)
     await asyncio.wait_for(woke.wait(), WAIT_S)
     await asyncio.sleep(0.1)
     assert len(calls) == 1  # one notification per transaction
@@ -330,8 +346,7 @@ async def test_concurrent_listen_calls_share_one_connection(url, repos):
     a, b = await repos(), await repos()
     calls = []
     first, second = (lambda: calls.append("x")), (lambda: calls.append("y"))
-    await asyncio.gather(b.listen_outbox(first), b.listen_outbox(second),
-                         b.listen_outbox(first))
+    await asyncio.gather(b.listen_outbox(first), b.listen_outbox(second), b.listen_outbox(first))
     await a.enqueue([OutboxItem("post", 1)])
     assert await eventually(lambda: asyncio.sleep(0, len(calls) >= 2))
     await asyncio.sleep(0.2)

@@ -14,7 +14,7 @@ def test_follow_suit_then_trump_then_anything():
 
 def test_trick_winner():
     assert winning_index(["7H", "KH", "AS"], None) == 1  # a discard never wins
-    assert winning_index(["7H", "KH", "7S"], "S") == 2   # a trump wins
+    assert winning_index(["7H", "KH", "7S"], "S") == 2  # a trump wins
     assert winning_index(["7H", "8S", "9S", "AH"], "S") == 2  # the higher trump
     assert winning_index(["TS", "9S"], "S") == 0
     trick = Trick(2, [(2, "QC"), (3, "KC"), (0, "2D")])

@@ -3,6 +3,7 @@ fake Bot API over HTTP. Updates are POSTed to the workers as Telegram would (wit
 secret token header), any update to any worker, conflicting presses to both at once.
 Checks the secret-token check, that each accepted move is applied exactly once, that a
 game finishes, and that Telegram re-sending an update (to another worker) changes nothing."""
+
 from __future__ import annotations
 
 import asyncio
@@ -41,19 +42,33 @@ class Worker:
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CARDBOT_"))}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-        env.update(TELEGRAM_BOT_TOKEN=f"{api.fake.bot_id}:TEST", TELEGRAM_API_BASE_URL=api.base_url,
-                   CARDBOT_DATABASE_URL=database, CARDBOT_WEBHOOK_URL=PUBLIC_URL,
-                   CARDBOT_WEBHOOK_SECRET=SECRET, CARDBOT_LISTEN=f"127.0.0.1:{self.port}",
-                   CARDBOT_LOG_LEVEL="WARNING")
-        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "webhook"], env=env,
-                                        cwd=workdir, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        env.update(
+            TELEGRAM_BOT_TOKEN=f"{api.fake.bot_id}:TEST",
+            TELEGRAM_API_BASE_URL=api.base_url,
+            CARDBOT_DATABASE_URL=database,
+            CARDBOT_WEBHOOK_URL=PUBLIC_URL,
+            CARDBOT_WEBHOOK_SECRET=SECRET,
+            CARDBOT_LISTEN=f"127.0.0.1:{self.port}",
+            CARDBOT_LOG_LEVEL="WARNING",
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "webhook"],
+            env=env,
+            cwd=workdir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
 
     def post(self, update: dict, secret: str | None = SECRET) -> int:
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/telegram", data=json.dumps(update).encode(),
-            headers={"Content-Type": "application/json",
-                     **({"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {})})
+            f"http://127.0.0.1:{self.port}/telegram",
+            data=json.dumps(update).encode(),
+            headers={
+                "Content-Type": "application/json",
+                **({"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}),
+            },
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status
@@ -140,10 +155,17 @@ async def test_two_webhook_workers_share_one_game(cluster):
     assert fake.webhook["url"] == PUBLIC_URL and fake.webhook["secret_token"] == SECRET
 
     # Telegram signs every request with the secret; anything else is refused unread
-    update = {"update_id": 999_999, "message": {"message_id": 1, "date": 0, "text": "/durak",
-              "chat": {"id": GROUP, "type": "supergroup", "title": "x"},
-              "from": {"id": 66, "is_bot": False, "first_name": "Mallory"},
-              "entities": [{"type": "bot_command", "offset": 0, "length": 6}]}}
+    update = {
+        "update_id": 999_999,
+        "message": {
+            "message_id": 1,
+            "date": 0,
+            "text": "/durak",
+            "chat": {"id": GROUP, "type": "supergroup", "title": "x"},
+            "from": {"id": 66, "is_bot": False, "first_name": "Mallory"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        },
+    }
     assert await asyncio.to_thread(first.post, update, None) == 403
     assert await asyncio.to_thread(second.post, update, "wrong") == 403
 
@@ -154,8 +176,7 @@ async def test_two_webhook_workers_share_one_game(cluster):
     await fake.send(router, boris, boris, "/start")
     router.to = [first, second]  # Telegram re-delivers: both workers get the same update
     await fake.send(router, anya, GROUP, "/durak")
-    lobby = api.wait_for(lambda: next((m for m in fake.messages(GROUP) if m.keyboard), None),
-                         what="the lobby")
+    lobby = api.wait_for(lambda: next((m for m in fake.messages(GROUP) if m.keyboard), None), what="the lobby")
     router.to = [second]
     await fake.press(router, boris, lobby, "Сесть за стол")
     api.wait_for(lambda: "Борис" in lobby.text, what="Борис in the lobby")
@@ -166,8 +187,7 @@ async def test_two_webhook_workers_share_one_game(cluster):
     await fake.press(router, anya, lobby, "Начать")
     api.wait_for(lambda: hand_message(fake, 1) and hand_message(fake, 2), what="both hands")
     assert len([m for m in fake.messages(GROUP) if m.keyboard or "Аня" in m.text]) >= 1
-    assert not any("уже есть" in m.text for m in fake.messages(GROUP)), \
-        "the re-delivered /durak was handled twice"
+    assert not any("уже есть" in m.text for m in fake.messages(GROUP)), "the re-delivered /durak was handled twice"
 
     repo = repository_for(database)
     await repo.open()
@@ -185,21 +205,26 @@ async def test_two_webhook_workers_share_one_game(cluster):
                 state, _ = game.apply(state, action.seat, action.action)
             seats = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
             user = by_id[seats[game.to_act(state)[0]].user_id]
-            moves = api.wait_for(lambda: move_buttons(fake, hand_message(fake, user.id), table.id, row.version),
-                                 what=f"{user.first_name}'s buttons for version {row.version}")
+            moves = api.wait_for(
+                lambda: move_buttons(fake, hand_message(fake, user.id), table.id, row.version),
+                what=f"{user.first_name}'s buttons for version {row.version}",
+            )
             mover = hand_message(fake, user.id)
             answers_before = len(fake.answers)
             if step % 3 == 0:  # the same player's two presses reach two workers at once
-                await asyncio.gather(*(fake.press_raw(Router.single(api, w), user, user.id,
-                                                      mover.message_id, d)
-                                       for w, d in zip(workers, [moves[0], moves[-1]])))
+                await asyncio.gather(
+                    *(
+                        fake.press_raw(Router.single(api, w), user, user.id, mover.message_id, d)
+                        for w, d in zip(workers, [moves[0], moves[-1]])
+                    )
+                )
                 expected_answers = 2
             else:
-                await fake.press_raw(Router.single(api, workers[step % 2]), user, user.id,
-                                     mover.message_id, moves[0])
+                await fake.press_raw(Router.single(api, workers[step % 2]), user, user.id, mover.message_id, moves[0])
                 expected_answers = 1
-            api.wait_for(lambda: len(fake.answers) >= answers_before + expected_answers,
-                         what="the press to be answered")
+            api.wait_for(
+                lambda: len(fake.answers) >= answers_before + expected_answers, what="the press to be answered"
+            )
             new = list(fake.answers.values())[answers_before:]
             assert len([a for a in new if not a.text]) == 1, new
             accepted_presses += 1
@@ -212,7 +237,9 @@ async def test_two_webhook_workers_share_one_game(cluster):
             state, _ = game.apply(state, action.seat, action.action)
         assert game.is_over(state)
         assert (await repo.get_table(table.id)).status == "between"
-        api.wait_for(lambda: any(b for m in fake.messages(GROUP) for _, b in fake.buttons(m)
-                                 if b and b.startswith("r:")), what="the rematch buttons")
+        api.wait_for(
+            lambda: any(b for m in fake.messages(GROUP) for _, b in fake.buttons(m) if b and b.startswith("r:")),
+            what="the rematch buttons",
+        )
     finally:
         await repo.close()

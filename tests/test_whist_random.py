@@ -1,5 +1,6 @@
 """Seeded random whist matches, checking the invariants of rules §10 after every action,
 the replay of the log, and the score-only engine against the Sheet."""
+
 from __future__ import annotations
 
 import json
@@ -88,8 +89,11 @@ def run_match(seed, options, policy):
             seat = G.to_act(state)[0]
             legal = G.legal_actions(state, seat)
             assert legal
-            action = (G.computer_action(G.view(state, seat), legal, rng, level="easy") if policy == "computer"
-                      else rng.choice(legal))
+            action = (
+                G.computer_action(G.view(state, seat), legal, rng, level="easy")
+                if policy == "computer"
+                else rng.choice(legal)
+            )
             assert action in legal
             if action.startswith("play "):
                 card = action.split()[1]
@@ -114,7 +118,8 @@ def run_match(seed, options, policy):
             if ev["type"] == "trick":
                 assert len(ev["cards"]) == 4
                 honours_by_tricks[ev["winner"] % 2] += sum(
-                    1 for c in ev["cards"] if c[1] == state.trump and c[0] in opts.honour_ranks)
+                    1 for c in ev["cards"] if c[1] == state.trump and c[0] in opts.honour_ranks
+                )
             if ev["type"] == "deal_scored":
                 deals_checked += 1
                 check_deal(opts, ev, before_sheet, new.sheet, honours_by_tricks, hands_at_deal, state.trump)
@@ -143,8 +148,10 @@ def check_deal(opts, ev, before, after, honours_by_tricks, hands_at_deal, trump)
     if opts.honours_mode == "in_tricks":
         assert [entry["honours"]["NS"], entry["honours"]["EW"]] == honours_by_tricks
     else:
-        held = [sum(1 for s in (side, side + 2) for c in hands_at_deal[s]
-                    if c[1] == trump and c[0] in opts.honour_ranks) for side in (0, 1)]
+        held = [
+            sum(1 for s in (side, side + 2) for c in hands_at_deal[s] if c[1] == trump and c[0] in opts.honour_ranks)
+            for side in (0, 1)
+        ]
         assert [entry["honours"]["NS"], entry["honours"]["EW"]] == held
     assert entry["honours"]["NS"] + entry["honours"]["EW"] == n
     deal = after.deals[-1]
@@ -215,8 +222,11 @@ def test_many_deals_computer_and_random_mix():
                 continue
             seat = G.to_act(state)[0]
             legal = G.legal_actions(state, seat)
-            action = rng.choice(legal) if rng.random() < 0.5 else \
-                G.computer_action(G.view(state, seat), legal, rng, level="easy")
+            action = (
+                rng.choice(legal)
+                if rng.random() < 0.5
+                else G.computer_action(G.view(state, seat), legal, rng, level="easy")
+            )
             state, events = G.apply(state, seat, action)
             for ev in events:
                 if ev["type"] == "deal_scored":
@@ -231,8 +241,7 @@ def test_many_deals_computer_and_random_mix():
 def test_score_engine_random_entries_and_undo():
     rng = random.Random(7)
     for seed in range(12):
-        opts = WhistOptions(preset=["seed", "classical_long", "classical_short"][seed % 3],
-                            match_rubbers_to_win=2)
+        opts = WhistOptions(preset=["seed", "classical_long", "classical_short"][seed % 3], match_rubbers_to_win=2)
         players = 1 + seed % 4
         state = SCORE.initial_state(opts, players)
         state, _ = SCORE.apply(state, None, SCORE.new_deal(opts, players, rng, []))
@@ -264,8 +273,13 @@ def test_score_engine_refuses_impossible_entries():
     state, _ = SCORE.apply(state, 0, "tricks 13")
     assert SCORE.legal_actions(state, 1) == ["honours 5", "cancel"]
     before = SCORE.dump(state)
-    for action, code in [("honours 4", "bad_entry"), ("tricks 3", "wrong_phase"),
-                         ("confirm", "wrong_phase"), ("undo", "wrong_phase"), ("honours x", "bad_syntax")]:
+    for action, code in [
+        ("honours 4", "bad_entry"),
+        ("tricks 3", "wrong_phase"),
+        ("confirm", "wrong_phase"),
+        ("undo", "wrong_phase"),
+        ("honours x", "bad_syntax"),
+    ]:
         with pytest.raises(Exception) as info:
             SCORE.apply(state, 1, action)
         assert info.value.code == code

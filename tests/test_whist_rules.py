@@ -1,6 +1,7 @@
 """Whist rules (docs/rules/whist.md) on stacked decks: the deal, the turned-up trump,
 the trump declaration, following suit and the must-trump option, errors that change
 nothing, forfeit, the after-rubber vote and the deal rotation."""
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,12 @@ def stacked(hands: dict[int, list[str]], dealer: int) -> str:
 
 def suit_hands() -> dict[int, list[str]]:
     ranks = "23456789TJQKA"
-    return {N: [r + "C" for r in ranks], E: [r + "D" for r in ranks],
-            S: [r + "H" for r in ranks], W: [r + "S" for r in ranks]}
+    return {
+        N: [r + "C" for r in ranks],
+        E: [r + "D" for r in ranks],
+        S: [r + "H" for r in ranks],
+        W: [r + "S" for r in ranks],
+    }
 
 
 def start(action: str, **options):
@@ -72,8 +77,7 @@ def test_the_turned_up_card_is_public_only_until_the_dealers_first_play():
     assert "AS" in state.hands[W]
     public = repr(G.view(state, None))
     assert "'AS'" not in public
-    assert state.last_trick == {"leader": N, "plays": [[0, "2C"], [1, "2D"], [2, "2H"], [3, "2S"]],
-                                "winner": W}
+    assert state.last_trick == {"leader": N, "plays": [[0, "2C"], [1, "2D"], [2, "2H"], [3, "2S"]], "winner": W}
 
 
 def test_must_trump_and_free_discard():
@@ -88,17 +92,33 @@ def test_must_trump_and_free_discard():
     err = unchanged(state, W, "play 2C", IllegalAction)
     assert err.code == "not_in_hand"
     # classical: the trump duty is dropped
-    free, _ = start(stacked({N: suit_hands()[N], E: suit_hands()[E],
-                             S: [r + "S" for r in "23456"] + [r + "H" for r in "789TJQKA"],
-                             W: [r + "S" for r in "789TJQKA"] + [r + "H" for r in "23456"]}, W),
-                    preset="classical_long")
+    free, _ = start(
+        stacked(
+            {
+                N: suit_hands()[N],
+                E: suit_hands()[E],
+                S: [r + "S" for r in "23456"] + [r + "H" for r in "789TJQKA"],
+                W: [r + "S" for r in "789TJQKA"] + [r + "H" for r in "23456"],
+            },
+            W,
+        ),
+        preset="classical_long",
+    )
     assert free.trump == "H"  # W's 13th card, 6H
     free, _ = G.apply(free, N, "play 5C")
     free, _ = G.apply(free, E, "play 9D")
     assert len(G.legal_actions(free, S)) == 13
-    must, _ = start(stacked({N: suit_hands()[N], E: suit_hands()[E],
-                             S: [r + "S" for r in "23456"] + [r + "H" for r in "789TJQKA"],
-                             W: [r + "S" for r in "789TJQKA"] + [r + "H" for r in "23456"]}, W))
+    must, _ = start(
+        stacked(
+            {
+                N: suit_hands()[N],
+                E: suit_hands()[E],
+                S: [r + "S" for r in "23456"] + [r + "H" for r in "789TJQKA"],
+                W: [r + "S" for r in "789TJQKA"] + [r + "H" for r in "23456"],
+            },
+            W,
+        )
+    )
     must, _ = G.apply(must, N, "play 5C")
     must, _ = G.apply(must, E, "play 9D")
     assert all(a.endswith("H") for a in G.legal_actions(must, S))
@@ -194,8 +214,9 @@ def play_until(state, rng, stop):
             state, _ = G.apply(state, None, action)
             continue
         seat = G.to_act(state)[0]
-        state, _ = G.apply(state, seat, G.computer_action(G.view(state, seat),
-                                                          G.legal_actions(state, seat), rng, level="easy"))
+        state, _ = G.apply(
+            state, seat, G.computer_action(G.view(state, seat), G.legal_actions(state, seat), rng, level="easy")
+        )
     return state
 
 

@@ -1,5 +1,6 @@
 """Whist scoring (rules §5–§6) through the shared Sheet, the score record of records.md
 and ``cardbot score``: game values, premiums, honours, the order of writing, options."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,10 @@ from engine.whist.scoring import EntryError, Sheet, game_value
 
 
 def e(ns_tricks: int, ns_honours: int, honours: int = 5) -> dict:
-    return {"tricks": {"NS": ns_tricks, "EW": 13 - ns_tricks},
-            "honours": {"NS": ns_honours, "EW": honours - ns_honours}}
+    return {
+        "tricks": {"NS": ns_tricks, "EW": 13 - ns_tricks},
+        "honours": {"NS": ns_honours, "EW": honours - ns_honours},
+    }
 
 
 def sheet(*entries, **options) -> Sheet:
@@ -38,8 +41,7 @@ def test_two_points_a_trick_over_six_and_honours_in_tricks():
 def test_game_values_single_double_triple():
     # triple: the losers have nothing
     s = sheet(e(12, 5))
-    assert s.games[0] == {"winner": "NS", "value": 3, "points": {"NS": 18, "EW": 0},
-                          "rubber": 1, "n": 1, "deal": 1}
+    assert s.games[0] == {"winner": "NS", "value": 3, "points": {"NS": 18, "EW": 0}, "rubber": 1, "n": 1, "deal": 1}
     # double: 1..4
     s = sheet(e(6, 3), e(11, 3))  # EW 2, NS 2; then NS 10+2
     assert s.games[0]["value"] == 2 and s.games[0]["points"] == {"NS": 14, "EW": 2}
@@ -65,8 +67,8 @@ def test_tricks_score_first_and_the_other_sides_honours_are_dropped():
 
 
 def test_a_game_won_by_honours_alone():
-    s = sheet(e(9, 3))                # NS 8
-    s.add(e(6, 3))                    # EW 7 tricks: 2; NS 3 honours: 10 -> game by honours
+    s = sheet(e(9, 3))  # NS 8
+    s.add(e(6, 3))  # EW 7 tricks: 2; NS 3 honours: 10 -> game by honours
     assert s.games[0]["winner"] == "NS" and s.games[0]["points"] == {"NS": 10, "EW": 2}
     assert s.games[0]["value"] == 2 and s.current == {"NS": 0, "EW": 0}
 
@@ -80,8 +82,7 @@ def test_points_over_ten_are_lost_and_both_restart():
 def test_rubber_premiums_short_and_long_and_totals():
     short = sheet(e(12, 5), e(12, 5))
     r = short.rubbers[0]
-    assert (r["winner"], r["premium"], r["games"], r["total"]) == ("NS", 5, {"NS": 2, "EW": 0},
-                                                                    {"NS": 11, "EW": 0})
+    assert (r["winner"], r["premium"], r["games"], r["total"]) == ("NS", 5, {"NS": 2, "EW": 0}, {"NS": 11, "EW": 0})
     assert r["credited"] == {"NS": 11, "EW": 0}
     long = sheet(e(12, 5), e(1, 0), e(6, 3), e(12, 5))  # NS ×3, EW ×3, then NS ×2
     r = long.rubbers[0]
@@ -133,21 +134,22 @@ def test_classical_held_honours_barred_and_short_game():
 
 def test_bad_entries_are_refused_with_a_reason():
     s = Sheet(WhistOptions())
-    for bad, reason in [({"tricks": {"NS": 7, "EW": 7}, "honours": {"NS": 3, "EW": 2}}, "not 13"),
-                        ({"tricks": {"NS": 13, "EW": 0}, "honours": {"NS": 4, "EW": 1}}, "cannot hold"),
-                        ({"tricks": {"NS": 7, "EW": 6}, "honours": {"NS": 4, "EW": 2}}, "not 5"),
-                        ({"tricks": {"NS": 7, "EW": 6}}, "honours are missing"),
-                        ({"tricks": {"NS": -1, "EW": 14}, "honours": {"NS": 3, "EW": 2}}, "≥ 0"),
-                        ({"tricks": {"NS": 7}, "honours": {"NS": 3, "EW": 2}}, "NS and EW"),
-                        ("7-6", "an object")]:
+    for bad, reason in [
+        ({"tricks": {"NS": 7, "EW": 7}, "honours": {"NS": 3, "EW": 2}}, "not 13"),
+        ({"tricks": {"NS": 13, "EW": 0}, "honours": {"NS": 4, "EW": 1}}, "cannot hold"),
+        ({"tricks": {"NS": 7, "EW": 6}, "honours": {"NS": 4, "EW": 2}}, "not 5"),
+        ({"tricks": {"NS": 7, "EW": 6}}, "honours are missing"),
+        ({"tricks": {"NS": -1, "EW": 14}, "honours": {"NS": 3, "EW": 2}}, "≥ 0"),
+        ({"tricks": {"NS": 7}, "honours": {"NS": 3, "EW": 2}}, "NS and EW"),
+        ("7-6", "an object"),
+    ]:
         with pytest.raises(EntryError, match=reason):
             s.add(bad)
     assert s.entries == [] and s.current == {"NS": 0, "EW": 0}
 
 
 # ------------------------------------------------------------------ the record
-EXAMPLE = {"game": "whist", "options": {},
-           "deals": [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}]}
+EXAMPLE = {"game": "whist", "options": {}, "deals": [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}]}
 EXAMPLE_GAMES = [{"winner": "NS", "value": 2, "points": {"NS": 10, "EW": 2}}]
 EXAMPLE_RUBBERS = [{"complete": True, "winner": "NS", "premium": 5, "total": {"NS": 9, "EW": 0}}]
 
@@ -174,8 +176,12 @@ def test_record_text_is_the_posted_sheet():
     longer = dict(EXAMPLE, deals=EXAMPLE["deals"] + [e(6, 3), e(6, 2), e(11, 3)])
     sheet_en = text(longer, "en")
     assert sheet_en.splitlines()[:5] == [
-        "Whist — score sheet", "Rubber 1", "  #│ We (N–S) │They (E–W)",
-        "   │ tr hn   =│ tr hn   =", "  1│  6  2   8│  ·  ·   0"]
+        "Whist — score sheet",
+        "Rubber 1",
+        "  #│ We (N–S) │They (E–W)",
+        "   │ tr hn   =│ tr hn   =",
+        "  1│  6  2   8│  ·  ·   0",
+    ]
     assert "─── game 1: We ×2 (10:2)" in sheet_en
     assert "═══ rubber 1: We 2:0, premium 5" in sheet_en and "totals: We 9 · They 0" in sheet_en
     assert "Rubber 1" in text(EXAMPLE, "en") and "Роббер 1" in text(EXAMPLE, "ru")
@@ -190,8 +196,7 @@ def test_bad_records_name_the_entry():
         score({"game": "whist", "options": {"preset": "nope"}, "deals": []})
     assert info.value.entry == 0
     with pytest.raises(ScoreError) as info:
-        score({"game": "whist", "options": {"match_rubbers_to_win": 1},
-               "deals": [e(12, 5), e(12, 5), e(7, 3)]})
+        score({"game": "whist", "options": {"match_rubbers_to_win": 1}, "deals": [e(12, 5), e(12, 5), e(7, 3)]})
     assert info.value.entry == 3 and "over" in info.value.message
     with pytest.raises(ScoreError):
         score({"game": "whist", "deals": "none"})

@@ -1,5 +1,6 @@
 """What whist players read: the trump prompt after a delegation, and why honours that were
 taken are missing from the sheet (dropped after a game won by tricks, or barred)."""
+
 from __future__ import annotations
 
 from bot.games.whist import WhistUI
@@ -47,12 +48,20 @@ def test_honours_dropped_after_a_game_won_by_tricks_are_explained():
     post = render(WhistScoreUI().posts(events, P.view(state, None), [], "ru", [])[0], "HTML")
     assert "Они (E–W): картинки (+4) не записаны — партию уже выиграли взятками." in post
     # the played game's event carries the same and its post says the same
-    event = {"type": "deal_scored", "deal": 2, "trump": "S", "dropped": {"side": "EW", "points": 4},
-             "entry": {"tricks": {"NS": 7, "EW": 6}, "honours": {"NS": 1, "EW": 4}},
-             "game_won": None, "rubber_won": None}
+    event = {
+        "type": "deal_scored",
+        "deal": 2,
+        "trump": "S",
+        "dropped": {"side": "EW", "points": 4},
+        "entry": {"tricks": {"NS": 7, "EW": 6}, "honours": {"NS": 1, "EW": 4}},
+        "game_won": None,
+        "rubber_won": None,
+    }
     from bot.games.whist import deal_summary
-    assert "They (E–W): honours (+4) not written — the game was already won by tricks." in \
-        deal_summary(event, NAMES, "en")
+
+    assert "They (E–W): honours (+4) not written — the game was already won by tricks." in deal_summary(
+        event, NAMES, "en"
+    )
     # no note when nothing was left out
     state, events = paper([(9, 3)])
     assert "не записаны" not in WhistScoreUI().posts(events, P.view(state, None), [], "ru", [])[0]
@@ -70,5 +79,6 @@ def test_barred_honours_are_explained():
 
 def test_a_stopped_match_names_who_stopped_it_without_a_gendered_verb():
     from bot.games.whist import result_text
+
     text = result_text({"winner": "NS", "stopped_by": 0}, NAMES, "ru")
     assert text.startswith("⏹ Матч остановлен (N Аня).") and "закончил " not in text

@@ -11,6 +11,7 @@ list it was offered, and always returns one of ``legal``.
   the card worth least;
 - jacks layout (8): the playable card of the suit it holds most of (to free its own cards).
 """
+
 from __future__ import annotations
 
 import random

@@ -12,6 +12,7 @@
 - play: wins a trick cheaply when the other defender is not already winning it,
   otherwise plays low; in bettel the declarer ducks and the defenders play low.
 """
+
 from __future__ import annotations
 
 import random
@@ -22,7 +23,7 @@ from engine.tricks import winning_index
 SUIT_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5}
 NUMBER_SUIT = {n: s for s, n in SUIT_NUMBER.items()}
 NAME_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
-BID_BONUS = 1.5   # tricks the talon is hoped to bring when bidding
+BID_BONUS = 1.5  # tricks the talon is hoped to bring when bidding
 # A defender below his quota pays v in his contract column, which the settlement counts
 # ten times, while each trick brings only v of soup: whist only with a safe two tricks
 # (an estimate of 2 falls short half the time). Whisting on weak hands also made a
@@ -155,6 +156,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
         def cost(a: str) -> tuple:
             c = a.split()[1]
             return (c[1] == trump, RV[c[0]] == 14, len(counts[c[1]]), RV[c[0]])
+
         return min(legal, key=cost)
     if phase == "contract":
         return _choose_contract(hand, legal)
@@ -202,6 +204,7 @@ def _play(view: dict, legal: list[str], rng: random.Random) -> str:
 
     def wins(c: str) -> bool:
         return winning_index(played + [c], trump) == len(played)
+
     if bettel:
         if seat == declarer:
             ducks = [c for c in cards if not wins(c)]

@@ -8,6 +8,7 @@
   cheapest card when nothing wins;
 - after a rubber with no rubber limit: go on.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,9 +31,11 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
         return "next" if "next" in legal else legal[0]
     hand = view.get("hand", [])
     if verb in ("trump", "delegate"):
+
         def strength(suit: str) -> tuple:
             mine = [c for c in hand if c[1] == suit]
             return (len(mine), sum(RV[c[0]] for c in mine))
+
         options = [a for a in legal if a.startswith("trump ")]
         return max(options, key=lambda a: strength(a.split()[1]))
     trump = view.get("trump")
@@ -44,7 +47,9 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
             return "play " + aces[0]
         plain = [c for c in cards if c[1] != trump] or cards
         length = {s: sum(1 for c in hand if c[1] == s) for s in "SHDC"}
-        best_suit = max(sorted({c[1] for c in plain}), key=lambda s: (length[s], -min(RV[c[0]] for c in plain if c[1] == s)))
+        best_suit = max(
+            sorted({c[1] for c in plain}), key=lambda s: (length[s], -min(RV[c[0]] for c in plain if c[1] == s))
+        )
         return "play " + min((c for c in plain if c[1] == best_suit), key=lambda c: RV[c[0]])
     seat = view["seat"]
     plays = view["trick"]

@@ -16,6 +16,7 @@ costs when the shared machine is not also busy with other work.
 The deal set is fixed by the seed (deal n of seed s: ``Random(s * 100003 + n)``); the
 deals are played in ``JOBS`` worker processes, each decision timed in its own process.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,7 +29,7 @@ from engine.bridge import ai_strong, rules
 from engine.ddplay.solver import solve
 
 FULL_DEALS, QUICK_DEALS = 100, 20
-JOBS = 2   # deals played in parallel processes; each decision is timed in its own process
+JOBS = 2  # deals played in parallel processes; each decision is timed in its own process
 
 
 class CpuTimer(DecisionTimer):
@@ -51,8 +52,10 @@ class CpuTimer(DecisionTimer):
             return []
         p99 = data[min(len(data) - 1, int(0.99 * len(data)))]
         mean = statistics.fmean(data)
-        return [Figure(game, "CPU time per decision, p99", p99, 0, "<= 1", p99 <= 1.0, " s", len(data)),
-                Figure(game, "CPU time per decision, mean", mean, 0, "<= 0.3", mean <= 0.3, " s", len(data))]
+        return [
+            Figure(game, "CPU time per decision, p99", p99, 0, "<= 1", p99 <= 1.0, " s", len(data)),
+            Figure(game, "CPU time per decision, mean", mean, 0, "<= 0.3", mean <= 0.3, " s", len(data)),
+        ]
 
 
 def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
@@ -60,7 +63,7 @@ def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
     rng = random.Random(seed * 100_003 + deal_no)
     state = rules.initial_state({})
     state, _ = rules.apply(state, None, rules.deal_action(deal_no % 4, 1, rng))
-    loss = [0, 0]   # per side: N–S, E–W
+    loss = [0, 0]  # per side: N–S, E–W
     while state.phase in ("auction", "play", "claim"):
         seat = rules.to_act(state)[0]
         legal = rules.legal_actions(state, seat)
@@ -71,8 +74,7 @@ def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
             action = choose(view, legal, rng)
         if state.phase == "play" and action.startswith(("play ", "claim ")):
             trick = state.trick
-            scores = solve(state.hands, trick.leader, state.contract.trump,
-                           [c for _, c in trick.plays])
+            scores = solve(state.hands, trick.leader, state.contract.trump, [c for _, c in trick.plays])
             due = rules.turn(state)
             best = max(scores.values())
             if action.startswith("play "):
@@ -84,7 +86,7 @@ def play_deal(deal_no: int, seed: int, choose) -> tuple[float, float] | None:
                 loss[1 - side] += max(0, k - best)
         state, _ = rules.apply(state, seat, action)
         if state.phase == "deal" and state.contract is None:
-            return None   # passed out
+            return None  # passed out
     side = state.declarer % 2
     return loss[side], loss[1 - side]
 
@@ -114,6 +116,9 @@ def run(quick: bool, seed: int, jobs: int = JOBS) -> list[Figure]:
                 defending.append(result[1])
                 timer.seconds += seconds
                 timer.cpu += cpu
-    return [at_most("bridge", "declaring side's DD tricks lost per deal", declaring, 0.6),
-            at_most("bridge", "defenders' DD tricks given away per deal", defending, 0.8),
-            *timer.figures("bridge"), *timer.cpu_figures("bridge")]
+    return [
+        at_most("bridge", "declaring side's DD tricks lost per deal", declaring, 0.6),
+        at_most("bridge", "defenders' DD tricks given away per deal", defending, 0.8),
+        *timer.figures("bridge"),
+        *timer.cpu_figures("bridge"),
+    ]

@@ -9,6 +9,7 @@ strong bidder and, as references, the normal level and the frozen earlier comput
 
     python -m bench.strength.bridge_auction [--quick]
 """
+
 from __future__ import annotations
 
 import random
@@ -25,8 +26,32 @@ RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 # duplicate boards 1..16: vulnerability none / NS / EW / both
 VUL_CYCLE = ["-", "NS", "EW", "All", "NS", "EW", "All", "-", "EW", "All", "-", "NS", "All", "-", "NS", "EW"]
-IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
-             1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
+IMP_STEPS = [
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
+]
 
 
 def imps(diff: int) -> int:
@@ -38,19 +63,29 @@ def imps(diff: int) -> int:
 def deal(rng: random.Random) -> list[list[str]]:
     deck = [r + s for s in SUITS for r in RANKS]
     rng.shuffle(deck)
-    return [deck[i * 13:(i + 1) * 13] for i in range(4)]
+    return [deck[i * 13 : (i + 1) * 13] for i in range(4)]
 
 
 def bid(hands: list[list[str]], dealer: int, vul: dict, choose, rng: random.Random) -> list[str]:
     calls: list[str] = []
     while not A.finished(calls):
         seat = (dealer + len(calls)) % 4
-        legal = [{"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c
-                 for c in A.legal_calls(calls, dealer)]
-        view = {"game": "bridge", "seat": seat, "phase": "auction", "dealer": dealer,
-                "vulnerable": dict(vul), "auction": [{"seat": (dealer + i) % 4, **call_view(c)}
-                                                     for i, c in enumerate(calls)],
-                "hand": hands[seat], "contract": None, "declarer": None, "played": [], "trick": []}
+        legal = [
+            {"P": "pass", "X": "double", "XX": "redouble"}.get(c) or "bid " + c for c in A.legal_calls(calls, dealer)
+        ]
+        view = {
+            "game": "bridge",
+            "seat": seat,
+            "phase": "auction",
+            "dealer": dealer,
+            "vulnerable": dict(vul),
+            "auction": [{"seat": (dealer + i) % 4, **call_view(c)} for i, c in enumerate(calls)],
+            "hand": hands[seat],
+            "contract": None,
+            "declarer": None,
+            "played": [],
+            "trick": [],
+        }
         action = choose(view, legal, rng)
         assert action in legal, (action, legal)
         calls.append({"pass": "P", "double": "X", "redouble": "XX"}.get(action, action[4:]))
@@ -62,14 +97,20 @@ def bid(hands: list[list[str]], dealer: int, vul: dict, choose, rng: random.Rand
 def score_ns(calls: list[str], dealer: int, table: list[list[int]], vul: str) -> tuple[int, str, int, int]:
     """(NS score, contract text, declaring side 0/1 or -1, level) at double-dummy tricks."""
     from endplay.types import Contract, Denom, Penalty, Player, Vul
+
     if A.passed_out(calls):
         return 0, "pass", -1, 0
     contract, declarer = A.contract_and_declarer(calls, dealer)
     tricks = table[DENOMS.index(contract.strain)][declarer]
     denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
     pen = [Penalty.passed, Penalty.doubled, Penalty.redoubled][contract.doubling]
-    c = Contract(level=contract.level, denom=denom[contract.strain], declarer=Player(declarer),
-                 penalty=pen, result=tricks - contract.need)
+    c = Contract(
+        level=contract.level,
+        denom=denom[contract.strain],
+        declarer=Player(declarer),
+        penalty=pen,
+        result=tricks - contract.need,
+    )
     v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
     s = c.score(v)
     return (s if declarer % 2 == 0 else -s), str(contract), declarer % 2, contract.level
@@ -80,6 +121,7 @@ def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], 
     before DDS sees it (``bidding.dd.check_deal``: no dump.txt in the working directory)."""
     from endplay.dds import par
     from endplay.types import Player, Vul
+
     table = calc_table(hands)
     v = {"-": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
     return table.to_list(), par(table, v, Player(dealer)).score
@@ -94,8 +136,13 @@ def evaluate(boards: list[tuple], choose, rng_seed: int) -> dict:
     slam_lvl = {s: 6 for s in DENOMS}
     out = {"imps": [], "game": [], "slam": []}
     for n, (hands, dealer, vul, table, par_score) in enumerate(boards):
-        calls = bid(hands, dealer, {"NS": vul in ("NS", "All"), "EW": vul in ("EW", "All")}, choose,
-                    random.Random(rng_seed * 1000 + n))
+        calls = bid(
+            hands,
+            dealer,
+            {"NS": vul in ("NS", "All"), "EW": vul in ("EW", "All")},
+            choose,
+            random.Random(rng_seed * 1000 + n),
+        )
         score, text, side, level = score_ns(calls, dealer, table, vul)
         out["imps"].append(abs(imps(score - par_score)))
         made = False
@@ -105,7 +152,7 @@ def evaluate(boards: list[tuple], choose, rng_seed: int) -> dict:
         for key, need in (("game", game_lvl), ("slam", slam_lvl)):
             for s in (0, 1):
                 if can_make(table, s, need):
-                    reached = (side == s and made and level >= need[text.rstrip("X")[1:]])
+                    reached = side == s and made and level >= need[text.rstrip("X")[1:]]
                     out[key].append(1.0 if reached else 0.0)
     return out
 
@@ -129,16 +176,17 @@ def run(quick: bool, seed: int) -> list[Figure]:
     for name, res in (("strong", strong), ("baseline", base)):
         for key in ("game", "slam"):
             p, h = rate_ci(sum(res[key]), len(res[key]))
-            figs.append(Figure(GAME, f"auction ({name}): makeable {key} bid", p, h, "report", True, "",
-                               len(res[key])))
+            figs.append(Figure(GAME, f"auction ({name}): makeable {key} bid", p, h, "report", True, "", len(res[key])))
     for name, res in (("normal", normal), ("baseline", base)):
         value, half, count = mean_ci(res["imps"])
-        figs.append(Figure(GAME, f"auction ({name}): mean |IMPs| from par", value, half, "report", True,
-                           " IMPs", count))
+        figs.append(
+            Figure(GAME, f"auction ({name}): mean |IMPs| from par", value, half, "report", True, " IMPs", count)
+        )
     return figs + timer.figures(GAME)
 
 
-if __name__ == "__main__":   # python -m bench.strength.bridge_auction [--quick]
+if __name__ == "__main__":  # python -m bench.strength.bridge_auction [--quick]
     import sys
+
     for f in run("--quick" in sys.argv, 1):
         print(f.line())

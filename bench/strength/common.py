@@ -1,4 +1,5 @@
 """What a strength module reports, and the statistics every module shares."""
+
 from __future__ import annotations
 
 import math
@@ -11,19 +12,21 @@ from typing import Callable, Iterable
 @dataclass
 class Figure:
     game: str
-    measure: str     # what was measured, e.g. "win rate vs cheapest-card player"
+    measure: str  # what was measured, e.g. "win rate vs cheapest-card player"
     value: float
     half_width: float  # of the 95 % interval; 0 when not a sampled figure
-    goal: str        # e.g. ">= 0.60"
+    goal: str  # e.g. ">= 0.60"
     met: bool
     unit: str = ""
-    n: int = 0       # games / deals / decisions behind the figure
+    n: int = 0  # games / deals / decisions behind the figure
 
     def line(self) -> str:
         interval = f" ± {self.half_width:.3g}" if self.half_width else ""
         verdict = "met" if self.met else "MISSED"
-        return (f"{self.game:<10} {self.measure:<58} {self.value:.3g}{interval}{self.unit}"
-                f"  (n={self.n})  goal {self.goal}: {verdict}")
+        return (
+            f"{self.game:<10} {self.measure:<58} {self.value:.3g}{interval}{self.unit}"
+            f"  (n={self.n})  goal {self.goal}: {verdict}"
+        )
 
 
 def mean_ci(values: Iterable[float]) -> tuple[float, float, int]:
@@ -79,8 +82,10 @@ class DecisionTimer:
             return []
         p99 = data[min(len(data) - 1, int(0.99 * len(data)))]
         mean = statistics.fmean(data)
-        return [Figure(game, "time per decision, p99", p99, 0, "<= 1", p99 <= 1.0, " s", len(data)),
-                Figure(game, "time per decision, mean", mean, 0, "<= 0.3", mean <= 0.3, " s", len(data))]
+        return [
+            Figure(game, "time per decision, p99", p99, 0, "<= 1", p99 <= 1.0, " s", len(data)),
+            Figure(game, "time per decision, mean", mean, 0, "<= 0.3", mean <= 0.3, " s", len(data)),
+        ]
 
 
 class CpuDecisionTimer(DecisionTimer):

@@ -8,6 +8,7 @@ of the cards is shared. A draw counts as not a win. Fixed seeds: reproducible.
   only when it cannot cover, throws in its cheapest matching non-trump;
 - "today's computer": the frozen copy in bench/baseline/durak_ai.py.
 """
+
 from __future__ import annotations
 
 import random
@@ -74,8 +75,7 @@ def play(players: list[Player], deal: str, options, seed: int) -> dict:
     return s.result
 
 
-def match(me: Player, other: Player, games: int, seed: int, players: int = 2,
-          options: dict | None = None) -> dict:
+def match(me: Player, other: Player, games: int, seed: int, players: int = 2, options: dict | None = None) -> dict:
     """``games`` games (in seat-swapped pairs of one deal for heads-up; rotating seats
     for more players) of ``me`` against copies of ``other``. Counts for ``me``."""
     opts = parse_options(options or {"base_game": "podkidnoy", "deck_size": 36})
@@ -111,11 +111,23 @@ def run(quick: bool, seed: int) -> list[Figure]:
     timer = DecisionTimer(strong)
     vs_cheap = match(timer, cheapest, games, seed)
     vs_base = match(timer, baseline.computer_action, games, seed + 1)
-    figs = [_rate("strong win rate vs cheapest-card player (2p)", vs_cheap, 0.60),
-            _rate("strong win rate vs today's computer (2p)", vs_base, 0.65)]
+    figs = [
+        _rate("strong win rate vs cheapest-card player (2p)", vs_cheap, 0.60),
+        _rate("strong win rate vs today's computer (2p)", vs_base, 0.65),
+    ]
     if not quick:
         three = match(strong, cheapest, 30, seed + 2, players=3)
         p, half = rate_ci(three["losses"], three["games"])
-        figs.append(Figure(GAME, "strong fool rate vs 2 cheapest (3p; 1/3 if equal)", p, half,
-                           "(informative)", True, "", three["games"]))
+        figs.append(
+            Figure(
+                GAME,
+                "strong fool rate vs 2 cheapest (3p; 1/3 if equal)",
+                p,
+                half,
+                "(informative)",
+                True,
+                "",
+                three["games"],
+            )
+        )
     return figs + timer.figures(GAME)

@@ -14,6 +14,7 @@ game, with the 95 % interval over deal sets. Also: the strong player's time per 
 (DecisionTimer over every strong decision; p99 ≤ 1 s, mean ≤ 0.3 s), and, for information,
 the same score figure for the ``normal`` level (goal: above easy, ≥ 0).
 """
+
 from __future__ import annotations
 
 import random
@@ -65,10 +66,17 @@ def _margins(sets: int, seed: int, player) -> list[float]:
 def run(quick: bool, seed: int) -> list[Figure]:
     sets = 2 if quick else 24
     strong = DecisionTimer(lambda v, legal, rng: ai.computer_action(v, legal, rng, level="strong"))
-    figures = [at_least(GAME, "strong − equal baseline seat, points per game (duplicate)",
-                        _margins(sets, seed, strong), 5.0)]
+    figures = [
+        at_least(GAME, "strong − equal baseline seat, points per game (duplicate)", _margins(sets, seed, strong), 5.0)
+    ]
     figures += strong.figures(GAME)
     normal = lambda v, legal, rng: ai.computer_action(v, legal, rng, level="normal")  # noqa: E731
-    figures.append(at_least(GAME, "normal − equal baseline seat, points per game (duplicate)",
-                            _margins(max(1, sets // 2), seed + 1, normal), 0.0))
+    figures.append(
+        at_least(
+            GAME,
+            "normal − equal baseline seat, points per game (duplicate)",
+            _margins(max(1, sets // 2), seed + 1, normal),
+            0.0,
+        )
+    )
     return figures

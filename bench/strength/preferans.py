@@ -30,6 +30,7 @@ hands, 307 s on an idle 2-core machine, ~15 min loaded): +9.65 ± 2.63 whists pe
 0.167 s, mean 0.026 s. The thresholds (``ai_eval.DECL_EDGE``, ``ai_defend.DEF_EDGE``)
 were tuned on seed 1 (300 deals: +9.8 ± 5.4). Before this work: +2.75 ± 10.4.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,7 +47,7 @@ from engine.preferans.rules import DECK
 from engine.preferans.scoring import settlement
 
 GAME = "preferans"
-OPTIONS = {"bula": 30, "max_kontra_level": 2}   # the kontra chain stops at rekontra
+OPTIONS = {"bula": 30, "max_kontra_level": 2}  # the kontra chain stops at rekontra
 GOAL = 10.0
 FULL_DEALS, QUICK_DEALS = 1000, 6
 WORKERS = 2
@@ -136,8 +137,9 @@ def figures(results: list[dict]) -> list[Figure]:
     timer = CpuDecisionTimer(strong)
     for r in results:
         timer.seconds += r["seconds"]
-    figure = at_least(GAME, "strong − mean(2 baselines), whists per hand (duplicate)",
-                      [r["value"] for r in results], GOAL)
+    figure = at_least(
+        GAME, "strong − mean(2 baselines), whists per hand (duplicate)", [r["value"] for r in results], GOAL
+    )
     return [figure, *timer.figures(GAME)]
 
 

@@ -18,6 +18,7 @@ exact solver that keeps the rule: the share of positions where the two differ (5
 ± 2.7 in that run). The loss above is charged by DDS too, so an exact endgame would not
 show here.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,11 +29,10 @@ from engine.ddplay.solver import solve
 from engine.tricks import playable, winning_index
 from engine.whist import ai_strong, rules
 
-FULL_DEALS, QUICK_DEALS = 100, 15   # 200 pair figures: ~17 CPU-minutes
+FULL_DEALS, QUICK_DEALS = 100, 15  # 200 pair figures: ~17 CPU-minutes
 
 
-def exact_value(hands: list[list[str]], leader: int, trump: str | None,
-                trick: list[str]) -> int:
+def exact_value(hands: list[list[str]], leader: int, trump: str | None, trick: list[str]) -> int:
     """Tricks the side on play takes from here with best play, ``must_trump`` kept
     (alpha-beta over the remaining tricks with a table of solved positions)."""
     memo: dict = {}
@@ -86,8 +86,7 @@ def play_deal(deal_no: int, seed: int, choose, checks: list[bool]) -> tuple[int,
         cards_left = sum(len(h) for h in state.hands)
         n += 1
         if cards_left <= 20 and n % 7 == 0:
-            checks.append(max(scores[c] for c in allowed) ==
-                          exact_value(state.hands, state.leader, state.trump, trick))
+            checks.append(max(scores[c] for c in allowed) == exact_value(state.hands, state.leader, state.trump, trick))
         state, _ = rules.apply(state, seat, action)
     return loss[0], loss[1]
 
@@ -100,7 +99,18 @@ def run(quick: bool, seed: int) -> list[Figure]:
     for i in range(deals):
         per_pair.extend(play_deal(i, seed, timer, checks))
     differ, half = rate_ci(sum(not ok for ok in checks), len(checks))
-    return [at_most("whist", "DD tricks lost per pair per deal", per_pair, 0.8),
-            *timer.figures("whist"), *timer.cpu_figures("whist"),
-            Figure("whist", "DDS value differs from the must_trump value (<= 5 tricks)",
-                   differ, half, "<= 0.1", differ <= 0.1, "", len(checks))]
+    return [
+        at_most("whist", "DD tricks lost per pair per deal", per_pair, 0.8),
+        *timer.figures("whist"),
+        *timer.cpu_figures("whist"),
+        Figure(
+            "whist",
+            "DDS value differs from the must_trump value (<= 5 tricks)",
+            differ,
+            half,
+            "<= 0.1",
+            differ <= 0.1,
+            "",
+            len(checks),
+        ),
+    ]

@@ -1,6 +1,7 @@
 """Per-game Telegram presentation: one module per game, each providing a ``GameUI``.
 The service and the sender stay game-agnostic; everything a game shows or offers in
 the lobby lives in its module here."""
+
 from __future__ import annotations
 
 from bot.games.base import GameUI
@@ -29,6 +30,7 @@ def _load_all() -> None:
     import pkgutil
 
     import bot.games as package
+
     for module in pkgutil.iter_modules(package.__path__):
         if module.name != "base":
             importlib.import_module(f"bot.games.{module.name}")

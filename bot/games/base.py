@@ -1,6 +1,7 @@
 """What a game module tells the bot. Subclass ``GameUI`` and register an instance with
 ``bot.games.register_ui``. Every method works from engine *views* (never from state),
 so nothing hidden can reach a chat from here unless the engine's ``view`` leaks it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,9 +12,9 @@ Rows = list[list[tuple[str, Any]]]
 
 
 class GameUI:
-    name = ""              # the engine's game name
-    command = ""           # the group command that opens a table, e.g. "durak"
-    order = 100            # position in /newgame
+    name = ""  # the engine's game name
+    command = ""  # the group command that opens a table, e.g. "durak"
+    order = 100  # position in /newgame
     # Fixed seat names (bridge: N E S W): players choose a seat in the lobby and seats
     # keep their place; None = seats are filled in order of joining.
     seat_names: tuple[str, ...] | None = None
@@ -25,9 +26,22 @@ class GameUI:
     # Engine events after which the group's table message is redrawn. A group may get
     # about 20 messages a minute, so the table shows the game trick by trick (bout by
     # bout in durak), not card by card; each player's DM shows every card at once.
-    group_milestones = frozenset({
-        "deal", "trick", "bout", "talon", "contract", "trump", "all_pass", "passed_out",
-        "claim_accepted", "concede", "forfeit", "game_over"})
+    group_milestones = frozenset(
+        {
+            "deal",
+            "trick",
+            "bout",
+            "talon",
+            "contract",
+            "trump",
+            "all_pass",
+            "passed_out",
+            "claim_accepted",
+            "concede",
+            "forfeit",
+            "game_over",
+        }
+    )
 
     # ---------------------------------------------------------------- lobby
     def variant_text(self, options: dict, lang: str) -> str:
@@ -50,15 +64,15 @@ class GameUI:
     def hand_text(self, view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
         raise NotImplementedError
 
-    def action_rows(self, legal: list[str], view: dict, lang: str, mode: str,
-                    names: list[str]) -> tuple[Rows, list[tuple[str, str]]]:
+    def action_rows(
+        self, legal: list[str], view: dict, lang: str, mode: str, names: list[str]
+    ) -> tuple[Rows, list[tuple[str, str]]]:
         """Buttons for the seat's legal actions as rows of (label, index into ``legal``),
         and keyboard switches [(label, mode)] (e.g. durak's blind covers). ``mode`` is the
         keyboard the player switched to ("normal" by default). Keep it under 100 buttons."""
         raise NotImplementedError
 
-    def posts(self, events: list[dict], view: dict, names: list[str], lang: str,
-              history: list[dict]) -> list[str]:
+    def posts(self, events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
         """Texts (HTML) to post in the group as new messages after an action, e.g. the
         score sheet after a deal. ``view`` is the public view after the action;
         ``history`` the results of the finished games of this table (this one included)."""

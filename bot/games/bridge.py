@@ -5,6 +5,7 @@ lobby options and the We/They sheet after every deal. Input is always an engine 
 Bids are shown as ``4 ♠`` with a narrow no-break space: ``4♠`` would read as the four of
 spades (a card label) to people and to the leak check alike.
 """
+
 from __future__ import annotations
 
 from bot.games import register_ui
@@ -74,16 +75,23 @@ def auction_grid(view: dict, lang: str) -> str:
     cells = [""] * view["dealer"] + [call_text(a, lang, " ") for a in view["auction"]]
     if view["phase"] == "auction":
         cells.append("?")
-    rows = [list(SEATS)] + [(cells[i:i + 4] + [""] * 4)[:4] for i in range(0, len(cells), 4)]
+    rows = [list(SEATS)] + [(cells[i : i + 4] + [""] * 4)[:4] for i in range(0, len(cells), 4)]
     width = max(4, max(len(c) for row in rows for c in row) + 1)
     text = "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)
     return "<pre>" + esc(text) + "</pre>"
 
 
 def sheet_summary(sheet: dict, lang: str) -> str:
-    return t(lang, "bridge.sheet_line", we_games=sheet["games"]["NS"], they_games=sheet["games"]["EW"],
-             we_below=sheet["below"]["NS"], they_below=sheet["below"]["EW"],
-             we_total=sheet["totals"]["NS"], they_total=sheet["totals"]["EW"])
+    return t(
+        lang,
+        "bridge.sheet_line",
+        we_games=sheet["games"]["NS"],
+        they_games=sheet["games"]["EW"],
+        we_below=sheet["below"]["NS"],
+        they_below=sheet["below"]["EW"],
+        we_total=sheet["totals"]["NS"],
+        they_total=sheet["totals"]["EW"],
+    )
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -94,16 +102,37 @@ def _name(names: list[str], seat: int) -> str:
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     if view.get("board") is not None:
-        lines.append(t(lang, "bridge.deal_line", board=view["board"], dealer=SEATS[view["dealer"]],
-                       vul=vul_text(view["vulnerable"], lang)))
+        lines.append(
+            t(
+                lang,
+                "bridge.deal_line",
+                board=view["board"],
+                dealer=SEATS[view["dealer"]],
+                vul=vul_text(view["vulnerable"], lang),
+            )
+        )
     for seat in range(4):
         mark = "▶️ " if seat in view["to_act"] or (view["phase"] == "play" and view["turn"] == seat) else ""
         role = ""
         if view.get("declarer") is not None and view["phase"] in ("play", "claim"):
-            role = t(lang, "bridge.role.declarer") if seat == view["declarer"] else \
-                t(lang, "bridge.role.dummy") if seat == view["dummy"] else ""
-        lines.append(t(lang, "bridge.seat_line", mark=mark, seat=SEATS[seat], name=_name(names, seat),
-                       side=side_name(seat_side(seat), lang), role=role))
+            role = (
+                t(lang, "bridge.role.declarer")
+                if seat == view["declarer"]
+                else t(lang, "bridge.role.dummy")
+                if seat == view["dummy"]
+                else ""
+            )
+        lines.append(
+            t(
+                lang,
+                "bridge.seat_line",
+                mark=mark,
+                seat=SEATS[seat],
+                name=_name(names, seat),
+                side=side_name(seat_side(seat), lang),
+                role=role,
+            )
+        )
     if view["phase"] in ("auction", "play", "claim") and view.get("dealer") is not None:
         lines.append(t(lang, "bridge.auction") + "\n" + auction_grid(view, lang))
     if view["phase"] in ("play", "claim"):
@@ -118,9 +147,17 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
 
 
 def _play_block(view: dict, names: list[str], lang: str, show_dummy: bool = True) -> list[str]:
-    lines = [t(lang, "bridge.contract_line", contract=esc(contract_text(view["contract"], lang)),
-               seat=SEATS[view["declarer"]], name=_name(names, view["declarer"]),
-               we=view["won"]["NS"], they=view["won"]["EW"])]
+    lines = [
+        t(
+            lang,
+            "bridge.contract_line",
+            contract=esc(contract_text(view["contract"], lang)),
+            seat=SEATS[view["declarer"]],
+            name=_name(names, view["declarer"]),
+            we=view["won"]["NS"],
+            they=view["won"]["EW"],
+        )
+    ]
     if view.get("dummy_hand") is not None and show_dummy:
         lines.append(t(lang, "bridge.dummy_line", seat=SEATS[view["dummy"]], name=_name(names, view["dummy"])))
         lines += ["  " + line for line in suit_lines(view["dummy_hand"])]
@@ -134,8 +171,16 @@ def _play_block(view: dict, names: list[str], lang: str, show_dummy: bool = True
         lines.append(t(lang, "bridge.last_trick", cards=plays_text(last["plays"]), seat=SEATS[last["winner"]]))
     if view.get("claim"):
         claim = view["claim"]
-        lines.append(t(lang, "bridge.claim_line", seat=SEATS[view["declarer"]], name=_name(names, view["declarer"]),
-                       k=claim["tricks"], rest=claim["remaining"]))
+        lines.append(
+            t(
+                lang,
+                "bridge.claim_line",
+                seat=SEATS[view["declarer"]],
+                name=_name(names, view["declarer"]),
+                k=claim["tricks"],
+                rest=claim["remaining"],
+            )
+        )
     return lines
 
 
@@ -154,8 +199,15 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     seat = view["seat"]
     lines = [f"<b>{esc(header)}</b>", t(lang, "bridge.you", seat=SEATS[seat], side=side_name(seat_side(seat), lang))]
     if view.get("board") is not None:
-        lines.append(t(lang, "bridge.deal_line", board=view["board"], dealer=SEATS[view["dealer"]],
-                       vul=vul_text(view["vulnerable"], lang)))
+        lines.append(
+            t(
+                lang,
+                "bridge.deal_line",
+                board=view["board"],
+                dealer=SEATS[view["dealer"]],
+                vul=vul_text(view["vulnerable"], lang),
+            )
+        )
     if view["phase"] in ("auction", "play", "claim"):
         lines.append(t(lang, "bridge.auction") + "\n" + auction_grid(view, lang))
     if view["phase"] in ("play", "claim"):
@@ -229,20 +281,43 @@ def deal_post(event: dict, names: list[str] | None, lang: str) -> str:
     board = event.get("board")
     paper = board is None
     if event["passed_out"]:
-        head = t(lang, "bridge.passed_out_paper", n=event["deal_no"]) if paper else \
-            t(lang, "bridge.passed_out", board=board)
+        head = (
+            t(lang, "bridge.passed_out_paper", n=event["deal_no"])
+            if paper
+            else t(lang, "bridge.passed_out", board=board)
+        )
     else:
         res = event["result"]
-        outcome = t(lang, "bridge.outcome.made") if res == 0 else \
-            t(lang, "bridge.outcome.over", n=res) if res > 0 else t(lang, "bridge.outcome.down", n=-res)
+        outcome = (
+            t(lang, "bridge.outcome.made")
+            if res == 0
+            else t(lang, "bridge.outcome.over", n=res)
+            if res > 0
+            else t(lang, "bridge.outcome.down", n=-res)
+        )
         contract = esc(contract_text(event["contract"], lang))
         seat = SEATS[event["declarer"]]
         if paper:
-            head = t(lang, "bridge.deal_result_paper", n=event["deal_no"], contract=contract, seat=seat,
-                     tricks=event["tricks"], outcome=outcome)
+            head = t(
+                lang,
+                "bridge.deal_result_paper",
+                n=event["deal_no"],
+                contract=contract,
+                seat=seat,
+                tricks=event["tricks"],
+                outcome=outcome,
+            )
         else:
-            head = t(lang, "bridge.deal_result", board=board, contract=contract, seat=seat,
-                     name=_name(names or [], event["declarer"]), tricks=event["tricks"], outcome=outcome)
+            head = t(
+                lang,
+                "bridge.deal_result",
+                board=board,
+                contract=contract,
+                seat=seat,
+                name=_name(names or [], event["declarer"]),
+                tricks=event["tricks"],
+                outcome=outcome,
+            )
         how = event.get("how") or {}
         if "claimed" in how:
             head += " " + t(lang, "bridge.claim_note")
@@ -298,21 +373,31 @@ def sheet_pre(sheet: dict, lang: str) -> str:
 def final_post(result: dict, sheet: dict, names: list[str] | None, lang: str) -> str:
     if "forfeit" in result and names:
         winner = "EW" if result["forfeit"] % 2 == 0 else "NS"
-        lines = [t(lang, "bridge.result.title"),
-                 t(lang, "bridge.result.forfeit", name=_name(names, result["forfeit"]), side=side_name(winner, lang))]
+        lines = [
+            t(lang, "bridge.result.title"),
+            t(lang, "bridge.result.forfeit", name=_name(names, result["forfeit"]), side=side_name(winner, lang)),
+        ]
     elif not result.get("complete"):
         lines = [t(lang, "bridge.result.stopped")]
     else:
         lines = [t(lang, "bridge.result.title")]
     if not result.get("complete"):
         # what stopping wrote (the forfeit's rubber bonus, the unfinished-rubber premiums)
-        last = [e for e in sheet["entries"] if e["kind"] in ("unfinished_game", "unfinished_part")
-                or (e["kind"] == "rubber_bonus" and not sheet.get("complete"))]
+        last = [
+            e
+            for e in sheet["entries"]
+            if e["kind"] in ("unfinished_game", "unfinished_part")
+            or (e["kind"] == "rubber_bonus" and not sheet.get("complete"))
+        ]
         lines += written_lines(last, lang)
     tr = lambda key, **p: t(lang, key, **p)  # noqa: E731
     settlement = {"diff": result["diff"], "units": result["units"]}
-    lines += [esc(line) for line in result_lines(sheet, settlement, [names[s] for s in range(4)]
-                                                  if names and len(names) == 4 else None, tr)]
+    lines += [
+        esc(line)
+        for line in result_lines(
+            sheet, settlement, [names[s] for s in range(4)] if names and len(names) == 4 else None, tr
+        )
+    ]
     return "\n".join(lines)
 
 
@@ -328,10 +413,17 @@ def variant_text(options: dict, lang: str) -> str:
 def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
     def flag(key: str) -> tuple[str, str]:
         return (("✓ " if options.get(key) else "✗ ") + t(lang, f"bridge.opt.{key}"), key)
-    rows = [[(t(lang, "bridge.opt.preset", preset=t(lang, f"bridge.preset.{options['preset']}")), "preset"),
-             (t(lang, "bridge.opt.first_dealer", seat=options["first_dealer"]), "first_dealer")],
-            [(t(lang, "bridge.opt.rounding", mode=t(lang, f"bridge.rounding.{options['rounding']}")), "rounding"),
-             flag("score_honours")]]
+
+    rows = [
+        [
+            (t(lang, "bridge.opt.preset", preset=t(lang, f"bridge.preset.{options['preset']}")), "preset"),
+            (t(lang, "bridge.opt.first_dealer", seat=options["first_dealer"]), "first_dealer"),
+        ],
+        [
+            (t(lang, "bridge.opt.rounding", mode=t(lang, f"bridge.rounding.{options['rounding']}")), "rounding"),
+            flag("score_honours"),
+        ],
+    ]
     if paper:
         rows.append([flag("unfinished_rubber_bonus")])
     return rows

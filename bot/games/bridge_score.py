@@ -2,12 +2,24 @@
 sit under the group message and anyone keeping the sheet may press them: declarer,
 level, strain, doubling, tricks, honours, then Write (or Cancel); Undo drops the last
 deal. The sheet is posted after every written deal, the settlement at the end."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.bridge import (SEATS, bid_text, deal_post, final_post, option_rows, next_option,
-                              sheet_pre, sheet_summary, side_name, strain_text, variant_text)
+from bot.games.bridge import (
+    SEATS,
+    bid_text,
+    deal_post,
+    final_post,
+    option_rows,
+    next_option,
+    sheet_pre,
+    sheet_summary,
+    side_name,
+    strain_text,
+    variant_text,
+)
 from bot.i18n import t
 from bot.render.common import chunk, esc
 
@@ -75,8 +87,9 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
                 main.append((t(lang, "bridge.score.btn.honours", side=side_name(args[0], lang), held=args[1]), i))
         elif verb in ("passed_out", "undo", "stop", "confirm", "cancel"):
             tail.append((t(lang, f"bridge.score.btn.{verb}"), i))
-    width = 7 if legal and legal[0].startswith(("level", "tricks")) else 5 if legal and \
-        legal[0].startswith("strain") else 4
+    width = (
+        7 if legal and legal[0].startswith(("level", "tricks")) else 5 if legal and legal[0].startswith("strain") else 4
+    )
     return chunk(main, width) + chunk(tail, 2)
 
 

@@ -1,5 +1,6 @@
 """Durak in Telegram: the group table message, the DM hand message, action buttons,
 lobby options and the series sheet. Input is always an engine view (``engine.durak``)."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
@@ -128,8 +129,9 @@ def action_label(action: str, view: dict, lang: str) -> str:
     return t(lang, f"durak.btn.{verb}")
 
 
-def action_rows(legal: list[str], view: dict, lang: str, blind_mode: bool = False
-                ) -> tuple[list[list[tuple[str, int]]], bool]:
+def action_rows(
+    legal: list[str], view: dict, lang: str, blind_mode: bool = False
+) -> tuple[list[list[tuple[str, int]]], bool]:
     """Buttons as (label, index into ``legal``): cards four to a row, verbs on their own row.
 
     Covers are offered for the first unbeaten attack card only: the order of covering
@@ -156,8 +158,7 @@ def tally_sheet(tally: dict, names: list[str], lang: str) -> str:
     rows = [[t(lang, "sheet.seat"), t(lang, "sheet.player"), t(lang, "durak.sheet.fools")]]
     for seat, name in enumerate(names):
         rows.append([str(seat + 1), name, str(tally["fools"][seat])])
-    rows.append(["", t(lang, "durak.sheet.games", n=tally["games"]),
-                 t(lang, "durak.sheet.draws", n=tally["draws"])])
+    rows.append(["", t(lang, "durak.sheet.games", n=tally["games"]), t(lang, "durak.sheet.draws", n=tally["draws"])])
     return pre_table(rows, align_right={2})
 
 
@@ -178,9 +179,12 @@ class DurakUI(GameUI):
     def option_rows(self, options: dict, lang: str) -> Rows:
         def flag(key: str) -> tuple[str, str]:
             return (("✓ " if options[key] else "✗ ") + t(lang, f"durak.opt.{key}"), key)
+
         return [
-            [(t(lang, f"durak.variant.{options['base_game']}"), "base_game"),
-             (t(lang, "durak.deck", n=options["deck_size"]), "deck_size")],
+            [
+                (t(lang, f"durak.variant.{options['base_game']}"), "base_game"),
+                (t(lang, "durak.deck", n=options["deck_size"]), "deck_size"),
+            ],
             [flag("trumps"), flag("two_decks")],
             [flag("blind_beating"), flag("first_bout_five")],
         ]
@@ -214,11 +218,13 @@ class DurakUI(GameUI):
         over = next((e for e in events if e["type"] == "game_over"), None)
         if over is None:
             return []
-        text = "\n".join([
-            t(lang, "sheet.game_no", n=len(history)),
-            result_text(over["result"], names, lang),
-            tally_sheet(series_tally(history, len(names)), names, lang),
-        ])
+        text = "\n".join(
+            [
+                t(lang, "sheet.game_no", n=len(history)),
+                result_text(over["result"], names, lang),
+                tally_sheet(series_tally(history, len(names)), names, lang),
+            ]
+        )
         return [text]
 
 

@@ -2,6 +2,7 @@
 tricks and scoring cards taken, the layout of the domino deal), the DM hand with buttons
 for the legal cards (and the trump choice of deals 9–12), lobby options and the score
 sheet posted after every deal. Input is always an engine view (``engine.king``)."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
@@ -40,18 +41,21 @@ def task_text(no: int, options: dict, lang: str) -> str:
         return t(lang, f"king.task.{which}", n=_num(o["deal3_per_card"]))
     if key == "queens":
         if o["deal4_bachelor_rule"]:
-            return t(lang, "king.task.queens", n=_num(o["deal4_per_queen"]),
-                     b=_num(o["deal4_bachelor_per_queen"]), all=_num(o["deal4_all_four_bonus"]))
-        return t(lang, "king.task.queens_plain", n=_num(o["deal4_per_queen"]),
-                 all=_num(o["deal4_all_four_bonus"]))
+            return t(
+                lang,
+                "king.task.queens",
+                n=_num(o["deal4_per_queen"]),
+                b=_num(o["deal4_bachelor_per_queen"]),
+                all=_num(o["deal4_all_four_bonus"]),
+            )
+        return t(lang, "king.task.queens_plain", n=_num(o["deal4_per_queen"]), all=_num(o["deal4_all_four_bonus"]))
     if key == "last_two":
         return t(lang, "king.task.last_two", n=_num(o["deal5_per_trick"]))
     if key == "king":
         return t(lang, "king.task.king", n=_num(o["deal6_penalty"]))
     if key == "count":
         values = o["deal7_values"] or DEAL7_VALUES
-        worth = " ".join(f"{RANK_LABEL.get(r, r)}={v}" for r, v in
-                         sorted(values.items(), key=lambda kv: -kv[1]) if v)
+        worth = " ".join(f"{RANK_LABEL.get(r, r)}={v}" for r, v in sorted(values.items(), key=lambda kv: -kv[1]) if v)
         steps = " ".join(f"{at}:{_num(p)}" for at, p in (o["deal7_thresholds"] or DEAL7_THRESHOLDS))
         return t(lang, "king.task.count", values=worth, steps=steps)
     if key == "domino":
@@ -83,7 +87,7 @@ def _plays_text(plays: list, names: list[str]) -> str:
 
 def _row_text(suit: str, row: list[str]) -> str:
     lo, hi = ROW_ORDER.index(row[0]), ROW_ORDER.index(row[1])
-    ranks = " ".join(RANK_LABEL.get(r, r) for r in ROW_ORDER[lo:hi + 1])
+    ranks = " ".join(RANK_LABEL.get(r, r) for r in ROW_ORDER[lo : hi + 1])
     return f"{SUIT_SYMBOL[suit]} {ranks}"
 
 
@@ -98,8 +102,15 @@ def _status_lines(view: dict, names: list[str], lang: str) -> list[str]:
             lines.append(t(lang, "king.on_table", cards=_plays_text(view["trick"], names)))
         last = view.get("last_trick")
         if last:
-            lines.append(t(lang, "king.last_trick", no=last["no"], cards=_plays_text(last["plays"], names),
-                           name=esc(names[last["winner"]])))
+            lines.append(
+                t(
+                    lang,
+                    "king.last_trick",
+                    no=last["no"],
+                    cards=_plays_text(last["plays"], names),
+                    name=esc(names[last["winner"]]),
+                )
+            )
     elif k == "count":
         pile = view["pile"]
         lines.append(t(lang, "king.total", total=view["total"]))
@@ -171,8 +182,9 @@ def group_text(view: dict, names: list[str], lang: str, header: str, options: di
     return "\n".join(lines)
 
 
-def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str],
-              options: dict | None = None) -> str:
+def hand_text(
+    view: dict, names: list[str], lang: str, header: str, legal: list[str], options: dict | None = None
+) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     if view["deal_no"]:
         lines.append(_deal_line(view, lang) + " — " + task_text(view["deal_no"], options or {}, lang))
@@ -221,6 +233,7 @@ def action_rows(legal: list[str], lang: str) -> Rows:
 
 # ---------------------------------------------------------------------------- the sheet
 
+
 def _cell(n: int | None) -> str:
     return "" if n is None else str(n)
 
@@ -230,17 +243,33 @@ def sheet_table(view: dict, lang: str) -> str:
     the running totals, as a monospaced <pre> block."""
     by_no = {e["no"]: e for e in view["sheet"]}
     first = view.get("first_dealer")
-    head = [t(lang, "king.sheet.no"), t(lang, "king.sheet.contract"), t(lang, "king.sheet.dealer"),
-            t(lang, "king.sheet.trump"), "1", "2", "3", "4", "Σ"]
+    head = [
+        t(lang, "king.sheet.no"),
+        t(lang, "king.sheet.contract"),
+        t(lang, "king.sheet.dealer"),
+        t(lang, "king.sheet.trump"),
+        "1",
+        "2",
+        "3",
+        "4",
+        "Σ",
+    ]
     rows = [head]
     for no in range(1, 13):
         e = by_no.get(no)
         dealer = e["dealer"] if e else (None if first is None else (first + no - 1) % 4)
         trump = "-" if no < 9 else (SUIT_SYMBOL[e["trump"]] if e and e["trump"] else "")
         scores = e["scores"] if e else [None] * 4
-        rows.append([str(no), t(lang, f"king.short.{CONTRACTS[no]}"),
-                     "" if dealer is None else str(dealer + 1), trump,
-                     *(_cell(s) for s in scores), _cell(sum(scores) if e else None)])
+        rows.append(
+            [
+                str(no),
+                t(lang, f"king.short.{CONTRACTS[no]}"),
+                "" if dealer is None else str(dealer + 1),
+                trump,
+                *(_cell(s) for s in scores),
+                _cell(sum(scores) if e else None),
+            ]
+        )
     totals = view["totals"]
     rows.append(["", t(lang, "king.sheet.total"), "", "", *(str(x) for x in totals), str(sum(totals))])
     return pre_table(rows, align_right={0, 4, 5, 6, 7, 8})
@@ -255,14 +284,21 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
         return ""
     lines = []
     if "forfeit" in result:
-        lines.append(t(lang, "king.result.forfeit", name=esc(names[result["forfeit"]]),
-                       deals=result["deals"]))
+        lines.append(t(lang, "king.result.forfeit", name=esc(names[result["forfeit"]]), deals=result["deals"]))
     lines.append(t(lang, "king.result.title"))
     order = sorted(range(len(names)), key=lambda s: (result["places"][s], s))
     for s in order:
         medal = "🏆 " if result["places"][s] == 1 else ""
-        lines.append(t(lang, "king.result.line", place=result["places"][s], medal=medal,
-                       name=esc(names[s]), total=_num(result["totals"][s])))
+        lines.append(
+            t(
+                lang,
+                "king.result.line",
+                place=result["places"][s],
+                medal=medal,
+                name=esc(names[s]),
+                total=_num(result["totals"][s]),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -279,8 +315,14 @@ def sheet_post(view: dict, names: list[str], lang: str, deal_no: int | None) -> 
 
 # ---------------------------------------------------------------------------- lobby
 
-FLAGS = ("deal2_no_heart_lead", "deal4_bachelor_rule", "deal6_no_heart_lead",
-         "deal6_must_discard_kh", "deal8_free_pass", "trump_must_ruff")
+FLAGS = (
+    "deal2_no_heart_lead",
+    "deal4_bachelor_rule",
+    "deal6_no_heart_lead",
+    "deal6_must_discard_kh",
+    "deal8_free_pass",
+    "trump_must_ruff",
+)
 
 
 def variant_name(options: dict, lang: str) -> str:
@@ -311,8 +353,11 @@ class KingUI(GameUI):
             return (("✓ " if o[key] else "✗ ") + t(lang, f"king.opt.{key}"), key)
 
         fd = o["first_dealer"]
-        dealer = (t(lang, "king.opt.dealer_random") if fd == "random"
-                  else t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(fd)))
+        dealer = (
+            t(lang, "king.opt.dealer_random")
+            if fd == "random"
+            else t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(fd))
+        )
         boys = t(lang, "king.opt.deal3_kj" if o["deal3_cards"] == "KJ" else "king.opt.deal3_j")
         return [
             [(dealer, "first_dealer"), (boys, "deal3_cards")],

@@ -3,6 +3,7 @@ kontra level, trick counts), the DM hand with buttons for the legal actions only
 lobby options, and the pulka sheet posted after every hand. Input is always an
 engine view (``engine.preferans``); the sheet text comes from ``engine.preferans.sheet``
 so ``cardbot score --text`` prints exactly what the bot posts."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
@@ -27,7 +28,7 @@ def contract_label(number: int | None, igra: bool, lang: str) -> str:
 def level_name(level: int, lang: str) -> str:
     if 1 <= level <= 4:
         return t(lang, f"preferans.kontra.{level}")
-    return t(lang, "preferans.kontra.n", m=2 ** level)
+    return t(lang, "preferans.kontra.n", m=2**level)
 
 
 def call_text(call: str, lang: str) -> str:
@@ -41,10 +42,10 @@ def call_text(call: str, lang: str) -> str:
 
 def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_no: int | None) -> str:
     rounding = view["options"].get("display_rounding", "none") if view.get("options") else "none"
-    title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no,
-                                      rounding, last)
-    return "\n".join([f"<b>{esc(title)}</b>", *(esc(line) for line in lines),
-                      f"<pre>{esc(table)}</pre>", esc(sheet_legend(lang))])
+    title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no, rounding, last)
+    return "\n".join(
+        [f"<b>{esc(title)}</b>", *(esc(line) for line in lines), f"<pre>{esc(table)}</pre>", esc(sheet_legend(lang))]
+    )
 
 
 def result_lines(result: dict, names: list[str], lang: str) -> list[str]:
@@ -76,8 +77,15 @@ def status_lines(view: dict, names: list[str], lang: str, seat: int | None = Non
     lines = []
     if view["dealer"] is None:
         return lines
-    lines.append(t(lang, "preferans.hand_line", n=view["hand_no"], dealer=esc(names[view["dealer"]]),
-                   fh=esc(names[view["first_hand"]])))
+    lines.append(
+        t(
+            lang,
+            "preferans.hand_line",
+            n=view["hand_no"],
+            dealer=esc(names[view["dealer"]]),
+            fh=esc(names[view["first_hand"]]),
+        )
+    )
     phase = view["phase"]
     if phase in ("deal", "over"):
         return lines
@@ -96,9 +104,16 @@ def status_lines(view: dict, names: list[str], lang: str, seat: int | None = Non
     if d is not None and view["number"] is not None:
         refe = t(lang, "preferans.refe_x2") if view["sheet"]["refe"][d] > 0 else ""
         talon = t(lang, "preferans.with_talon") if not view["igra"] else t(lang, "preferans.without_talon")
-        lines.append(t(lang, "preferans.contract_line", name=esc(names[d]),
-                       contract=contract_label(view["number"], view["igra"], lang),
-                       talon=talon) + (f" · {refe}" if refe else ""))
+        lines.append(
+            t(
+                lang,
+                "preferans.contract_line",
+                name=esc(names[d]),
+                contract=contract_label(view["number"], view["igra"], lang),
+                talon=talon,
+            )
+            + (f" · {refe}" if refe else "")
+        )
     if view.get("talon") and seat is None:
         lines.append(t(lang, "preferans.talon_line", cards=cards_text(view["talon"])))
     elif d is not None and not view["igra"] and seat is None and phase in ("discard", "contract"):
@@ -108,17 +123,28 @@ def status_lines(view: dict, names: list[str], lang: str, seat: int | None = Non
         lines.append(t(lang, "preferans.defence_line", parts=", ".join(parts)))
     if view["level"]:
         by = ", ".join(esc(names[k]) for k in view["kontra"])
-        lines.append(t(lang, "preferans.kontra_line", name=level_name(view["level"], lang),
-                       m=2 ** view["level"], by=by))
+        lines.append(
+            t(lang, "preferans.kontra_line", name=level_name(view["level"], lang), m=2 ** view["level"], by=by)
+        )
     if phase == "play":
         won = " · ".join(f"{esc(names[s])}: {view['won'][s]}" for s in view["participants"])
         lines.append(t(lang, "preferans.tricks_line", won=won))
         if view["trick"]:
-            lines.append(t(lang, "preferans.trick_line",
-                           cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["trick"])))
+            lines.append(
+                t(
+                    lang,
+                    "preferans.trick_line",
+                    cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["trick"]),
+                )
+            )
         elif view["last_trick"]:
-            lines.append(t(lang, "preferans.last_trick_line",
-                           cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["last_trick"])))
+            lines.append(
+                t(
+                    lang,
+                    "preferans.last_trick_line",
+                    cards=" · ".join(f"{esc(names[s])}: {label(c)}" for s, c in view["last_trick"]),
+                )
+            )
     return lines
 
 
@@ -137,8 +163,12 @@ def last_hand_line(view: dict, names: list[str], lang: str) -> str:
     if not row:
         return ""
     rounding = view["options"].get("display_rounding", "none")
-    return t(lang, "preferans.last_hand", n=row.get("hand_no", ""),
-             text=esc(row_summary(row, names, lang, rounding, view["bula"])))
+    return t(
+        lang,
+        "preferans.last_hand",
+        n=row.get("hand_no", ""),
+        text=esc(row_summary(row, names, lang, rounding, view["bula"])),
+    )
 
 
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
@@ -176,10 +206,16 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
         elif key == "defence" and "invite" in legal:
             key = "defence_invite"
         elif key == "naming":
-            key = ("naming_first" if view["named"] is None
-                   else "naming" if "hold" in legal else "naming_nohold")
-        lines.append("👉 " + t(lang, f"preferans.prompt.{key}", level=level_name(view["level"] + 1, lang),
-                              choices=auction_choices(legal, lang) if key == "auction" else ""))
+            key = "naming_first" if view["named"] is None else "naming" if "hold" in legal else "naming_nohold"
+        lines.append(
+            "👉 "
+            + t(
+                lang,
+                f"preferans.prompt.{key}",
+                level=level_name(view["level"] + 1, lang),
+                choices=auction_choices(legal, lang) if key == "auction" else "",
+            )
+        )
         if key == "kontra_round":
             lines += kontra_hints(view, names, lang)
     else:
@@ -197,8 +233,13 @@ def kontra_hints(view: dict, names: list[str], lang: str) -> list[str]:
     and a lone defender's kontra brings the passed defender in as his partner (§5.5)."""
     out = []
     d, opts = view["declarer"], view["options"]
-    if (view["number"] == 2 and not view["igra"] and opts.get("two_requires_kontra", True)
-            and view["sheet"]["refe"][d] == 0 and not view["kontra"]):
+    if (
+        view["number"] == 2
+        and not view["igra"]
+        and opts.get("two_requires_kontra", True)
+        and view["sheet"]["refe"][d] == 0
+        and not view["kontra"]
+    ):
         key = "two_slo" if opts.get("slovenian_two_refe") else "two"
         out.append(t(lang, f"preferans.hint.{key}", name=esc(names[d])))
     me = view["seat"]
@@ -251,8 +292,7 @@ BULAS = [30, 50, 100, 10, 20]
 REFE_CHOICES = ["auto", 0, 1, 2, 3, None]
 KONTRA_CHAINS = [(True, None), (False, None), (True, 1), (True, 3), (True, 4)]
 QUOTAS = [2, 1, 3]
-FLAGS = ("show_talon", "single_step_bids", "two_requires_kontra", "slovenian_two_refe",
-         "slovenian_sans_lead")
+FLAGS = ("show_talon", "single_step_bids", "two_requires_kontra", "slovenian_two_refe", "slovenian_sans_lead")
 
 
 def _chain_index(options: dict) -> int:
@@ -287,14 +327,19 @@ def variant_text(options: dict, lang: str) -> str:
 def option_rows(options: dict, lang: str) -> Rows:
     def flag(key: str) -> tuple[str, str]:
         return (("✓ " if options.get(key) else "✗ ") + t(lang, f"preferans.opt.{key}"), key)
+
     return [
         [(t(lang, "preferans.opt.bula", n=options.get("bula", 30)), "bula"), (refe_label(options, lang), "max_refe")],
-        [(t(lang, f"preferans.opt.scope.{options.get('kontra_scope', 'pair_only')}"), "kontra_scope"),
-         (chain_label(options, lang), "kontra_chain")],
+        [
+            (t(lang, f"preferans.opt.scope.{options.get('kontra_scope', 'pair_only')}"), "kontra_scope"),
+            (chain_label(options, lang), "kontra_chain"),
+        ],
         [flag("show_talon"), flag("single_step_bids")],
         [flag("two_requires_kontra"), flag("slovenian_two_refe")],
-        [flag("slovenian_sans_lead"),
-         (t(lang, "preferans.opt.quota", n=options.get("lone_defender_quota", 2)), "lone_defender_quota")],
+        [
+            flag("slovenian_sans_lead"),
+            (t(lang, "preferans.opt.quota", n=options.get("lone_defender_quota", 2)), "lone_defender_quota"),
+        ],
         [(t(lang, f"preferans.opt.rounding.{options.get('display_rounding', 'none')}"), "display_rounding")],
     ]
 

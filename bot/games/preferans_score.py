@@ -5,12 +5,20 @@ lobby; the order of joining is the seating order, clockwise). Every seated perso
 press the entry buttons under the group message: declarer (or all pass), contract,
 igra, the defence, the kontra and the tricks, then confirm. "Undo" drops the last
 confirmed hand. The sheet is posted after every confirmed hand and after an undo."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans import (contract_label, level_name, option_rows, next_option,
-                                 result_lines, sheet_post, variant_text)
+from bot.games.preferans import (
+    contract_label,
+    level_name,
+    option_rows,
+    next_option,
+    result_lines,
+    sheet_post,
+    variant_text,
+)
 from bot.i18n import t
 from bot.render.common import chunk, esc
 from engine.preferans.scoring import defenders
@@ -33,16 +41,19 @@ def pending_text(view: dict, names: list[str], lang: str) -> list[str]:
         return [t(lang, "preferans.score.entry", text=t(lang, "preferans.score.all_pass"))]
     parts = [esc(names[p["declarer"]])]
     if "number" in p:
-        parts.append(contract_label(p["number"], p.get("igra", False), lang)
-                     + ("" if "igra" in p else " …"))
+        parts.append(contract_label(p["number"], p.get("igra", False), lang) + ("" if "igra" in p else " …"))
     for seat, decision in p.get("defence", {}).items():
         parts.append(f"{esc(names[int(seat)])} — {t(lang, 'preferans.def.' + decision)}")
     if p.get("kontra"):
-        parts.append(level_name(p.get("level", 1), lang) + " ("
-                     + ", ".join(esc(names[k]) for k in p["kontra"]) + ")")
+        parts.append(level_name(p.get("level", 1), lang) + " (" + ", ".join(esc(names[k]) for k in p["kontra"]) + ")")
     if p.get("tricks"):
-        parts.append(t(lang, "preferans.score.tricks_done",
-                       tricks=", ".join(f"{esc(names[int(s)])} {n}" for s, n in p["tricks"].items())))
+        parts.append(
+            t(
+                lang,
+                "preferans.score.tricks_done",
+                tricks=", ".join(f"{esc(names[int(s)])} {n}" for s, n in p["tricks"].items()),
+            )
+        )
     return [t(lang, "preferans.score.entry", text=" · ".join(parts))]
 
 
@@ -61,18 +72,29 @@ def prompt(view: dict, names: list[str], lang: str) -> str:
 
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
-    lines.append(t(lang, "preferans.score.players",
-                   players=", ".join(f"{i + 1}. {esc(n)}" for i, n in enumerate(names))))
+    lines.append(
+        t(lang, "preferans.score.players", players=", ".join(f"{i + 1}. {esc(n)}" for i, n in enumerate(names)))
+    )
     sheet = view["sheet"]
-    lines.append(t(lang, "preferans.score.columns",
-                   cols=" · ".join(f"{esc(names[i])} {str(sheet['contract'][i]).replace('-', '−')}"
-                                   for i in range(3)),
-                   n=view["entries"]))
+    lines.append(
+        t(
+            lang,
+            "preferans.score.columns",
+            cols=" · ".join(f"{esc(names[i])} {str(sheet['contract'][i]).replace('-', '−')}" for i in range(3)),
+            n=view["entries"],
+        )
+    )
     if view.get("last_row"):
         from engine.preferans.sheet import row_summary
-        lines.append(t(lang, "preferans.last_hand", n=view["entries"],
-                       text=esc(row_summary(view["last_row"], names, lang,
-                                            view["options"]["display_rounding"], view["bula"]))))
+
+        lines.append(
+            t(
+                lang,
+                "preferans.last_hand",
+                n=view["entries"],
+                text=esc(row_summary(view["last_row"], names, lang, view["options"]["display_rounding"], view["bula"])),
+            )
+        )
     if view["result"]:
         lines.append(t(lang, "preferans.over"))
         lines += result_lines(view["result"], names, lang)

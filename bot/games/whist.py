@@ -2,6 +2,7 @@
 side, the score), the DM hand with buttons for the legal cards (and the trump choice),
 the sheet after every deal and the rubber totals at the end. Input is always an engine
 view (``engine.whist``); the sheet itself is ``engine.whist.sheet`` (as ``cardbot score``)."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
@@ -54,12 +55,29 @@ def variant_name(options: dict, lang: str) -> str:
 
 def score_lines(score: dict, lang: str) -> list[str]:
     cur, games = score["current"], score["games"]
-    lines = [t(lang, "whist.score_line", ns=cur["NS"], ew=cur["EW"], target=score["target"],
-               gns=games["NS"], gew=games["EW"])]
+    lines = [
+        t(
+            lang,
+            "whist.score_line",
+            ns=cur["NS"],
+            ew=cur["EW"],
+            target=score["target"],
+            gns=games["NS"],
+            gew=games["EW"],
+        )
+    ]
     target = score["match_rubbers_to_win"]
-    lines.append(t(lang, "whist.match_line", ns=score["rubbers"]["NS"], ew=score["rubbers"]["EW"],
-                   cns=score["credited"]["NS"], cew=score["credited"]["EW"],
-                   to=(t(lang, "whist.match_to", n=target) if target else "")))
+    lines.append(
+        t(
+            lang,
+            "whist.match_line",
+            ns=score["rubbers"]["NS"],
+            ew=score["rubbers"]["EW"],
+            cns=score["credited"]["NS"],
+            cew=score["credited"]["EW"],
+            to=(t(lang, "whist.match_to", n=target) if target else ""),
+        )
+    )
     return lines
 
 
@@ -73,16 +91,22 @@ def trump_line(view: dict, names: list[str], lang: str) -> str:
             return t(lang, "whist.trump_choosing", who=seat_name(view["chooser"], names))
         return t(lang, "whist.trump_none")
     if view.get("turn_up"):
-        return t(lang, "whist.trump_turned", suit=suit_text(view["trump"]), card=label(view["turn_up"]),
-                 who=seat_name(view["dealer"], names))
+        return t(
+            lang,
+            "whist.trump_turned",
+            suit=suit_text(view["trump"]),
+            card=label(view["turn_up"]),
+            who=seat_name(view["dealer"], names),
+        )
     return t(lang, "whist.trump_line", suit=suit_text(view["trump"]))
 
 
 def deal_line(view: dict, names: list[str], lang: str) -> str:
     score = view["score"]
     dealer = seat_name(view["dealer"], names) if view["dealer"] is not None else "—"
-    return t(lang, "whist.deal_line", rubber=score["rubber_no"], game=score["game_no"],
-             deal=view["deal_no"], dealer=dealer)
+    return t(
+        lang, "whist.deal_line", rubber=score["rubber_no"], game=score["game_no"], deal=view["deal_no"], dealer=dealer
+    )
 
 
 def tricks_line(view: dict, lang: str) -> str:
@@ -102,8 +126,7 @@ def result_text(result: dict | None, names: list[str] | None, lang: str) -> str:
             lines.append(t(lang, "whist.result.closed"))
     elif result.get("forfeit") is not None:
         seat = result["forfeit"]
-        lines.append(t(lang, "whist.result.forfeit", who=seat_name(seat, names),
-                       side=side_name(SIDES[seat % 2], lang)))
+        lines.append(t(lang, "whist.result.forfeit", who=seat_name(seat, names), side=side_name(SIDES[seat % 2], lang)))
     elif result.get("stopped_by") is not None:
         lines.append(t(lang, "whist.result.stopped", who=seat_name(result["stopped_by"], names)))
     winner = result.get("winner")
@@ -125,8 +148,9 @@ def totals_table(view: dict, names: list[str] | None, lang: str) -> str:
     we, they = side_name("NS", lang), side_name("EW", lang)
     rows = [[t(lang, "whist.sheet.rubber"), t(lang, "whist.sheet.games"), we, they]]
     for r in sheet.rubbers:
-        rows.append([str(r["n"]), f"{r['games']['NS']}:{r['games']['EW']}",
-                     str(r["total"]["NS"]), str(r["total"]["EW"])])
+        rows.append(
+            [str(r["n"]), f"{r['games']['NS']}:{r['games']['EW']}", str(r["total"]["NS"]), str(r["total"]["EW"])]
+        )
     credited = sheet.credited
     rows.append([t(lang, "whist.sheet.credited"), "", str(credited["NS"]), str(credited["EW"])])
     balance = sheet.balance
@@ -156,8 +180,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
         lines.append(t(lang, "whist.on_table", cards=trick_line(view["trick"], names)))
     if view.get("last_trick"):
         lt = view["last_trick"]
-        lines.append(t(lang, "whist.last_trick", cards=trick_line(lt["plays"], names),
-                       winner=SEATS[lt["winner"]]))
+        lines.append(t(lang, "whist.last_trick", cards=trick_line(lt["plays"], names), winner=SEATS[lt["winner"]]))
     if view["phase"] == "over":
         lines.append("")
         lines.append(result_text(view["result"], names, lang))
@@ -171,9 +194,16 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
 
 def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
     seat = view["seat"]
-    lines = [f"<b>{esc(header)}</b>",
-             t(lang, "whist.you", seat=SEATS[seat], side=side_name(SIDES[seat % 2], lang),
-               partner=seat_name((seat + 2) % 4, names))]
+    lines = [
+        f"<b>{esc(header)}</b>",
+        t(
+            lang,
+            "whist.you",
+            seat=SEATS[seat],
+            side=side_name(SIDES[seat % 2], lang),
+            partner=seat_name((seat + 2) % 4, names),
+        ),
+    ]
     if view["phase"] in ("trump", "play"):
         lines.append(deal_line(view, names, lang))
         lines.append(trump_line(view, names, lang))
@@ -184,8 +214,7 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
         lines.append(t(lang, "whist.on_table", cards=trick_line(view["trick"], names)))
     elif view.get("last_trick"):
         lt = view["last_trick"]
-        lines.append(t(lang, "whist.last_trick", cards=trick_line(lt["plays"], names),
-                       winner=SEATS[lt["winner"]]))
+        lines.append(t(lang, "whist.last_trick", cards=trick_line(lt["plays"], names), winner=SEATS[lt["winner"]]))
     lines.append(t(lang, "whist.your_cards", cards=cards_text(view.get("hand", []))))
     if view["phase"] == "over":
         lines.append(result_text(view["result"], names, lang))
@@ -242,27 +271,36 @@ def honours_notes(event: dict, lang: str) -> list[str]:
 
 def deal_summary(event: dict, names: list[str], lang: str) -> str:
     entry = event["entry"]
-    text = t(lang, "whist.deal_done", n=event["deal"], suit=suit_text(event.get("trump")),
-             ns=entry["tricks"]["NS"], ew=entry["tricks"]["EW"],
-             hns=entry["honours"]["NS"], hew=entry["honours"]["EW"])
+    text = t(
+        lang,
+        "whist.deal_done",
+        n=event["deal"],
+        suit=suit_text(event.get("trump")),
+        ns=entry["tricks"]["NS"],
+        ew=entry["tricks"]["EW"],
+        hns=entry["honours"]["NS"],
+        hew=entry["honours"]["EW"],
+    )
     for note in honours_notes(event, lang):
         text += "\n" + note
     game = event.get("game_won")
     if game:
-        text += "\n" + t(lang, "whist.game_won", side=side_name(game["winner"], lang),
-                         value=game["value"])
+        text += "\n" + t(lang, "whist.game_won", side=side_name(game["winner"], lang), value=game["value"])
     rubber = event.get("rubber_won")
     if rubber:
-        text += "\n" + t(lang, "whist.rubber_won", side=side_name(rubber["winner"], lang),
-                         a=rubber["games"][rubber["winner"]],
-                         b=rubber["games"]["EW" if rubber["winner"] == "NS" else "NS"],
-                         premium=rubber["premium"])
+        text += "\n" + t(
+            lang,
+            "whist.rubber_won",
+            side=side_name(rubber["winner"], lang),
+            a=rubber["games"][rubber["winner"]],
+            b=rubber["games"]["EW" if rubber["winner"] == "NS" else "NS"],
+            premium=rubber["premium"],
+        )
     return text
 
 
 def final_post(result: dict, view: dict, names: list[str] | None, lang: str) -> str:
-    return "\n".join([t(lang, "whist.match_over"), result_text(result, names, lang),
-                      totals_table(view, names, lang)])
+    return "\n".join([t(lang, "whist.match_over"), result_text(result, names, lang), totals_table(view, names, lang)])
 
 
 class WhistUI(GameUI):
@@ -277,8 +315,10 @@ class WhistUI(GameUI):
         full = WhistOptions.model_validate(options)
         return [
             [(t(lang, f"whist.preset.{full.preset}"), "preset")],
-            [(t(lang, f"whist.opt.{full.trump_method}"), "trump_method"),
-             (("✓ " if full.must_trump else "✗ ") + t(lang, "whist.opt.must_trump"), "must_trump")],
+            [
+                (t(lang, f"whist.opt.{full.trump_method}"), "trump_method"),
+                (("✓ " if full.must_trump else "✗ ") + t(lang, "whist.opt.must_trump"), "must_trump"),
+            ],
             [(rubbers_label(full.match_rubbers_to_win, lang), "rubbers")],
         ]
 
@@ -286,12 +326,14 @@ class WhistUI(GameUI):
         full = WhistOptions.model_validate(options)
         if key == "preset":
             preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
-            new = {"preset": preset, "trump_method": full.trump_method,
-                   "match_rubbers_to_win": full.match_rubbers_to_win,
-                   "first_dealer": full.first_dealer}
+            new = {
+                "preset": preset,
+                "trump_method": full.trump_method,
+                "match_rubbers_to_win": full.match_rubbers_to_win,
+                "first_dealer": full.first_dealer,
+            }
         elif key == "trump_method":
-            new = {**full.dump(), "trump_method": "dealer_names" if full.trump_method == "turn_up"
-                   else "turn_up"}
+            new = {**full.dump(), "trump_method": "dealer_names" if full.trump_method == "turn_up" else "turn_up"}
         elif key == "must_trump":
             new = {**full.dump(), "must_trump": not full.must_trump}
         elif key == "rubbers":

@@ -2,12 +2,22 @@
 the group message (any seated person may press): the tricks of each side, then the
 honours, then confirm; undo strikes out the last deal. The sheet is posted after every
 entry, exactly as ``cardbot score --text`` prints it."""
+
 from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.whist import (PRESETS, RUBBER_CHOICES, final_post, honours_notes, result_text, rubbers_label,
-                             score_lines, sheet_block, variant_name)
+from bot.games.whist import (
+    PRESETS,
+    RUBBER_CHOICES,
+    final_post,
+    honours_notes,
+    result_text,
+    rubbers_label,
+    score_lines,
+    sheet_block,
+    variant_name,
+)
 from bot.i18n import t
 from bot.render.common import chunk, esc
 from engine.whist.options import WhistOptions
@@ -69,8 +79,12 @@ class WhistScoreUI(GameUI):
 
     def option_rows(self, options: dict, lang: str) -> Rows:
         full = WhistOptions.model_validate(options)
-        return [[(t(lang, f"whist.preset.{full.preset}"), "preset"),
-                 (rubbers_label(full.match_rubbers_to_win, lang), "rubbers")]]
+        return [
+            [
+                (t(lang, f"whist.preset.{full.preset}"), "preset"),
+                (rubbers_label(full.match_rubbers_to_win, lang), "rubbers"),
+            ]
+        ]
 
     def next_option(self, options: dict, key: str) -> dict:
         full = WhistOptions.model_validate(options)
@@ -99,8 +113,15 @@ class WhistScoreUI(GameUI):
         for event in events:
             if event["type"] == "deal_scored":
                 entry = event["entry"]
-                head = t(lang, "whist_score.written", n=event["deal"], ns=entry["tricks"]["NS"],
-                         ew=entry["tricks"]["EW"], hns=entry["honours"]["NS"], hew=entry["honours"]["EW"])
+                head = t(
+                    lang,
+                    "whist_score.written",
+                    n=event["deal"],
+                    ns=entry["tricks"]["NS"],
+                    ew=entry["tricks"]["EW"],
+                    hns=entry["honours"]["NS"],
+                    hew=entry["honours"]["EW"],
+                )
                 head = "\n".join([head, *honours_notes(event, lang)])
                 out.append(head + "\n" + sheet_block(view, lang))
             elif event["type"] == "undone":

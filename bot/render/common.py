@@ -1,4 +1,5 @@
 """Small pieces every renderer uses: HTML escaping, card labels, keyboards."""
+
 from __future__ import annotations
 
 import html
@@ -12,22 +13,22 @@ from engine.text import display_width, grid
 
 esc = html.escape
 
-NAME_WIDTH = 20      # screen columns a person's name takes on tables, sheets and toasts
-TITLE_WIDTH = 40     # ... and a group's title in DMs
+NAME_WIDTH = 20  # screen columns a person's name takes on tables, sheets and toasts
+TITLE_WIDTH = 40  # ... and a group's title in DMs
 MESSAGE_LIMIT = 4096  # Telegram's limit on a message text, in UTF-16 units after parsing
 
 # Bidirectional controls flip the text after them ("‮" turns a whole table line
 # around): people's names and titles never need them on our screens.
-_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                                        "\u2066\u2067\u2068\u2069\u061c"))
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c"))
 
 
 def display_name(name: str, width: int = NAME_WIDTH) -> str:
     """A name or title from people as our screens show it: one line, no control or
     bidi characters, at most ``width`` screen columns (cut with "…"). Plain text: the
     caller still escapes it for HTML."""
-    cleaned = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
-                      for c in name.translate(_BIDI_CONTROLS))
+    cleaned = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in name.translate(_BIDI_CONTROLS)
+    )
     cleaned = " ".join(cleaned.split())
     if display_width(cleaned) <= width:
         return cleaned
@@ -107,7 +108,7 @@ def keyboard(rows: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup | None:
 
 
 def chunk(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def pre_table(rows: list[list[str]], align_right: set[int] = frozenset()) -> str:

@@ -3,6 +3,7 @@
 ``engine.base.get_game("bridge")`` returns :data:`GAME` (one match = one rubber);
 ``get_game("bridge_score")`` the score-only sheet for games played with real cards.
 """
+
 from engine.base import register
 
 from .errors import ERROR_CODES
@@ -15,5 +16,17 @@ from .state import State
 register(GAME)
 register(SCORE_GAME)
 
-__all__ = ["GAME", "SCORE_GAME", "BridgeGame", "BridgeOptions", "Contract", "ERROR_CODES",
-           "PRESETS", "Sheet", "State", "parse_contract", "parse_options", "scoring_table"]
+__all__ = [
+    "GAME",
+    "SCORE_GAME",
+    "BridgeGame",
+    "BridgeOptions",
+    "Contract",
+    "ERROR_CODES",
+    "PRESETS",
+    "Sheet",
+    "State",
+    "parse_contract",
+    "parse_options",
+    "scoring_table",
+]

@@ -1,6 +1,7 @@
 """The bridge computer players by level (engine/ai_levels.py): ``easy`` is ai_easy.py;
 ``normal`` and ``strong`` are ai_strong.py: the natural bidding system of ``bidding/``
 and double-dummy sampling in the play, with a small and a full sampling budget."""
+
 from __future__ import annotations
 
 import random
@@ -10,9 +11,9 @@ from engine.ai_levels import DEFAULT_LEVEL, by_level
 from . import ai_easy, ai_strong
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random,
-                    level: str = DEFAULT_LEVEL) -> str:
+def computer_action(view: dict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
     """One of ``legal``, chosen from this seat's ``view`` only."""
-    chooser = by_level(level, easy=ai_easy.computer_action, normal=ai_strong.computer_action_normal,
-                       strong=ai_strong.computer_action)
+    chooser = by_level(
+        level, easy=ai_easy.computer_action, normal=ai_strong.computer_action_normal, strong=ai_strong.computer_action
+    )
     return chooser(view, legal, rng)

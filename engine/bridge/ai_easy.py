@@ -21,6 +21,7 @@ of his side is a winner and the defenders hold no trump; a defender accepts a cl
 when a small double-dummy search shows it is right (he sees dummy, the declarer's hand and
 his own, so he knows his partner's too), else plays on.
 """
+
 from __future__ import annotations
 
 import random
@@ -120,8 +121,7 @@ def choose_call(view: dict, legal: list[str]) -> str:
     # ---- our side is in the auction
     partner_bids = [a for a in ours if a["seat"] == partner]
     my_bids = [a for a in ours if a["seat"] == me]
-    partner_called_after_me = my_bids and any(
-        a["seat"] == partner for a in auction[auction.index(my_bids[0]) + 1:])
+    partner_called_after_me = my_bids and any(a["seat"] == partner for a in auction[auction.index(my_bids[0]) + 1 :])
     est = _partner_points(auction, bids, partner_bids, my_bids, partner_called_after_me)
     strain, fit = _best_strain(lens, partner_bids, my_bids)
     mine = h + (_shortness(lens, strain) if fit and strain != "NT" else sum(max(0, n - 4) for n in lens.values()))
@@ -145,21 +145,22 @@ def choose_call(view: dict, legal: list[str]) -> str:
     if "redouble" in legal_set and combined >= 28:
         return "redouble"
     # partner placed the contract at game or higher: leave it unless a slam is there
-    if last is not None and last["seat"] == partner and last["level"] >= GAME_LEVEL[last["strain"]] \
-            and combined < 34:
+    if last is not None and last["seat"] == partner and last["level"] >= GAME_LEVEL[last["strain"]] and combined < 34:
         return "pass"
     if can(target, strain):
         level = cheapest(strain)
         if level is not None and level <= target:
             return f"bid {target}{strain}"
-    if "double" in legal_set and (_penalty_double(last, h, lens) or
-                                  (last["level"] >= 3 and combined >= 26 and last["level"] >= target)):
+    if "double" in legal_set and (
+        _penalty_double(last, h, lens) or (last["level"] >= 3 and combined >= 26 and last["level"] >= target)
+    ):
         return "double"
     return "pass"
 
 
-def _partner_points(auction: list[dict], bids: list[dict], partner_bids: list[dict],
-                    my_bids: list[dict], partner_called_after_me: bool) -> int:
+def _partner_points(
+    auction: list[dict], bids: list[dict], partner_bids: list[dict], my_bids: list[dict], partner_called_after_me: bool
+) -> int:
     """What partner's bids promise, as a rough points count."""
     if not partner_bids:
         return 3 if partner_called_after_me else 0
@@ -180,8 +181,13 @@ def _partner_points(auction: list[dict], bids: list[dict], partner_bids: list[di
     else:
         est = 10 if first["level"] == 1 else 12
     latest = partner_bids[-1]
-    if latest is not first and responded is False and opened and latest["level"] >= 3 \
-            and latest["strain"] != first["strain"]:
+    if (
+        latest is not first
+        and responded is False
+        and opened
+        and latest["level"] >= 3
+        and latest["strain"] != first["strain"]
+    ):
         est += 3  # opener bidding on at the three level shows extras
     return est
 
@@ -318,8 +324,7 @@ def _lead(cards: list[str], hand: list[str], out: set[str], trump: str | None, d
             if _is_master(top, out) or (touching and RV[top[0]] >= RV["J"]):
                 return top
             return my_trumps[-1]
-    masters = [c for c in cards if c[1] != trump and _is_master(c, out)
-               and any(o[1] == c[1] for o in out)]
+    masters = [c for c in cards if c[1] != trump and _is_master(c, out) and any(o[1] == c[1] for o in out)]
     if masters:
         return _high(masters)
     lens = lengths(cards)
@@ -372,8 +377,9 @@ def claim_is_sound(view: dict) -> bool:
     contract = view["contract"]
     trump = None if contract["strain"] == "NT" else contract["strain"]
     try:
-        return can_take(hands, view["trick_leader"], trump, view["declarer"] % 2,
-                        claim.get("tricks", 0), CLAIM_SEARCH_BUDGET)
+        return can_take(
+            hands, view["trick_leader"], trump, view["declarer"] % 2, claim.get("tricks", 0), CLAIM_SEARCH_BUDGET
+        )
     except _TooBig:
         return False
 
@@ -399,8 +405,14 @@ class _TooBig(Exception):
     pass
 
 
-def can_take(hands: tuple[frozenset, ...], leader: int, trump: str | None, side: int, need: int,
-             budget: int = CLAIM_SEARCH_BUDGET) -> bool:
+def can_take(
+    hands: tuple[frozenset, ...],
+    leader: int,
+    trump: str | None,
+    side: int,
+    need: int,
+    budget: int = CLAIM_SEARCH_BUDGET,
+) -> bool:
     """Whether side ``side`` (0 = N–S, 1 = E–W) wins at least ``need`` of the remaining tricks
     against the best play of the other side, all four hands known (no trick in progress).
     Raises ``_TooBig`` after ``budget`` cards tried."""
@@ -429,6 +441,7 @@ def can_take(hands: tuple[frozenset, ...], leader: int, trump: str | None, side:
         def strength(card):
             wins = not table or winning_index(table + [card], trump) == len(table)
             return (not wins, -(RV[card[0]] + (20 if card[1] == trump else 0)))
+
         return sorted(out, key=strength)
 
     def win(hands, leader, need):
@@ -452,7 +465,7 @@ def can_take(hands: tuple[frozenset, ...], leader: int, trump: str | None, side:
         seat = (leader + len(plays)) % 4
         ours = seat % 2 == side
         for card in options(hands, seat, plays):
-            rest = hands[:seat] + (hands[seat] - {card},) + hands[seat + 1:]
+            rest = hands[:seat] + (hands[seat] - {card},) + hands[seat + 1 :]
             if trick(rest, leader, plays + ((seat, card),), need) == ours:
                 return ours
         return not ours

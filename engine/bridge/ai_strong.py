@@ -11,6 +11,7 @@
 2–6 deals per decision instead of 4–128 and more within ``play_ai.STRONG_NODES``): it
 plays reasonable cards but misguesses more, and bids the same system less reliably.
 """
+
 from __future__ import annotations
 
 import random

@@ -3,6 +3,7 @@
 Calls are kept as short strings: ``"P"`` (pass), ``"X"`` (double), ``"XX"`` (redouble) and
 bids ``"1C"`` … ``"7NT"``. Call ``i`` of an auction is made by seat ``(dealer + i) % 4``.
 """
+
 from __future__ import annotations
 
 from .scoring import STRAINS, Contract

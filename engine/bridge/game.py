@@ -1,4 +1,5 @@
 """The bridge ``engine.base.Game``: a thin facade over ``rules``. One match = one rubber."""
+
 from __future__ import annotations
 
 from typing import Any

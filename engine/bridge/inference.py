@@ -11,6 +11,7 @@ one wins. Nothing here raises on a strange auction.
 Used by the computer partner (what does my partner hold?) and by the card-play sampler
 (deal the unseen cards consistently with the auction).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ def range_of(ms: list[Meaning]) -> HandRange:
     lo, hi = 37, 0
     length = {s: [13, 0] for s in SUITS}
     for m in ms:
-        slack = 0 if m.count == "hcp" else 3     # support or length points: HCP may be lower
+        slack = 0 if m.count == "hcp" else 3  # support or length points: HCP may be lower
         lo, hi = min(lo, max(0, m.hcp[0] - slack)), max(hi, m.hcp[1])
         own = {s: (2, 5) if m.balanced else _FULL for s in SUITS}
         for s, a, b in m.length:
@@ -78,7 +79,8 @@ def normalize(calls) -> list[str]:
 
 def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
     """What each seat's calls promise about its hand (seats 0..3 as in the engine)."""
-    from .bidding.placement import natural_range   # placement reads inferences too
+    from .bidding.placement import natural_range  # placement reads inferences too
+
     calls = normalize(calls)
     out = {seat: HandRange() for seat in range(4)}
     for i, call in enumerate(calls):
@@ -86,7 +88,7 @@ def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
         try:
             ms = [m for m in meanings(situation(calls, dealer, i)) if m.call == call]
             shown = range_of(ms) if ms else natural_range(call, calls[:i], dealer, out)
-        except Exception:   # a strange auction is read loosely rather than crash the partner
+        except Exception:  # a strange auction is read loosely rather than crash the partner
             shown = range_of([natural(call)])
         out[seat] = out[seat].intersect(shown)
     return out

@@ -4,6 +4,7 @@ Every key of a preset may be overridden by an option of the same name; ``None`` 
 default) means "the preset's value". A dict override is merged into the preset's dict,
 so ``{"insult": {"XX": 100}}`` changes one value and keeps the rest.
 """
+
 from __future__ import annotations
 
 import copy
@@ -14,22 +15,32 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engine.options import parse_model
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "seed": {"game_threshold": 100, "per_game_bonus": 100,
-             "insult": {"X": 50, "XX": 50},
-             "small_slam": {"nv": 500, "v": 700}, "grand_slam": {"nv": 750, "v": 1500},
-             "undertrick_undoubled": {"nv": 50, "v": 100},
-             "undertrick_doubled": {"nv": [100, 200, 200, 200], "v": [200, 300, 300, 300]},
-             "overtrick_doubled": {"nv": 100, "v": 200}, "redouble_factor": 2,
-             "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
-             "rubber_bonus": {"2-0": 700, "2-1": 500}},
-    "acbl": {"game_threshold": 100, "per_game_bonus": 0,
-             "insult": {"X": 50, "XX": 100},
-             "small_slam": {"nv": 500, "v": 750}, "grand_slam": {"nv": 1000, "v": 1500},
-             "undertrick_undoubled": {"nv": 50, "v": 100},
-             "undertrick_doubled": {"nv": [100, 200, 200, 300], "v": [200, 300, 300, 300]},
-             "overtrick_doubled": {"nv": 100, "v": 200}, "redouble_factor": 2,
-             "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
-             "rubber_bonus": {"2-0": 700, "2-1": 500}},
+    "seed": {
+        "game_threshold": 100,
+        "per_game_bonus": 100,
+        "insult": {"X": 50, "XX": 50},
+        "small_slam": {"nv": 500, "v": 700},
+        "grand_slam": {"nv": 750, "v": 1500},
+        "undertrick_undoubled": {"nv": 50, "v": 100},
+        "undertrick_doubled": {"nv": [100, 200, 200, 200], "v": [200, 300, 300, 300]},
+        "overtrick_doubled": {"nv": 100, "v": 200},
+        "redouble_factor": 2,
+        "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
+        "rubber_bonus": {"2-0": 700, "2-1": 500},
+    },
+    "acbl": {
+        "game_threshold": 100,
+        "per_game_bonus": 0,
+        "insult": {"X": 50, "XX": 100},
+        "small_slam": {"nv": 500, "v": 750},
+        "grand_slam": {"nv": 1000, "v": 1500},
+        "undertrick_undoubled": {"nv": 50, "v": 100},
+        "undertrick_doubled": {"nv": [100, 200, 200, 300], "v": [200, 300, 300, 300]},
+        "overtrick_doubled": {"nv": 100, "v": 200},
+        "redouble_factor": 2,
+        "honours": {"four_trump": 100, "five_trump": 150, "four_aces_nt": 150},
+        "rubber_bonus": {"2-0": 700, "2-1": 500},
+    },
 }
 TABLE_KEYS = tuple(PRESETS["seed"])
 

@@ -5,6 +5,7 @@ ones included): the 15 tags of the mandatory tag set in their export order, then
 Auction and Play sections. A deal ended by a claim or a concession has its Play section
 closed by ``*``; a trick left incomplete by a concession shows ``-`` for the missing cards.
 """
+
 from __future__ import annotations
 
 from .scoring import SEATS
@@ -59,11 +60,14 @@ def board_text(rec: dict, names: list[str], event: str) -> str:
     if rec["passed_out"]:
         lines += [_tag("Declarer", ""), _tag("Contract", "Pass"), _tag("Result", "")]
     else:
-        lines += [_tag("Declarer", SEATS[rec["declarer"]]), _tag("Contract", _contract(rec["contract"])),
-                  _tag("Result", rec["tricks"])]
+        lines += [
+            _tag("Declarer", SEATS[rec["declarer"]]),
+            _tag("Contract", _contract(rec["contract"])),
+            _tag("Result", rec["tricks"]),
+        ]
     lines.append(_tag("Auction", SEATS[dealer]))
     calls = [PBN_CALL.get(c, c) for c in rec["calls"]]
-    lines += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
+    lines += [" ".join(calls[i : i + 4]) for i in range(0, len(calls), 4)]
     if not rec["passed_out"]:
         leader = (rec["declarer"] + 1) % 4
         lines.append(_tag("Play", SEATS[leader]))

@@ -18,6 +18,7 @@ the opening lead and the first tricks, where the blind guesses lose most tricks.
 Known weaknesses of the method, accepted: the declarer "guesses" like a sampler (no
 reading of defenders' signals), and defenders play as if partner's cards were known.
 """
+
 from __future__ import annotations
 
 import random
@@ -40,7 +41,7 @@ def seats_of_played(view: dict, trump: str | None) -> list[tuple[int, str]]:
     leader = (view["declarer"] + 1) % 4
     played = view["played"]
     for start in range(0, len(played) - len(played) % 4, 4):
-        cards = played[start:start + 4]
+        cards = played[start : start + 4]
         out += [((leader + i) % 4, c) for i, c in enumerate(cards)]
         leader = (leader + winning_index(cards, trump)) % 4
     return out
@@ -84,8 +85,9 @@ def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
     return {s: r for s, r in ranges.items() if r != HandRange()}
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET,
-                nodes: int | None = None) -> str:
+def choose_play(
+    view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET, nodes: int | None = None
+) -> str:
     """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere).
     ``nodes``: the DDS work allowed for extra deals (default: ``STRONG_NODES`` with the
     strong budget, none with any other)."""
@@ -108,7 +110,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     seen = {c for h in known.values() for c in h} | {c for _, c in history} | {c for _, c in trick}
     pool = [c for c in FULL if c not in seen]
     need = {s: counts[s] for s in range(4) if s not in known}
-    tricks = [history[i:i + 4] for i in range(0, len(history), 4)] + [trick]
+    tricks = [history[i : i + 4] for i in range(0, len(history), 4)] + [trick]
     void = voids(tricks)
     bans = cheapest_of_equals(tricks)
 
@@ -116,8 +118,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     ranges = auction_inferences(_calls(view), view["dealer"]) if view.get("auction") else {}
     played_by = {s: [c for p, c in history + trick if p == s] for s in range(4)}
 
-    fit = {s: (lambda hand, s=s, r=r: misfit(hand + played_by[s], r))
-           for s, r in _limits(ranges).items() if s in need}
+    fit = {s: (lambda hand, s=s, r=r: misfit(hand + played_by[s], r)) for s, r in _limits(ranges).items() if s in need}
     samples = samples_for(sum(counts), budget)
     draws = min(max(FIT_DRAWS // samples, FIT_DRAWS_PER_DEAL[0]), FIT_DRAWS_PER_DEAL[1])
 
@@ -129,6 +130,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     leader = view["trick_leader"]
     if nodes is None:
         nodes = STRONG_NODES if budget is STRONG_BUDGET else 0
-    card = choose_card(cards, known, sample, samples, leader, trump, [c for _, c in trick], rng,
-                       nodes, max(samples, MOST_DEALS))
+    card = choose_card(
+        cards, known, sample, samples, leader, trump, [c for _, c in trick], rng, nodes, max(samples, MOST_DEALS)
+    )
     return "play " + card

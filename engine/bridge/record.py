@@ -5,6 +5,7 @@ posts them (HTML-free). Both raise ``engine.score.ScoreError(entry, message)`` f
 malformed or impossible record. The scoring itself is ``engine.bridge.scoring`` — the
 same code the played engine and the score-only table use.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from engine.score import ScoreError
 
 from .options import BridgeOptions, parse_options, scoring_table
-from .scoring import (SEATS, SIDES, Contract, Sheet, number_json, parse_contract)
+from .scoring import SEATS, SIDES, Contract, Sheet, number_json, parse_contract
 from .sheet import result_lines, sheet_table
 from .words import translator
 
@@ -45,8 +46,7 @@ def check_entry(n: int, deal: Any) -> dict | None:
     if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
         raise ScoreError(n, f"tricks must be a whole number 0-13, not {tricks!r}")
     honours = check_honours(n, contract, deal.get("honours"))
-    return {"declarer": SEATS.index(declarer), "contract": contract, "tricks": tricks,
-            "honours": honours}
+    return {"declarer": SEATS.index(declarer), "contract": contract, "tricks": tricks, "honours": honours}
 
 
 def check_honours(n: int, contract: Contract, honours: Any) -> tuple[str, int] | None:
@@ -119,8 +119,7 @@ def rubber_summary(sheet: Sheet, options: BridgeOptions) -> dict:
         settled = sheet.clone()
         extra = settled.stop(options.unfinished_rubber_bonus)
         if extra:
-            out["unfinished_bonus"] = [{"side": e["side"], "points": e["points"], "kind": e["kind"]}
-                                       for e in extra]
+            out["unfinished_bonus"] = [{"side": e["side"], "points": e["points"], "kind": e["kind"]} for e in extra]
     settle = settled.settlement(options.rounding)
     out["totals"] = settled.totals()
     out["settlement"] = {side: number_json(v) for side, v in settle["units"].items()}
@@ -132,13 +131,23 @@ def score(record: Any) -> dict:
     deals = []
     for row in rows:
         points = sheets[row["rubber"] - 1].deal_points(row["sheet_deal"])
-        deals.append({"n": row["n"], "rubber": row["rubber"], "passed_out": row["entry"] is None,
-                      "NS": points["NS"], "EW": points["EW"]})
+        deals.append(
+            {
+                "n": row["n"],
+                "rubber": row["rubber"],
+                "passed_out": row["entry"] is None,
+                "NS": points["NS"],
+                "EW": points["EW"],
+            }
+        )
     last = sheets[-1]
     vulnerable = {s: False for s in SIDES} if last.complete else last.vul()
-    return {"game": "bridge", "deals": deals,
-            "rubbers": [rubber_summary(s, options) for s in sheets if s.deals or len(sheets) == 1],
-            "vulnerable": vulnerable}
+    return {
+        "game": "bridge",
+        "deals": deals,
+        "rubbers": [rubber_summary(s, options) for s in sheets if s.deals or len(sheets) == 1],
+        "vulnerable": vulnerable,
+    }
 
 
 def text(record: Any, lang: str = "en") -> str:

@@ -13,6 +13,7 @@ Action notation (seat = the player who acts; the declarer also acts for dummy):
   accept | reject                              a defender answers a claim
   concede                                      a defender, on his turn: the rest to declarer
 """
+
 from __future__ import annotations
 
 import random
@@ -53,6 +54,7 @@ def sort_cards(cards: list[str]) -> list[str]:
 # ---------------------------------------------------------------------------------
 # setup
 # ---------------------------------------------------------------------------------
+
 
 def check_players(players: Any) -> int:
     if players != 4 or isinstance(players, bool):
@@ -95,8 +97,7 @@ def system_action(state: State, rng: random.Random) -> str | None:
 
 def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[str]]:
     if len(args) < 2 or not args[0].startswith("dealer=") or not args[1].startswith("board="):
-        raise error("bad_syntax", action=action,
-                    detail="expected 'deal dealer=<N|E|S|W> board=<n> <52 cards>'")
+        raise error("bad_syntax", action=action, detail="expected 'deal dealer=<N|E|S|W> board=<n> <52 cards>'")
     d, b = args[0][7:], args[1][6:]
     if d not in SEATS or len(d) != 1:
         raise error("bad_syntax", action=action, detail="the dealer is N, E, S or W")
@@ -134,13 +135,15 @@ def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[di
     t.claim = None
     t.claim_shown = False
     t.phase = "auction"
-    events.append({"type": "deal", "board": board, "dealer": dealer, "vulnerable": dict(t.vul),
-                   "deal_no": t.sheet.deals + 1})
+    events.append(
+        {"type": "deal", "board": board, "dealer": dealer, "vulnerable": dict(t.vul), "deal_no": t.sheet.deals + 1}
+    )
 
 
 # ---------------------------------------------------------------------------------
 # whose turn
 # ---------------------------------------------------------------------------------
+
 
 def turn(s: State) -> int | None:
     """The seat whose call or card is due (dummy included), or None."""
@@ -172,13 +175,19 @@ def remaining(s: State) -> int:
 
 
 def _can_claim(s: State, seat: int) -> bool:
-    return (s.phase == "play" and seat == s.declarer and not s.trick.plays
-            and turn(s) in (s.declarer, s.dummy) and s.dummy_open)
+    return (
+        s.phase == "play"
+        and seat == s.declarer
+        and not s.trick.plays
+        and turn(s) in (s.declarer, s.dummy)
+        and s.dummy_open
+    )
 
 
 # ---------------------------------------------------------------------------------
 # parsing
 # ---------------------------------------------------------------------------------
+
 
 def parse(action: Any) -> tuple[str, list[str]]:
     parts = split_action(action)
@@ -212,6 +221,7 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # apply
 # ---------------------------------------------------------------------------------
 
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
     verb, args = parse(action)
     s = state
@@ -242,8 +252,10 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
 
     waiting = to_act(s)
     if seat is None or seat not in waiting:
-        raise error("not_your_turn", waiting=("the deal" if s.phase == "deal" else
-                                              ", ".join(SEATS[w] for w in waiting) or "nobody"))
+        raise error(
+            "not_your_turn",
+            waiting=("the deal" if s.phase == "deal" else ", ".join(SEATS[w] for w in waiting) or "nobody"),
+        )
     if verb in ("pass", "double", "redouble", "bid"):
         if s.phase != "auction":
             raise error("wrong_phase", verb=verb)
@@ -320,8 +332,9 @@ def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
     t.contract, t.declarer = contract, declarer
     t.trick = Trick((declarer + 1) % 4)
     t.phase = "play"
-    events.append({"type": "contract", "contract": contract.to_dict(), "declarer": declarer,
-                   "leader": (declarer + 1) % 4})
+    events.append(
+        {"type": "contract", "contract": contract.to_dict(), "declarer": declarer, "leader": (declarer + 1) % 4}
+    )
 
 
 def _play(s: State, card: str, events: list[dict]):
@@ -340,8 +353,7 @@ def _play(s: State, card: str, events: list[dict]):
     dummy = (t.declarer + 2) % 4
     t.hands[due].remove(card)
     t.trick.plays.append((due, card))
-    events.append({"type": "play", "seat": due, "card": card,
-                   "by": t.declarer if due == dummy else due})
+    events.append({"type": "play", "seat": due, "card": card, "by": t.declarer if due == dummy else due})
     if not t.dummy_open:
         t.dummy_open = True
         events.append({"type": "dummy", "seat": dummy, "cards": sort_cards(t.hands[dummy])})
@@ -350,8 +362,9 @@ def _play(s: State, card: str, events: list[dict]):
         done = {"leader": t.trick.leader, "plays": list(t.trick.plays), "winner": winner}
         t.tricks = t.tricks + [done]
         t.won[side_of(winner)] += 1
-        events.append({"type": "trick", "winner": winner, "plays": [list(p) for p in done["plays"]],
-                       "won": dict(t.won)})
+        events.append(
+            {"type": "trick", "winner": winner, "plays": [list(p) for p in done["plays"]], "won": dict(t.won)}
+        )
         if len(t.tricks) == 13:
             t.trick = Trick(winner)
             _end_deal(t, events, how={"played": True})
@@ -364,16 +377,30 @@ def _play(s: State, card: str, events: list[dict]):
 # the end of a deal and of the rubber
 # ---------------------------------------------------------------------------------
 
+
 def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -> dict:
     """What PBN export and the history need of a finished deal."""
-    rec = {"board": t.board, "dealer": t.dealer, "vulnerable": dict(t.vul),
-           "hands": [list(h) for h in t.dealt], "calls": list(t.calls), "passed_out": passed_out}
+    rec = {
+        "board": t.board,
+        "dealer": t.dealer,
+        "vulnerable": dict(t.vul),
+        "hands": [list(h) for h in t.dealt],
+        "calls": list(t.calls),
+        "passed_out": passed_out,
+    }
     if not passed_out:
         plays = [{"leader": x["leader"], "plays": [list(p) for p in x["plays"]]} for x in t.tricks]
         if t.trick is not None and t.trick.plays:
             plays.append({"leader": t.trick.leader, "plays": [list(p) for p in t.trick.plays]})
-        rec.update({"declarer": t.declarer, "contract": t.contract.to_dict(),
-                    "tricks": t.won[side_of(t.declarer)], "play": plays, "end": dict(how or {})})
+        rec.update(
+            {
+                "declarer": t.declarer,
+                "contract": t.contract.to_dict(),
+                "tricks": t.won[side_of(t.declarer)],
+                "play": plays,
+                "end": dict(how or {}),
+            }
+        )
     return rec
 
 
@@ -388,11 +415,20 @@ def _end_deal(t: State, events: list[dict], how: dict) -> None:
     t.sheet = t.sheet.clone()
     entries = t.sheet.add_deal(t.declarer, t.contract, tricks, honours)
     t.boards = t.boards + [_board_record(t, how=how)]
-    t.last = {"board": t.board, "dealer": t.dealer, "passed_out": False, "deal_no": t.sheet.deals,
-              "declarer": t.declarer, "contract": t.contract.to_dict(), "tricks": tricks,
-              "result": tricks - t.contract.need, "vulnerable": t.vul[side],
-              "honours": {"side": honours[0], "held": honours[1]} if honours else None,
-              "how": dict(how), "points": t.sheet.deal_points(t.sheet.deals)}
+    t.last = {
+        "board": t.board,
+        "dealer": t.dealer,
+        "passed_out": False,
+        "deal_no": t.sheet.deals,
+        "declarer": t.declarer,
+        "contract": t.contract.to_dict(),
+        "tricks": tricks,
+        "result": tricks - t.contract.need,
+        "vulnerable": t.vul[side],
+        "honours": {"side": honours[0], "held": honours[1]} if honours else None,
+        "how": dict(how),
+        "points": t.sheet.deal_points(t.sheet.deals),
+    }
     t.hands = [[], [], [], []]
     t.claim = None
     events.append({"type": "deal_scored", **t.last, "entries": entries, "sheet": t.sheet.public()})
@@ -435,6 +471,7 @@ def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None
 # ---------------------------------------------------------------------------------
 # legal actions and views
 # ---------------------------------------------------------------------------------
+
 
 def legal_actions(s: State, seat: int) -> list[str]:
     # the hot path of every move: to_act, turn and _can_claim worked out once, inline
@@ -495,18 +532,30 @@ def view(s: State, seat: int | None) -> dict:
         "to_act": to_act(s),
         "trick": [list(p) for p in s.trick.plays] if s.trick is not None else [],
         "trick_leader": s.trick.leader if s.trick is not None else None,
-        "last_trick": ({"leader": s.tricks[-1]["leader"], "winner": s.tricks[-1]["winner"],
-                        "plays": [list(p) for p in s.tricks[-1]["plays"]]} if s.tricks else None),
+        "last_trick": (
+            {
+                "leader": s.tricks[-1]["leader"],
+                "winner": s.tricks[-1]["winner"],
+                "plays": [list(p) for p in s.tricks[-1]["plays"]],
+            }
+            if s.tricks
+            else None
+        ),
         "played": [c for x in s.tricks for _, c in x["plays"]],
         "tricks_played": len(s.tricks),
         "won": dict(s.won),
         "hand_counts": [len(h) for h in s.hands],
         "dummy_hand": sort_cards(s.hands[s.dummy]) if s.dummy_open and s.phase in ("play", "claim") else None,
-        "declarer_hand": (sort_cards(s.hands[s.declarer])
-                          if s.claim_shown and s.phase in ("play", "claim") else None),
-        "claim": ({"tricks": s.claim["tricks"], "remaining": remaining(s),
-                   "accepted": sorted(int(k) for k, a in s.claim["answers"].items() if a)}
-                  if s.claim is not None else None),
+        "declarer_hand": (sort_cards(s.hands[s.declarer]) if s.claim_shown and s.phase in ("play", "claim") else None),
+        "claim": (
+            {
+                "tricks": s.claim["tricks"],
+                "remaining": remaining(s),
+                "accepted": sorted(int(k) for k, a in s.claim["answers"].items() if a),
+            }
+            if s.claim is not None
+            else None
+        ),
         "sheet": s.sheet.public(),
         "last": s.last,
         "result": s.result,

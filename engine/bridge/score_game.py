@@ -15,6 +15,7 @@ Notation:
   forfeit <seat>                 system: same as a confirmed stop
 The match ends when a side has won two games (or after a stop).
 """
+
 from __future__ import annotations
 
 import random
@@ -33,14 +34,13 @@ DOUBLING_NAME = {0: "", 1: "X", 2: "XX"}
 
 
 class ScoreState:
-    __slots__ = ("options", "table", "n", "phase", "first_dealer", "deals", "pending", "sheet",
-                 "result", "last")
+    __slots__ = ("options", "table", "n", "phase", "first_dealer", "deals", "pending", "sheet", "result", "last")
 
     def __init__(self, options: BridgeOptions, n: int) -> None:
         self.options = options
         self.table = scoring_table(options)
         self.n = n
-        self.phase = "deal"          # deal -> entry -> over
+        self.phase = "deal"  # deal -> entry -> over
         self.first_dealer = 0
         self.deals: list[dict] = []  # confirmed deals in the records.md format
         self.pending: dict | None = None
@@ -64,11 +64,19 @@ class ScoreState:
         return s
 
     def dump(self) -> dict:
-        return {"game": "bridge_score", "rules_version": 1, "options": self.options.model_dump(),
-                "players": self.n, "phase": self.phase, "first_dealer": self.first_dealer,
-                "deals": [dict(d) for d in self.deals],
-                "pending": dict(self.pending) if self.pending is not None else None,
-                "sheet": self.sheet.dump(), "result": self.result, "last": self.last}
+        return {
+            "game": "bridge_score",
+            "rules_version": 1,
+            "options": self.options.model_dump(),
+            "players": self.n,
+            "phase": self.phase,
+            "first_dealer": self.first_dealer,
+            "deals": [dict(d) for d in self.deals],
+            "pending": dict(self.pending) if self.pending is not None else None,
+            "sheet": self.sheet.dump(),
+            "result": self.result,
+            "last": self.last,
+        }
 
     @classmethod
     def load(cls, data: dict) -> "ScoreState":
@@ -88,8 +96,12 @@ def _entry_of(deal: dict) -> dict | None:
     if deal.get("passed_out"):
         return None
     honours = deal.get("honours")
-    return {"declarer": SEATS.index(deal["declarer"]), "contract": parse_contract(deal["contract"]),
-            "tricks": deal["tricks"], "honours": (honours["side"], honours["held"]) if honours else None}
+    return {
+        "declarer": SEATS.index(deal["declarer"]),
+        "contract": parse_contract(deal["contract"]),
+        "tricks": deal["tricks"],
+        "honours": (honours["side"], honours["held"]) if honours else None,
+    }
 
 
 def step(s: ScoreState) -> str | None:
@@ -167,8 +179,7 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
         if verb == "deal":
             if s.phase != "deal":
                 raise error("wrong_phase", verb=verb)
-            if len(args) != 1 or not args[0].startswith("dealer=") or args[0][7:] not in SEATS \
-                    or len(args[0]) != 8:
+            if len(args) != 1 or not args[0].startswith("dealer=") or args[0][7:] not in SEATS or len(args[0]) != 8:
                 raise error("bad_syntax", action=action, detail="expected 'deal dealer=<N|E|S|W>'")
             t = s.clone()
             t.first_dealer = SEATS.index(args[0][7:])
@@ -190,8 +201,19 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
             raise error("nothing_to_undo")
         if verb == "honours" and st == "honours":
             raise error("bad_honours", detail=f"{' '.join(args)!r} do not fit this contract")
-        if verb not in ("declarer", "passed_out", "level", "strain", "doubling", "tricks", "honours",
-                        "confirm", "cancel", "undo", "stop"):
+        if verb not in (
+            "declarer",
+            "passed_out",
+            "level",
+            "strain",
+            "doubling",
+            "tricks",
+            "honours",
+            "confirm",
+            "cancel",
+            "undo",
+            "stop",
+        ):
             raise error("bad_syntax", action=action, detail=f"unknown action {verb!r}")
         raise error("entry_step", expected=st or "a declarer, passed_out, undo or stop")
     t = s.clone()
@@ -228,9 +250,11 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
 def _record_of(p: dict) -> dict:
     if p.get("passed_out"):
         return {"passed_out": True}
-    deal = {"declarer": p["declarer"],
-            "contract": f"{p['level']}{p['strain']}{DOUBLING_NAME[DOUBLING[p['doubling']]]}",
-            "tricks": p["tricks"]}
+    deal = {
+        "declarer": p["declarer"],
+        "contract": f"{p['level']}{p['strain']}{DOUBLING_NAME[DOUBLING[p['doubling']]]}",
+        "tricks": p["tricks"],
+    }
     if p.get("honours"):
         deal["honours"] = dict(p["honours"])
     return deal
@@ -251,11 +275,20 @@ def _confirm(t: ScoreState, events: list[dict]) -> None:
         t.last = {"board": None, "dealer": dealer, "passed_out": True, "deal_no": t.sheet.deals}
     else:
         c = entry["contract"]
-        t.last = {"board": None, "dealer": dealer, "passed_out": False, "deal_no": t.sheet.deals,
-                  "declarer": entry["declarer"], "contract": c.to_dict(), "tricks": entry["tricks"],
-                  "result": entry["tricks"] - c.need, "vulnerable": vulnerable,
-                  "honours": deal.get("honours"), "how": {"paper": True},
-                  "points": t.sheet.deal_points(t.sheet.deals)}
+        t.last = {
+            "board": None,
+            "dealer": dealer,
+            "passed_out": False,
+            "deal_no": t.sheet.deals,
+            "declarer": entry["declarer"],
+            "contract": c.to_dict(),
+            "tricks": entry["tricks"],
+            "result": entry["tricks"] - c.need,
+            "vulnerable": vulnerable,
+            "honours": deal.get("honours"),
+            "how": {"paper": True},
+            "points": t.sheet.deal_points(t.sheet.deals),
+        }
     events.append({"type": "deal_scored", **t.last, "entries": entries, "sheet": t.sheet.public()})
     if t.sheet.complete:
         _over(t, events)
@@ -273,8 +306,7 @@ def _undo(t: ScoreState, events: list[dict]) -> None:
     t.deals = t.deals[:-1]
     _rebuild(t)
     t.last = None
-    events.append({"type": "undone", "deal": dict(dropped), "deal_no": len(t.deals) + 1,
-                   "sheet": t.sheet.public()})
+    events.append({"type": "undone", "deal": dict(dropped), "deal_no": len(t.deals) + 1, "sheet": t.sheet.public()})
 
 
 def _stop(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
@@ -287,11 +319,17 @@ def _stop(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None
 def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
     settle = t.sheet.settlement(t.options.rounding)
     k = settle["units"]["NS"]
-    result = {"complete": t.sheet.complete, "winner": t.sheet.winner, "games": dict(t.sheet.games),
-              "totals": t.sheet.totals(), "diff": settle["diff"],
-              "units": {side: number_json(v) for side, v in settle["units"].items()},
-              "sides": {"NS": number_json(k), "EW": number_json(-k)},
-              "deals": t.sheet.deals, "next_dealer": t.dealer}
+    result = {
+        "complete": t.sheet.complete,
+        "winner": t.sheet.winner,
+        "games": dict(t.sheet.games),
+        "totals": t.sheet.totals(),
+        "diff": settle["diff"],
+        "units": {side: number_json(v) for side, v in settle["units"].items()},
+        "sides": {"NS": number_json(k), "EW": number_json(-k)},
+        "deals": t.sheet.deals,
+        "next_dealer": t.dealer,
+    }
     if forfeit is not None:
         result["forfeit"] = forfeit
     t.result = result
@@ -301,10 +339,21 @@ def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None
 
 
 def view(s: ScoreState, seat: int | None) -> dict:
-    v = {"game": "bridge_score", "seat": seat, "phase": s.phase, "people": s.n,
-         "dealer": s.dealer, "pending": dict(s.pending) if s.pending else None, "step": step(s),
-         "deals": len(s.deals), "to_act": to_act(s), "sheet": s.sheet.public(), "last": s.last,
-         "score_honours": s.options.score_honours, "result": s.result}
+    v = {
+        "game": "bridge_score",
+        "seat": seat,
+        "phase": s.phase,
+        "people": s.n,
+        "dealer": s.dealer,
+        "pending": dict(s.pending) if s.pending else None,
+        "step": step(s),
+        "deals": len(s.deals),
+        "to_act": to_act(s),
+        "sheet": s.sheet.public(),
+        "last": s.last,
+        "score_honours": s.options.score_honours,
+        "result": s.result,
+    }
     if seat is not None:
         v["hand"] = []
     return v

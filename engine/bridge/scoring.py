@@ -4,6 +4,7 @@ shared by the played engine, the score-only table and ``cardbot score``.
 
 Seats 0..3 are N, E, S, W; sides are "NS" (We) and "EW" (They).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,9 +27,9 @@ def other(side: str) -> str:
 
 @dataclass(frozen=True)
 class Contract:
-    level: int      # 1..7
-    strain: str     # C D H S NT
-    doubling: int   # 0 undoubled, 1 doubled (X), 2 redoubled (XX)
+    level: int  # 1..7
+    strain: str  # C D H S NT
+    doubling: int  # 0 undoubled, 1 doubled (X), 2 redoubled (XX)
 
     def __str__(self) -> str:
         return f"{self.level}{self.strain}{'X' * self.doubling}"
@@ -96,8 +97,14 @@ def deal_items(contract: Contract, tricks: int, vulnerable: bool, table: dict) -
     vul = "v" if vulnerable else "nv"
     need = contract.need
     if tricks < need:
-        return [{"to": "defenders", "line": "above", "kind": "undertricks",
-                 "points": undertrick_points(contract, need - tricks, vulnerable, table)}]
+        return [
+            {
+                "to": "defenders",
+                "line": "above",
+                "kind": "undertricks",
+                "points": undertrick_points(contract, need - tricks, vulnerable, table),
+            }
+        ]
     items = [{"to": "declarer", "line": "below", "kind": "contract", "points": trick_points(contract)}]
     over = tricks - need
     if over:
@@ -107,14 +114,18 @@ def deal_items(contract: Contract, tricks: int, vulnerable: bool, table: dict) -
             each = table["overtrick_doubled"][vul] * (table["redouble_factor"] if contract.doubling == 2 else 1)
         items.append({"to": "declarer", "line": "above", "kind": "overtricks", "points": over * each})
     if contract.doubling:
-        items.append({"to": "declarer", "line": "above", "kind": "insult",
-                      "points": table["insult"]["X" if contract.doubling == 1 else "XX"]})
+        items.append(
+            {
+                "to": "declarer",
+                "line": "above",
+                "kind": "insult",
+                "points": table["insult"]["X" if contract.doubling == 1 else "XX"],
+            }
+        )
     if contract.level == 6:
-        items.append({"to": "declarer", "line": "above", "kind": "small_slam",
-                      "points": table["small_slam"][vul]})
+        items.append({"to": "declarer", "line": "above", "kind": "small_slam", "points": table["small_slam"][vul]})
     elif contract.level == 7:
-        items.append({"to": "declarer", "line": "above", "kind": "grand_slam",
-                      "points": table["grand_slam"][vul]})
+        items.append({"to": "declarer", "line": "above", "kind": "grand_slam", "points": table["grand_slam"][vul]})
     return items
 
 
@@ -170,20 +181,19 @@ class Sheet:
     ``{"deal": n, "side", "line": "above"|"below", "kind", "points", "game": g}`` where
     ``g`` is the index of the game block a below-the-line entry belongs to."""
 
-    __slots__ = ("table", "entries", "games", "game", "below", "deals", "complete", "winner",
-                 "unfinished", "_public")
+    __slots__ = ("table", "entries", "games", "game", "below", "deals", "complete", "winner", "unfinished", "_public")
 
     def __init__(self, table: dict) -> None:
         self.table = table
         self.entries: list[dict] = []
         self.games = {"NS": 0, "EW": 0}
-        self.game = 0                         # index of the current game block
-        self.below = {"NS": 0, "EW": 0}       # below-the-line total of the current game
-        self.deals = 0                        # deals written, passed-out ones included
-        self.complete = False                 # a side won two games
-        self.winner: str | None = None        # the side that won two games (or the forfeit)
-        self.unfinished = False               # settled before the end (§7.6 / a forfeit)
-        self._public: dict | None = None      # cache of public(); every write clears it
+        self.game = 0  # index of the current game block
+        self.below = {"NS": 0, "EW": 0}  # below-the-line total of the current game
+        self.deals = 0  # deals written, passed-out ones included
+        self.complete = False  # a side won two games
+        self.winner: str | None = None  # the side that won two games (or the forfeit)
+        self.unfinished = False  # settled before the end (§7.6 / a forfeit)
+        self._public: dict | None = None  # cache of public(); every write clears it
 
     # ---- reading
     def vulnerable(self, side: str) -> bool:
@@ -193,8 +203,7 @@ class Sheet:
         return {s: self.vulnerable(s) for s in SIDES}
 
     def total(self, side: str, line: str | None = None) -> int:
-        return sum(e["points"] for e in self.entries
-                   if e["side"] == side and (line is None or e["line"] == line))
+        return sum(e["points"] for e in self.entries if e["side"] == side and (line is None or e["line"] == line))
 
     def totals(self) -> dict[str, int]:
         return {s: self.total(s) for s in SIDES}
@@ -217,8 +226,7 @@ class Sheet:
     # ---- writing
     def _write(self, side: str, line: str, kind: str, points: int) -> dict:
         self._public = None
-        entry = {"deal": self.deals, "side": side, "line": line, "kind": kind, "points": points,
-                 "game": self.game}
+        entry = {"deal": self.deals, "side": side, "line": line, "kind": kind, "points": points, "game": self.game}
         self.entries.append(entry)
         return entry
 
@@ -229,8 +237,9 @@ class Sheet:
         self._public = None
         return []
 
-    def add_deal(self, declarer: int, contract: Contract, tricks: int,
-                 honours: tuple[str, int] | None = None) -> list[dict]:
+    def add_deal(
+        self, declarer: int, contract: Contract, tricks: int, honours: tuple[str, int] | None = None
+    ) -> list[dict]:
         """Write one played deal (§5.6). ``honours`` = (side, held) or None. Returns the
         entries written (the game premium and the rubber bonus included)."""
         if self.complete:
@@ -296,9 +305,16 @@ class Sheet:
 
     # ---- serialisation
     def dump(self) -> dict:
-        return {"entries": [dict(e) for e in self.entries], "games": dict(self.games),
-                "game": self.game, "below": dict(self.below), "deals": self.deals,
-                "complete": self.complete, "winner": self.winner, "unfinished": self.unfinished}
+        return {
+            "entries": [dict(e) for e in self.entries],
+            "games": dict(self.games),
+            "game": self.game,
+            "below": dict(self.below),
+            "deals": self.deals,
+            "complete": self.complete,
+            "winner": self.winner,
+            "unfinished": self.unfinished,
+        }
 
     @classmethod
     def load(cls, data: dict, table: dict) -> "Sheet":
@@ -320,7 +336,11 @@ class Sheet:
     def public(self) -> dict:
         """What a view shows of the sheet (no cards in it). Callers must not mutate it."""
         if self._public is None:
-            self._public = {**self.dump(), "vulnerable": self.vul(), "totals": self.totals(),
-                            "above": {s: self.total(s, "above") for s in SIDES},
-                            "below_total": {s: self.total(s, "below") for s in SIDES}}
+            self._public = {
+                **self.dump(),
+                "vulnerable": self.vul(),
+                "totals": self.totals(),
+                "above": {s: self.total(s, "above") for s in SIDES},
+                "below_total": {s: self.total(s, "below") for s in SIDES},
+            }
         return self._public

@@ -7,6 +7,7 @@ Layout: above the line the entries of each deal, the newest on top (written upwa
 the line, as on paper); ``═`` is the line; below it the trick points deal by deal, a ``─``
 line under each won game; then games, vulnerability, the current game, the totals.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -44,8 +45,9 @@ def sheet_table(sheet: dict, tr: Tr) -> str:
     yes, no = tr("bridge.sheet.yes"), tr("bridge.sheet.no")
     rows.append("-")
     rows.append((tr("bridge.sheet.games"), str(sheet["games"]["NS"]), str(sheet["games"]["EW"])))
-    rows.append((tr("bridge.sheet.vul"), yes if sheet["vulnerable"]["NS"] else no,
-                 yes if sheet["vulnerable"]["EW"] else no))
+    rows.append(
+        (tr("bridge.sheet.vul"), yes if sheet["vulnerable"]["NS"] else no, yes if sheet["vulnerable"]["EW"] else no)
+    )
     rows.append((tr("bridge.sheet.this_game"), str(sheet["below"]["NS"]), str(sheet["below"]["EW"])))
     rows.append((tr("bridge.sheet.above"), str(sheet["above"]["NS"]), str(sheet["above"]["EW"])))
     rows.append((tr("bridge.sheet.below"), str(sheet["below_total"]["NS"]), str(sheet["below_total"]["EW"])))
@@ -86,8 +88,13 @@ def result_lines(sheet: dict, settlement: dict, names: list[str] | None, tr: Tr)
     winner = sheet.get("winner")
     games = sheet["games"]
     if sheet.get("complete") and winner:
-        lines.append(tr("bridge.result.rubber", side=tr("bridge.we" if winner == "NS" else "bridge.they"),
-                        score=f"{games[winner]}:{games['EW' if winner == 'NS' else 'NS']}"))
+        lines.append(
+            tr(
+                "bridge.result.rubber",
+                side=tr("bridge.we" if winner == "NS" else "bridge.they"),
+                score=f"{games[winner]}:{games['EW' if winner == 'NS' else 'NS']}",
+            )
+        )
     totals = sheet["totals"]
     lines.append(tr("bridge.result.totals", we=totals["NS"], they=totals["EW"]))
     diff = settlement["diff"]
@@ -98,8 +105,7 @@ def result_lines(sheet: dict, settlement: dict, names: list[str] | None, tr: Tr)
         lines.append(tr("bridge.result.even"))
     else:
         side = tr("bridge.we" if diff > 0 else "bridge.they")
-        lines.append(tr("bridge.result.diff", side=side, diff=abs(diff),
-                        units=units_text(abs(k)).lstrip("+")))
+        lines.append(tr("bridge.result.diff", side=side, diff=abs(diff), units=units_text(abs(k)).lstrip("+")))
     if names:
         parts = [f"{names[seat]} {units_text(k if seat % 2 == 0 else -k)}" for seat in (0, 2, 1, 3)]
         lines.append(tr("bridge.result.players", players=", ".join(parts)))

@@ -4,6 +4,7 @@ Lists shared between states are never changed in place once a state has been ret
 from ``apply``: ``clone`` copies what a move may change (hands, calls, the trick, the
 counters); the sheet, the finished tricks and the board records are replaced, not mutated.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,33 +19,55 @@ PHASES = ("deal", "auction", "play", "claim", "over")
 
 
 class State:
-    __slots__ = ("options", "table", "phase", "board", "next_board", "dealer", "next_dealer",
-                 "hands", "dealt", "vul", "calls", "contract", "declarer", "trick", "tricks",
-                 "won", "dummy_open", "claim", "claim_shown", "sheet", "boards", "last", "result")
+    __slots__ = (
+        "options",
+        "table",
+        "phase",
+        "board",
+        "next_board",
+        "dealer",
+        "next_dealer",
+        "hands",
+        "dealt",
+        "vul",
+        "calls",
+        "contract",
+        "declarer",
+        "trick",
+        "tricks",
+        "won",
+        "dummy_open",
+        "claim",
+        "claim_shown",
+        "sheet",
+        "boards",
+        "last",
+        "result",
+    )
 
     def __init__(self, options: BridgeOptions) -> None:
         self.options = options
         self.table = scoring_table(options)
         self.phase = "deal"
-        self.board: int | None = None           # board number of the current deal
+        self.board: int | None = None  # board number of the current deal
         self.next_board = 1
-        self.dealer: int | None = None          # dealer of the current deal
-        self.next_dealer: int | None = None     # None: the first deal of the match (any dealer)
+        self.dealer: int | None = None  # dealer of the current deal
+        self.next_dealer: int | None = None  # None: the first deal of the match (any dealer)
         self.hands: list[list[str]] = [[], [], [], []]
-        self.dealt: list[list[str]] = [[], [], [], []]   # the hands as dealt (honours, PBN)
-        self.vul = {"NS": False, "EW": False}   # fixed at the start of the deal
+        self.dealt: list[list[str]] = [[], [], [], []]  # the hands as dealt (honours, PBN)
+        self.vul = {"NS": False, "EW": False}  # fixed at the start of the deal
         self.calls: list[str] = []
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.trick: Trick | None = None
-        self.tricks: list[dict] = []            # finished tricks: {"leader", "plays", "winner"}
+        self.tricks: list[dict] = []  # finished tricks: {"leader", "plays", "winner"}
         self.won = {"NS": 0, "EW": 0}
         self.dummy_open = False
-        self.claim: dict | None = None          # {"tricks": k, "answers": {"1": true, ...}}
-        self.claim_shown = False                # the declarer's hand was shown for a claim
+        self.claim: dict | None = None  # {"tricks": k, "answers": {"1": true, ...}}
+        self.claim_shown = False  # the declarer's hand was shown for a claim
         self.sheet = Sheet(self.table)
-        self.boards: list[dict] = []            # records of the finished deals (PBN export)
-        self.last: dict | None = None           # summary of the last finished deal
+        self.boards: list[dict] = []  # records of the finished deals (PBN export)
+        self.last: dict | None = None  # summary of the last finished deal
         self.result: dict | None = None
 
     @property
@@ -70,11 +93,12 @@ class State:
         s.tricks = self.tricks[:]
         s.won = dict(self.won)
         s.dummy_open = self.dummy_open
-        s.claim = {"tricks": self.claim["tricks"], "answers": dict(self.claim["answers"])} \
-            if self.claim is not None else None
+        s.claim = (
+            {"tricks": self.claim["tricks"], "answers": dict(self.claim["answers"])} if self.claim is not None else None
+        )
         s.claim_shown = self.claim_shown
-        s.sheet = self.sheet          # replaced by a clone before it is written to
-        s.boards = self.boards        # replaced, never appended to
+        s.sheet = self.sheet  # replaced by a clone before it is written to
+        s.boards = self.boards  # replaced, never appended to
         s.last = self.last
         s.result = self.result
         return s
@@ -97,12 +121,15 @@ class State:
             "contract": self.contract.to_dict() if self.contract else None,
             "declarer": self.declarer,
             "trick": self.trick.to_dict() if self.trick is not None else None,
-            "tricks": [{"leader": t["leader"], "plays": [list(p) for p in t["plays"]],
-                        "winner": t["winner"]} for t in self.tricks],
+            "tricks": [
+                {"leader": t["leader"], "plays": [list(p) for p in t["plays"]], "winner": t["winner"]}
+                for t in self.tricks
+            ],
             "won": dict(self.won),
             "dummy_open": self.dummy_open,
             "claim": {"tricks": self.claim["tricks"], "answers": dict(self.claim["answers"])}
-            if self.claim is not None else None,
+            if self.claim is not None
+            else None,
             "claim_shown": self.claim_shown,
             "sheet": self.sheet.dump(),
             "boards": _json_copy(self.boards),
@@ -127,12 +154,17 @@ class State:
         s.contract = Contract.from_dict(data["contract"]) if data["contract"] else None
         s.declarer = data["declarer"]
         s.trick = Trick.from_dict(data["trick"]) if data["trick"] is not None else None
-        s.tricks = [{"leader": t["leader"], "plays": [tuple(p) for p in t["plays"]],
-                     "winner": t["winner"]} for t in data["tricks"]]
+        s.tricks = [
+            {"leader": t["leader"], "plays": [tuple(p) for p in t["plays"]], "winner": t["winner"]}
+            for t in data["tricks"]
+        ]
         s.won = dict(data["won"])
         s.dummy_open = data["dummy_open"]
-        s.claim = {"tricks": data["claim"]["tricks"], "answers": dict(data["claim"]["answers"])} \
-            if data["claim"] is not None else None
+        s.claim = (
+            {"tricks": data["claim"]["tricks"], "answers": dict(data["claim"]["answers"])}
+            if data["claim"] is not None
+            else None
+        )
         s.claim_shown = data["claim_shown"]
         s.sheet = Sheet.load(data["sheet"], s.table)
         s.boards = _json_copy(data["boards"])

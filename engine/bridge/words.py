@@ -3,6 +3,7 @@ speaks. They live in the engine because ``cardbot score --text`` prints the shee
 the bot; the bot's catalogs (``bot/i18n.py``) merge them, so a posted sheet and a printed
 one use the same words. Keys and placeholders must match in both languages
 (tests/test_i18n.py)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -9,6 +9,7 @@ on the table)
 are the same card double dummy; when every legal card is one such run, or there is one
 legal card, no search is needed.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,8 +48,9 @@ def all_equivalent(cards: Sequence[str], live: set[str]) -> bool:
     return not any(c[1] == suit and ranks[0] < RV[c[0]] < ranks[-1] for c in live)
 
 
-def dd_totals(legal: Sequence[str], deals: Sequence[Sequence[Sequence[str]]], leader: int,
-              trump: str | None, trick: Sequence[str]) -> dict[str, int]:
+def dd_totals(
+    legal: Sequence[str], deals: Sequence[Sequence[Sequence[str]]], leader: int, trump: str | None, trick: Sequence[str]
+) -> dict[str, int]:
     """Sum over ``deals`` (four hands each) of the DD tricks each legal card takes."""
     totals = {c: 0 for c in legal}
     for hands in deals:
@@ -63,9 +65,18 @@ def best_card(legal: Sequence[str], totals: dict[str, int], trump: str | None) -
     return min((c for c in legal if totals[c] == top), key=lambda c: lowest_first(c, trump))
 
 
-def choose_card(legal: Sequence[str], known: Hands, sample: Callable[[random.Random], Hands],
-                samples: int, leader: int, trump: str | None, trick: Sequence[str],
-                rng: random.Random, nodes: int = 0, most: int = 0) -> str:
+def choose_card(
+    legal: Sequence[str],
+    known: Hands,
+    sample: Callable[[random.Random], Hands],
+    samples: int,
+    leader: int,
+    trump: str | None,
+    trick: Sequence[str],
+    rng: random.Random,
+    nodes: int = 0,
+    most: int = 0,
+) -> str:
     """The DD-sampling choice among ``legal`` cards. ``known``: the hands this seat sees
     (its own, dummy); ``sample(rng)`` deals the others; ``samples`` deals are solved, and
     then more, up to ``most`` deals, while the DDS search nodes spent stay within

@@ -7,6 +7,7 @@ first when no deal fits. Soft constraints (the auction's promises, whatever the 
 ``accept`` checks) are tried for a bounded number of deals and then dropped, so a wrong
 bid never breaks the sampler.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,8 @@ from typing import Callable, Mapping, Sequence
 Hands = dict[int, list[str]]
 RANKS = "23456789TJQKA"
 
-SOFT_TRIES = 40    # deals tried per sample for the soft constraints before giving up on them
-HARD_TRIES = 200   # deals tried for the voids; beyond that the view did not add up: ignore them
+SOFT_TRIES = 40  # deals tried per sample for the soft constraints before giving up on them
+HARD_TRIES = 200  # deals tried for the voids; beyond that the view did not add up: ignore them
 
 
 def voids(tricks: list[list[tuple[int, str]]]) -> dict[int, set[str]]:
@@ -52,8 +53,13 @@ def cheapest_of_equals(tricks: list[list[tuple[int, str]]]) -> dict[int, set[str
     return out
 
 
-def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-               rng: random.Random, bans: Mapping[int, set[str]] | None = None) -> Hands | None:
+def _deal_once(
+    pool: list[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    rng: random.Random,
+    bans: Mapping[int, set[str]] | None = None,
+) -> Hands | None:
     cards = pool[:]
     rng.shuffle(cards)
     # the most constrained hand first: it takes the first cards it may hold
@@ -92,9 +98,14 @@ def dealable_pool(pool: Sequence[str], need: Mapping[int, int], rng: random.Rand
     return pool
 
 
-def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-                 rng: random.Random, accept: Callable[[Hands], bool] | None = None,
-                 bans: Mapping[int, set[str]] | None = None) -> Hands:
+def sample_hands(
+    pool: Sequence[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    rng: random.Random,
+    accept: Callable[[Hands], bool] | None = None,
+    bans: Mapping[int, set[str]] | None = None,
+) -> Hands:
     """One deal of ``pool`` to the seats of ``need`` (seat -> cards it holds); ``bans``:
     cards a seat is inferred not to hold."""
     if not need:
@@ -117,9 +128,16 @@ def sample_hands(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[in
 Misfit = Callable[[list[str]], int]
 
 
-def _draw_seats(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-                bans: Mapping[int, set[str]], misfit: Mapping[int, Misfit], order: list[int],
-                rng: random.Random, per_seat: int) -> tuple[Hands | None, int, int]:
+def _draw_seats(
+    pool: list[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    bans: Mapping[int, set[str]],
+    misfit: Mapping[int, Misfit],
+    order: list[int],
+    rng: random.Random,
+    per_seat: int,
+) -> tuple[Hands | None, int, int]:
     """One deal drawn seat by seat in ``order``, each hand redrawn (up to ``per_seat``
     times) until it fits. (hands or None, total misfit, draws spent)."""
     cards = pool[:]
@@ -152,9 +170,15 @@ def _draw_seats(pool: list[str], need: Mapping[int, int], voids: Mapping[int, se
     return out, miss, spent + 1
 
 
-def sample_fitting(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-                   rng: random.Random, misfit: Mapping[int, Misfit],
-                   bans: Mapping[int, set[str]] | None = None, tries: int = 400) -> Hands:
+def sample_fitting(
+    pool: Sequence[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    rng: random.Random,
+    misfit: Mapping[int, Misfit],
+    bans: Mapping[int, set[str]] | None = None,
+    tries: int = 400,
+) -> Hands:
     """One deal like ``sample_hands`` that also tries to give each seat of ``misfit`` a
     hand it scores 0 (``misfit(cards)``: how far the cards are from what the seat showed,
     0 when they fit).
@@ -173,8 +197,9 @@ def sample_fitting(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[
     per_seat = max(1, tries // 4)
     best, best_miss, spent = None, None, 0
     while spent < tries:
-        hands, miss, cost = _draw_seats(pool, need, voids, (bans or {}) if spent < tries // 2 else {},
-                                        misfit, order, rng, per_seat)
+        hands, miss, cost = _draw_seats(
+            pool, need, voids, (bans or {}) if spent < tries // 2 else {}, misfit, order, rng, per_seat
+        )
         spent += cost
         if hands is not None and (best_miss is None or miss < best_miss):
             best, best_miss = hands, miss

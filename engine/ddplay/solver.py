@@ -9,6 +9,7 @@ The position is checked before DDS sees it: on a bad deal DDS writes a ``dump.tx
 the working directory and answers with an error code, so a bad position raises
 ``BadPosition`` (a ``ValueError``) here instead, saying what is wrong.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -16,7 +17,7 @@ from typing import Sequence
 import endplay._dds as _dds
 
 RANKS = "23456789TJQKA"
-SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}   # DDS denominations; 4 = no trump
+SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}  # DDS denominations; 4 = no trump
 SUIT_OF = "SHDC"
 _BIT = {r + s: (SUIT_INDEX[s], 1 << (i + 2)) for i, r in enumerate(RANKS) for s in SUIT_OF}
 NO_TRUMP = 4
@@ -31,8 +32,10 @@ def check_position(hands: Sequence[Sequence[str]], leader: int, trick: Sequence[
     known cards, none twice, at most 13 a hand, and each hand holding as many cards as
     the trick leaves it (one more for the seats that have not played to it yet)."""
     if len(hands) != 4 or not 0 <= leader <= 3 or len(trick) > 3:
-        raise BadPosition(f"4 hands, a leader 0..3 and 0..3 cards on the table expected: "
-                          f"{len(hands)} hands, leader {leader}, {len(trick)} on the table")
+        raise BadPosition(
+            f"4 hands, a leader 0..3 and 0..3 cards on the table expected: "
+            f"{len(hands)} hands, leader {leader}, {len(trick)} on the table"
+        )
     seen: set[str] = set()
     for card in [c for h in hands for c in h] + list(trick):
         if card not in _BIT:
@@ -43,12 +46,14 @@ def check_position(hands: Sequence[Sequence[str]], leader: int, trick: Sequence[
     played = {(leader + i) % 4 for i in range(len(trick))}
     sizes = [len(h) + (seat in played) for seat, h in enumerate(hands)]
     if len(set(sizes)) != 1 or not 0 < sizes[0] <= 13:
-        raise BadPosition(f"hands of {[len(h) for h in hands]} cards with {len(trick)} on the "
-                          f"table led by seat {leader}")
+        raise BadPosition(
+            f"hands of {[len(h) for h in hands]} cards with {len(trick)} on the table led by seat {leader}"
+        )
 
 
-def solve_counted(hands: Sequence[Sequence[str]], leader: int, trump: str | None,
-                  trick: Sequence[str] = ()) -> tuple[dict[str, int], int]:
+def solve_counted(
+    hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = ()
+) -> tuple[dict[str, int], int]:
     """``solve`` and the number of search nodes DDS spent: a measure of the work that,
     unlike a clock, gives the same answer on a busy machine (~0.35 us a node here)."""
     check_position(hands, leader, trick)
@@ -83,8 +88,7 @@ def solve_counted(hands: Sequence[Sequence[str]], leader: int, trump: str | None
     return out, fut.nodes
 
 
-def solve(hands: Sequence[Sequence[str]], leader: int, trump: str | None,
-          trick: Sequence[str] = ()) -> dict[str, int]:
+def solve(hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = ()) -> dict[str, int]:
     """For the seat on play — ``leader`` plus ``len(trick)`` — each card it may play and
     the tricks its side then takes from here on (the trick in progress included), with
     best play by all four hands. ``hands`` are the cards still held by seats 0..3

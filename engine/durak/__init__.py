@@ -2,6 +2,7 @@
 
 ``engine.base.get_game("durak")`` returns :data:`GAME`.
 """
+
 from engine.base import register
 
 from .errors import ERROR_CODES
@@ -13,5 +14,4 @@ from .tally import tally
 
 register(GAME)
 
-__all__ = ["GAME", "DurakGame", "DurakOptions", "ERROR_CODES", "State", "beats",
-           "parse_options", "tally"]
+__all__ = ["GAME", "DurakGame", "DurakOptions", "ERROR_CODES", "State", "beats", "parse_options", "tally"]

@@ -4,6 +4,7 @@
 - ``strong``: ai_strong.py, determinized search on the engine with an exact endgame;
 - ``normal``: the same search with a much smaller budget.
 """
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,7 @@ def _normal(view: dict, legal: list[str], rng: random.Random) -> str:
     return ai_strong.computer_action(view, legal, rng, NORMAL)
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random,
-                    level: str = DEFAULT_LEVEL) -> str:
+def computer_action(view: dict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
     """One of ``legal``, chosen from this seat's ``view`` only."""
     chooser = by_level(level, easy=ai_easy.computer_action, normal=_normal, strong=_strong)
     return chooser(view, legal, rng)

@@ -11,6 +11,7 @@
 - verdict on a blind cover: accept four times in five;
 - one move in twenty (outside verdicts) is a random legal action.
 """
+
 from __future__ import annotations
 
 import random
@@ -18,7 +19,7 @@ import random
 from engine.cards import RANK_VALUE as RV
 
 HIGH = RV["Q"]  # trumps from here up are "high": worth keeping while the stock is big
-NOISE = 0.05    # share of random moves
+NOISE = 0.05  # share of random moves
 
 
 def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:

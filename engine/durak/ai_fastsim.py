@@ -8,6 +8,7 @@ heuristic of ai_policy.py on both sides. It never transfers nor covers blind; th
 position it starts from comes from the engine, so the decision itself is always
 checked by the real rules. Cards are ints: rank (2..14) + 16 × suit (+ 64 × copy).
 """
+
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE, SUITS
@@ -15,7 +16,7 @@ from engine.cards import RANK_VALUE, SUITS
 from .state import State
 
 HAND = 6
-TB = 13        # ai_policy.TRUMP_BONUS
+TB = 13  # ai_policy.TRUMP_BONUS
 LOW = RANK_VALUE["J"]
 HIGH_TRUMP = TB + RANK_VALUE["Q"]
 _SUIT = {s: i for i, s in enumerate(SUITS)}
@@ -35,8 +36,18 @@ def from_state(s: State, me: int) -> tuple | None:
     stock = [encode(c) for c in s.stock]
     trump = _SUIT[s.trump] if s.trump is not None else -1
     lim = s.rules.first_limit if s.bout == 1 else s.rules.limit
-    return (hands, stock, table, s.phase, s.attacker, s.taking, trump, s.rules.limit, lim,
-            s.rules.loss_at if s.rules.two_decks else 10 ** 6)
+    return (
+        hands,
+        stock,
+        table,
+        s.phase,
+        s.attacker,
+        s.taking,
+        trump,
+        s.rules.limit,
+        lim,
+        s.rules.loss_at if s.rules.two_decks else 10**6,
+    )
 
 
 def playout(pos: tuple, me: int, max_bouts: int = 200) -> int:
@@ -61,7 +72,7 @@ def playout(pos: tuple, me: int, max_bouts: int = 200) -> int:
             group = [c for c in ha if c & 15 == r]
             if len(group) > 1 and (r >= LOW and stock or any((c >> 4) & 3 == trump for c in group)):
                 group = [first]
-            group = group[:min(lim, len(hd))]
+            group = group[: min(lim, len(hd))]
             for c in group:
                 ha.remove(c)
             table = [(c, None) for c in group]

@@ -14,12 +14,13 @@ suit is cheaper than spending the lowest trump. The ideas, all commonplace at a 
 It never transfers or covers blind unless nothing else is left, and accepts blind
 covers: ai_strong.py looks further where those matter.
 """
+
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE as RV
 
-TRUMP_BONUS = 13     # a trump is worth a suit more than the same rank in a plain suit
-LOW = RV["J"]        # plain ranks below this are "low": lead and throw them freely
+TRUMP_BONUS = 13  # a trump is worth a suit more than the same rank in a plain suit
+LOW = RV["J"]  # plain ranks below this are "low": lead and throw them freely
 
 
 def value(card: str, trump: str | None) -> int:
@@ -80,7 +81,7 @@ def _throw(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
 
 
 def _defend(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
-    cover: dict[str, tuple[int, str]] = {}   # attack card -> (cost, cheapest beat)
+    cover: dict[str, tuple[int, str]] = {}  # attack card -> (cost, cheapest beat)
     for a in legal:
         p = a.split()
         if p[0] == "beat":

@@ -6,6 +6,7 @@
   of perfect information: alpha-beta over the engine's own legal actions, with a
   transposition table, under a node budget (``OutOfBudget`` past it).
 """
+
 from __future__ import annotations
 
 from . import ai_policy
@@ -28,8 +29,7 @@ def policy_view(s: State, seat: int) -> dict:
         "taking": s.taking,
         "defender": s.defender,
         "hand_counts": [len(h) for h in s.hands],
-        "table": [{"attack": p[0], "cover": None if p[3] else p[2], "hidden": p[3]}
-                  for p in s.table],
+        "table": [{"attack": p[0], "cover": None if p[3] else p[2], "hidden": p[3]} for p in s.table],
         "hand": s.hands[seat],
     }
 
@@ -66,8 +66,7 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.budget:
             raise OutOfBudget
-        key = (s.phase, frozenset(s.hands[0]), frozenset(s.hands[1]), tuple(s.table),
-               s.attacker, s.taking, s.ci)
+        key = (s.phase, frozenset(s.hands[0]), frozenset(s.hands[1]), tuple(s.table), s.attacker, s.taking, s.ci)
         lo, hi = self.tt.get(key, (-1, 1))
         if lo >= beta:
             return lo

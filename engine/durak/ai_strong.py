@@ -19,6 +19,7 @@ Budgets count worlds and nodes, never seconds, so a decision is reproducible fro
 rng seed. ``Budget`` sets how hard it looks: ``normal`` is the same method with a much
 smaller one (ai.py).
 """
+
 from __future__ import annotations
 
 import random
@@ -35,20 +36,19 @@ from .ai_world import Knowledge
 
 @dataclass(frozen=True)
 class Budget:
-    rollouts: int = 192      # playouts per decision, shared by the candidates
-    min_worlds: int = 8      # ... but at least this many sampled worlds per candidate
+    rollouts: int = 192  # playouts per decision, shared by the candidates
+    min_worlds: int = 8  # ... but at least this many sampled worlds per candidate
     max_worlds: int = 48
     solve_nodes: int = 3000  # exact endgame search
-    prior: float = 0.15      # head start of the heuristic's choice, a share of the worlds:
-                             # playouts are noisy, so the search must be clearly better
+    prior: float = 0.15  # head start of the heuristic's choice, a share of the worlds:
+    # playouts are noisy, so the search must be clearly better
 
 
 STRONG = Budget()
 ENGINE_SLOWER = 8  # engine playouts (more than two players) against ai_fastsim's
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random,
-                    budget: Budget = STRONG) -> str:
+def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -95,8 +95,7 @@ def candidates(view: dict, legal: list[str], guess: str) -> list[str]:
     return [guess] + [a for a in out if a != guess]
 
 
-def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Random,
-                 budget: Budget) -> str:
+def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Random, budget: Budget) -> str:
     me = know.me
     worlds = max(budget.min_worlds, min(budget.max_worlds, budget.rollouts // len(cands)))
     if know.n > 2:  # playouts run on the engine itself, several times slower
@@ -121,8 +120,7 @@ def _playout(s, me: int) -> int:
     return rollout(s, me) if pos is None else ai_fastsim.playout(pos, me)
 
 
-def _solve(know: Knowledge, legal: list[str], guess: str, rng: random.Random,
-           budget: Budget) -> str | None:
+def _solve(know: Knowledge, legal: list[str], guess: str, rng: random.Random, budget: Budget) -> str | None:
     """The exact best action in a perfect-information heads-up endgame, or None when
     the position is too big for the node budget."""
     world = know.sample(rng)

@@ -7,6 +7,7 @@ random into the other hands (after the cards known to be there), the stock (abov
 turned trump card) and the face-down discards. Every world is a legal engine state, so
 the pure engine can play it out.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,8 +21,19 @@ from .state import State
 class Knowledge:
     """The view boiled down; built once per decision."""
 
-    __slots__ = ("view", "options", "n", "me", "trump", "hand", "unseen", "slots",
-                 "hidden_discard", "stock_free", "perfect")
+    __slots__ = (
+        "view",
+        "options",
+        "n",
+        "me",
+        "trump",
+        "hand",
+        "unseen",
+        "slots",
+        "hidden_discard",
+        "stock_free",
+        "perfect",
+    )
 
     def __init__(self, view: dict) -> None:
         self.view = view
@@ -44,14 +56,17 @@ class Knowledge:
         self.unseen = [c for c in deck if c not in seen]
         # how many unseen cards each place holds
         counts = view["hand_counts"]
-        self.slots = [0 if x == self.me else counts[x] - len(view["known"][x])
-                      for x in range(self.n)]
+        self.slots = [0 if x == self.me else counts[x] - len(view["known"][x]) for x in range(self.n)]
         self.hidden_discard = view["discard"] - len(view["gone"])
         self.stock_free = view["stock"] - (1 if view["trump_in_stock"] else 0)
         # hidden covers of other seats on the table hold unseen cards too
         hidden_table = sum(1 for e in view["table"] if e["hidden"] and e["cover"] is None)
-        self.perfect = (self.hidden_discard == 0 and self.stock_free == 0
-                        and hidden_table == 0 and sum(self.slots) == len(self.unseen))
+        self.perfect = (
+            self.hidden_discard == 0
+            and self.stock_free == 0
+            and hidden_table == 0
+            and sum(self.slots) == len(self.unseen)
+        )
         # nothing is hidden when the unseen cards all sit in one other hand
         if self.perfect and sum(1 for s in self.slots if s) > 1:
             self.perfect = False
@@ -73,23 +88,23 @@ class Knowledge:
         for x in range(self.n):
             k = self.slots[x]
             if k > 0:
-                s.hands[x].extend(pool[i:i + k])
+                s.hands[x].extend(pool[i : i + k])
                 i += k
         table = []
         for e in v["table"]:
             cover = e["cover"]
-            if e["hidden"] and cover is None:      # somebody else's blind cover
+            if e["hidden"] and cover is None:  # somebody else's blind cover
                 cover = pool[i] if i < len(pool) else None
                 i += 1
             by_cover = v["defender"] if cover is not None else None
             table.append((e["attack"], e["by"], cover, e["hidden"], by_cover))
         s.table = table
-        stock = pool[i:i + max(self.stock_free, 0)]
+        stock = pool[i : i + max(self.stock_free, 0)]
         i += len(stock)
         if v["trump_in_stock"]:
             stock.append(v["trump_card"])
         s.stock = stock
-        s.discard = list(v["gone"]) + pool[i:i + max(self.hidden_discard, 0)]
+        s.discard = list(v["gone"]) + pool[i : i + max(self.hidden_discard, 0)]
         s.gone = list(v["gone"])
         s.known = [list(k) for k in v["known"]]
         s.attacker = v["attacker"]

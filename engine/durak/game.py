@@ -1,4 +1,5 @@
 """The durak ``engine.base.Game``: a thin facade over ``rules`` (one deal, no ``system_action``)."""
+
 from __future__ import annotations
 
 from typing import Any

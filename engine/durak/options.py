@@ -1,5 +1,6 @@
 """Durak's options (rules §12). The number of players is not an option: it is
 passed beside the options to ``initial_state`` / ``new_deal``."""
+
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -45,7 +46,8 @@ def parse_options(options: Any) -> DurakOptions:
 
 def check_players(options: DurakOptions, players: Any) -> int:
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= options.max_players:
-        raise error("bad_options",
-                    detail=f"{players} players do not fit: {options.deck_cards} cards allow 2 to "
-                           f"{options.max_players}")
+        raise error(
+            "bad_options",
+            detail=f"{players} players do not fit: {options.deck_cards} cards allow 2 to {options.max_players}",
+        )
     return players

@@ -4,6 +4,7 @@ Spec: docs/rules/durak.md. Section numbers (§) below refer to it.
 Every handler validates completely before it clones the state, so a rejected
 action never changes anything.
 """
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,15 @@ SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 # verb -> (min cards, max cards or None)
 PLAYER_VERBS = {
-    "attack": (1, None), "throw": (1, None), "beat": (2, 2), "blind": (2, 2),
-    "transfer": (1, 1), "take": (0, 0), "pass": (0, 0), "accept": (0, 0), "challenge": (0, 0),
+    "attack": (1, None),
+    "throw": (1, None),
+    "beat": (2, 2),
+    "blind": (2, 2),
+    "transfer": (1, 1),
+    "take": (0, 0),
+    "pass": (0, 0),
+    "accept": (0, 0),
+    "challenge": (0, 0),
 }
 SYSTEM_VERBS = ("deal", "forfeit")
 PHASE_VERBS = {
@@ -53,16 +61,15 @@ _ALL_IDS = make_deck(52) + make_deck(52, 2)
 _VALID = frozenset(_ALL_IDS)
 _CARD_KEY = {c: card_key(c) for c in _ALL_IDS}
 # cost of a cover: non-trumps first, then by rank; one table per trump suit (or None)
-_COST = {t: {c: (c[1] == t, RV[c[0]], SUIT_ORDER[c[1]], c) for c in _ALL_IDS}
-         for t in (None, *SUITS)}
+_COST = {t: {c: (c[1] == t, RV[c[0]], SUIT_ORDER[c[1]], c) for c in _ALL_IDS} for t in (None, *SUITS)}
 # display order of a hand: by suit with trumps last, then by rank (engine.cards.sort_hand)
-_HAND_KEY = {t: {c: (4 if c[1] == t else SUIT_ORDER[c[1]], RV[c[0]], c) for c in _ALL_IDS}
-             for t in (None, *SUITS)}
+_HAND_KEY = {t: {c: (4 if c[1] == t else SUIT_ORDER[c[1]], RV[c[0]], c) for c in _ALL_IDS} for t in (None, *SUITS)}
 
 
 # ---------------------------------------------------------------------------------
 # setup
 # ---------------------------------------------------------------------------------
+
 
 def initial_state(options: Any, players: int) -> State:
     opts = parse_options(options)
@@ -102,8 +109,7 @@ def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]
 
 def _parse_deal(s: State, action: str, parts: list[str]) -> tuple[int, str, list[str]]:
     if len(parts) < 3 or not parts[1].startswith("dealer=") or not parts[2].startswith("lead="):
-        raise error("bad_syntax", action=action,
-                    detail="expected 'deal dealer=<seat> lead=rule|left <cards...>'")
+        raise error("bad_syntax", action=action, detail="expected 'deal dealer=<seat> lead=rule|left <cards...>'")
     d = parts[1][7:]
     if not d.isdigit():
         raise error("bad_syntax", action=action, detail="the dealer must be a seat number")
@@ -164,7 +170,7 @@ def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[dic
         if rest:  # §3.4: the top card of the rest is turned and goes under the stock
             s.trump_card = rest[0]
             s.stock = rest[1:] + rest[:1]
-        else:     # no stock: the dealer's last card shows trump and stays in his hand
+        else:  # no stock: the dealer's last card shows trump and stays in his hand
             s.trump_card = deck[k - 1]
             s.stock = []
             s.known[dealer].append(s.trump_card)
@@ -175,15 +181,26 @@ def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[dic
     s.bout = 1
     s.attacker, s.defender = m, _next_active(s, m)
     s.phase = "open"
-    events.append({"type": "deal", "dealer": dealer, "trump": s.trump, "trump_card": s.trump_card,
-                   "trump_in_stock": bool(s.stock) and s.trump_card is not None,
-                   "stock": len(s.stock), "attacker": m, "defender": s.defender, "first_by": why})
+    events.append(
+        {
+            "type": "deal",
+            "dealer": dealer,
+            "trump": s.trump,
+            "trump_card": s.trump_card,
+            "trump_in_stock": bool(s.stock) and s.trump_card is not None,
+            "stock": len(s.stock),
+            "attacker": m,
+            "defender": s.defender,
+            "first_by": why,
+        }
+    )
     events.append({"type": "bout", "bout": 1, "attacker": m, "defender": s.defender})
 
 
 # ---------------------------------------------------------------------------------
 # small helpers
 # ---------------------------------------------------------------------------------
+
 
 def _next_active(s: State, seat: int) -> int | None:
     """The next player clockwise after ``seat`` who is not finished (§5): he holds
@@ -262,6 +279,7 @@ def _forget(t: State, seat: int, cards: list[str]) -> None:
 # parsing
 # ---------------------------------------------------------------------------------
 
+
 def parse(action: Any) -> tuple[str, list[str]]:
     parts = split_action(action)
     verb = parts[0]
@@ -291,6 +309,7 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 # apply
 # ---------------------------------------------------------------------------------
+
 
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
     verb, args = parse(action)
@@ -496,15 +515,22 @@ def _h_pass(s: State, seat: int, args: list[str], events: list[dict]):
 
 
 _HANDLERS = {
-    "attack": _h_attack, "beat": _h_beat, "blind": _h_blind, "accept": _h_accept,
-    "challenge": _h_challenge, "transfer": _h_transfer, "take": _h_take,
-    "throw": _h_throw, "pass": _h_pass,
+    "attack": _h_attack,
+    "beat": _h_beat,
+    "blind": _h_blind,
+    "accept": _h_accept,
+    "challenge": _h_challenge,
+    "transfer": _h_transfer,
+    "take": _h_take,
+    "throw": _h_throw,
+    "pass": _h_pass,
 }
 
 
 # ---------------------------------------------------------------------------------
 # throw-in rounds and the end of a bout
 # ---------------------------------------------------------------------------------
+
 
 def _start_round(t: State, phase: str, events: list[dict]) -> None:
     """A THROW or FINAL round (§6): M first, then the other throwers clockwise from
@@ -614,6 +640,7 @@ def _game_over(t: State, result: dict, events: list[dict]) -> None:
 # ---------------------------------------------------------------------------------
 # legal actions and views
 # ---------------------------------------------------------------------------------
+
 
 def _groups(verb: str, cards: list[str], cap: int) -> list[str]:
     """Singles sorted by rank and suit, then per rank the largest group the cap admits."""

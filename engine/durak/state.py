@@ -5,6 +5,7 @@ Lists held by a state are never changed in place once the state has been returne
 from ``apply``: ``clone`` copies the per-seat lists and the table, while the stock
 and the discard pile are replaced (never mutated), so they can be shared.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,8 +21,20 @@ PHASES = ("deal", "open", "defend", "verdict", "throw", "final", "over")
 class Rules:
     """The options boiled down to what the hot paths read."""
 
-    __slots__ = ("throw_all", "transfer", "trumps", "two_decks", "loss_at", "blind", "limit",
-                 "first_limit", "high_from", "leader_left", "deck_size", "copies")
+    __slots__ = (
+        "throw_all",
+        "transfer",
+        "trumps",
+        "two_decks",
+        "loss_at",
+        "blind",
+        "limit",
+        "first_limit",
+        "high_from",
+        "leader_left",
+        "deck_size",
+        "copies",
+    )
 
     def __init__(self, o: DurakOptions) -> None:
         self.throw_all = o.base_game != "prostoy"
@@ -51,10 +64,32 @@ def rules_for(options: DurakOptions) -> Rules:
 
 
 class State:
-    __slots__ = ("options", "rules", "n", "phase", "dealer", "lead", "trump", "trump_card",
-                 "stock", "discard", "hands", "table", "attacker", "defender", "bout",
-                 "cands", "ci", "taking", "verdict", "decider", "finished", "result",
-                 "gone", "known")
+    __slots__ = (
+        "options",
+        "rules",
+        "n",
+        "phase",
+        "dealer",
+        "lead",
+        "trump",
+        "trump_card",
+        "stock",
+        "discard",
+        "hands",
+        "table",
+        "attacker",
+        "defender",
+        "bout",
+        "cands",
+        "ci",
+        "taking",
+        "verdict",
+        "decider",
+        "finished",
+        "result",
+        "gone",
+        "known",
+    )
 
     def __init__(self, options: DurakOptions, n: int) -> None:
         self.options = options
@@ -62,25 +97,25 @@ class State:
         self.n = n
         self.phase = "deal"
         self.dealer: int | None = None
-        self.lead: str | None = None          # "rule" | "left", from the deal action
-        self.trump: str | None = None         # trump suit
-        self.trump_card: str | None = None    # the turned card (public all game)
-        self.stock: list[str] = []            # top first; the trump card is last
+        self.lead: str | None = None  # "rule" | "left", from the deal action
+        self.trump: str | None = None  # trump suit
+        self.trump_card: str | None = None  # the turned card (public all game)
+        self.stock: list[str] = []  # top first; the trump card is last
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.table: list[Pair] = []
-        self.attacker: int | None = None      # M
-        self.defender: int | None = None      # D
+        self.attacker: int | None = None  # M
+        self.defender: int | None = None  # D
         self.bout = 0
-        self.cands: list[int] = []            # throw-in candidates of the current round
-        self.ci = 0                           # index of the candidate to act
-        self.taking = False                   # D said TAKE (FINAL round)
-        self.verdict: int | None = None       # index of the blind pair awaiting a verdict
+        self.cands: list[int] = []  # throw-in candidates of the current round
+        self.ci = 0  # index of the candidate to act
+        self.taking = False  # D said TAKE (FINAL round)
+        self.verdict: int | None = None  # index of the blind pair awaiting a verdict
         self.decider: int | None = None
         self.finished = [False] * n
         self.result: dict | None = None
         # Public memory (what every player at the table saw, so a player may remember it):
-        self.gone: list[str] = []             # cards discarded face up (never the blind covers)
+        self.gone: list[str] = []  # cards discarded face up (never the blind covers)
         self.known: list[list[str]] = [[] for _ in range(n)]  # cards seen going into each hand
 
     def clone(self) -> "State":

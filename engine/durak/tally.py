@@ -1,4 +1,5 @@
 """The series tally (§11): fools per seat, games, draws. No points."""
+
 from __future__ import annotations
 
 
@@ -27,8 +28,7 @@ def tally(history: list[dict], players: int) -> dict:
     games = len(history)
     if sum(fools) + draws != games:  # pragma: no cover - guarded by construction
         raise ValueError("tally check failed: fools + draws != games")
-    return {"players": players, "games": games, "draws": draws, "fools": fools,
-            "games_by_seat": [games] * players}
+    return {"players": players, "games": games, "draws": draws, "fools": fools, "games_by_seat": [games] * players}
 
 
 def series_entry(game_no: int, dealer: int, result: dict) -> dict:

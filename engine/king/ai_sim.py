@@ -10,6 +10,7 @@ hands and plays them out.
 Each returns the four seats' points in the deal from here on (deal 4: the whole deal's,
 as its bachelor rule is not a sum over tricks).
 """
+
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE as RV
@@ -62,8 +63,7 @@ class TrickDeal:
                 return trumps
         return hand
 
-    def trick_points(self, cards: list[str], winner: int, done: int, pts: list[int],
-                     queens: list[int]) -> None:
+    def trick_points(self, cards: list[str], winner: int, done: int, pts: list[int], queens: list[int]) -> None:
         """Add one finished trick (``done`` tricks before it) to ``pts`` / ``queens``."""
         no = self.no
         if no == 1 or no >= 9:
@@ -143,8 +143,9 @@ class TrickDeal:
         return best
 
     # ---- play-outs ------------------------------------------------------------------
-    def rollout(self, hands: list[list[str]], plays: list, leader: int, done: int,
-                queens: list[int], exact_at: int = 0) -> list[int]:
+    def rollout(
+        self, hands: list[list[str]], plays: list, leader: int, done: int, queens: list[int], exact_at: int = 0
+    ) -> list[int]:
         """Play the deal out with ``pick`` for every seat; hands are changed in place.
         Switches to the exact ``solve`` at a trick boundary with at most ``exact_at``
         cards per hand left."""
@@ -176,8 +177,7 @@ class TrickDeal:
             plays.append((seat, card))
         return self.result(pts, queens)
 
-    def exact(self, hands: list[list[str]], plays: list, leader: int, done: int,
-              queens: list[int]) -> list[int]:
+    def exact(self, hands: list[list[str]], plays: list, leader: int, done: int, queens: list[int]) -> list[int]:
         """Like ``rollout`` (same return), but every remaining card by ``solve``; for the
         decision itself when few cards are left."""
         plays = list(plays)
@@ -206,8 +206,7 @@ class TrickDeal:
         first). Memoised on the position at each trick's start."""
         if done == 8 or self.finished(hands):
             return self.result([0, 0, 0, 0], queens) if self.no == 4 else [0, 0, 0, 0]
-        key = (tuple(tuple(sorted(h)) for h in hands), leader,
-               tuple(queens) if self.no == 4 else None)
+        key = (tuple(tuple(sorted(h)) for h in hands), leader, tuple(queens) if self.no == 4 else None)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -245,8 +244,7 @@ class TrickDeal:
         return best_val
 
 
-def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int,
-              deal: TrickDeal) -> list[str]:
+def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int, deal: TrickDeal) -> list[str]:
     """The cards worth trying: of this seat's cards of one suit with no other live card
     (another hand's, or one in the trick) between them and that score the same, only the
     lowest; they play the same in every line."""
@@ -264,8 +262,12 @@ def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int,
     out = []
     prev = None
     for c in sorted(cards, key=lambda c: (c[1], RV[c[0]])):
-        if (prev is not None and prev[1] == c[1] and (prev in deal.scoring) == (c in deal.scoring)
-                and not any(RV[prev[0]] < r < RV[c[0]] for r in live[c[1]])):
+        if (
+            prev is not None
+            and prev[1] == c[1]
+            and (prev in deal.scoring) == (c in deal.scoring)
+            and not any(RV[prev[0]] < r < RV[c[0]] for r in live[c[1]])
+        ):
             prev = c
             continue
         out.append(c)
@@ -277,6 +279,7 @@ def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int,
 # deal 7: card count
 # ---------------------------------------------------------------------------------
 
+
 def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> str:
     """The highest card that crosses no threshold, else the card worth least."""
     if nxt is None:
@@ -287,8 +290,9 @@ def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> st
     return min(hand, key=lambda c: (values[c[0]], RV[c[0]]))
 
 
-def count_rollout(hands: list[list[str]], turn: int, total: int, open_at: list,
-                  values: dict, stop_at_end: bool = True) -> list[int]:
+def count_rollout(
+    hands: list[list[str]], turn: int, total: int, open_at: list, values: dict, stop_at_end: bool = True
+) -> list[int]:
     """Points each seat still gets in deal 7. ``open_at``: the thresholds not yet
     crossed, ``[(total, points), ...]`` in order."""
     pts = [0, 0, 0, 0]
@@ -309,6 +313,7 @@ def count_rollout(hands: list[list[str]], turn: int, total: int, open_at: list,
 # ---------------------------------------------------------------------------------
 # deal 8: jacks layout
 # ---------------------------------------------------------------------------------
+
 
 def fits(card: str, rows: dict) -> bool:
     row = rows.get(card[1])

@@ -19,6 +19,7 @@ Deal 7 (count) and deal 8 (jacks layout) use the same scheme with their own play
 All randomness comes from ``rng`` and every budget counts samples, never seconds, so a
 decision is reproducible for a seed. ``Budget`` holds the levels' sizes.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,8 @@ RV = {r: i for i, r in enumerate(ORDER)}
 
 @dataclass(frozen=True)
 class Budget:
-    samples: int        # determinizations per decision in the trick deals
-    exact_at: int       # search exactly once every hand has at most this many cards
+    samples: int  # determinizations per decision in the trick deals
+    exact_at: int  # search exactly once every hand has at most this many cards
     root_exact_at: int  # ... and from the decision itself at most this many in my hand
     choose_samples: int  # decks sampled for the trump choice
     other_samples: int  # determinizations in deals 7 and 8
@@ -65,16 +66,16 @@ def _options(view: dict) -> KingOptions:
     return hit
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random,
-                    budget: Budget = STRONG) -> str:
+def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
         return legal[0]
     phase = view["phase"]
     options = _options(view)
-    if ((phase == "choose" and budget.choose_samples <= 0)
-            or (phase in ("count", "domino") and budget.other_samples <= 0)):  # the heuristic
+    if (phase == "choose" and budget.choose_samples <= 0) or (
+        phase in ("count", "domino") and budget.other_samples <= 0
+    ):  # the heuristic
         return ai_easy.computer_action(view, legal, rng)
     if phase == "choose":
         choice = _choose(view, legal, rng, budget, options)
@@ -102,16 +103,15 @@ def _best(cands: list, totals: dict) -> object:
 # trick play (deals 1–6 and 9–12)
 # ---------------------------------------------------------------------------------
 
-def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget,
-          options: KingOptions) -> str:
+
+def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     no, me = view["deal_no"], view["seat"]
     deal = TrickDeal(no, view.get("trump"), options)
     world = World(view)
     plays = [(s, c) for s, c in view.get("trick", [])]
     leader = view["leader"]
     done = len(view.get("winners", []))
-    queens = ([sum(1 for c in t if c[0] == "Q") for t in view.get("taken", [[]] * 4)]
-              if no == 4 else [0, 0, 0, 0])
+    queens = [sum(1 for c in t if c[0] == "Q") for t in view.get("taken", [[]] * 4)] if no == 4 else [0, 0, 0, 0]
     cards = [a.split()[1] for a in legal]
     first = deal.pick(list(world.hand), plays, done)
     cands = [first] + [c for c in _distinct(cards, world.unseen, plays, deal) if c != first]
@@ -139,8 +139,12 @@ def _distinct(cards: list[str], unseen: list[str], plays: list, deal: TrickDeal)
         between.setdefault(c[1], []).append(RV[c[0]])
     out, prev = [], None
     for c in sorted(cards, key=lambda c: (c[1], RV[c[0]])):
-        if (prev is not None and prev[1] == c[1] and (prev in deal.scoring) == (c in deal.scoring)
-                and not any(RV[prev[0]] < r < RV[c[0]] for r in between.get(c[1], []))):
+        if (
+            prev is not None
+            and prev[1] == c[1]
+            and (prev in deal.scoring) == (c in deal.scoring)
+            and not any(RV[prev[0]] < r < RV[c[0]] for r in between.get(c[1], []))
+        ):
             continue  # the run's lowest card stands for it (my own cards never separate)
         out.append(c)
         prev = c
@@ -150,6 +154,7 @@ def _distinct(cards: list[str], unseen: list[str], plays: list, deal: TrickDeal)
 # ---------------------------------------------------------------------------------
 # trump choice (deals 9–12)
 # ---------------------------------------------------------------------------------
+
 
 def _trump_of(action: str, deck: list[str]) -> str:
     """The trump an option gives with this deck (rules §3.4)."""
@@ -168,8 +173,7 @@ def _trump_of(action: str, deck: list[str]) -> str:
     return best[1]
 
 
-def _choose(view: dict, legal: list[str], rng: random.Random, budget: Budget,
-            options: KingOptions) -> str:
+def _choose(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me, dealer, no = view["seat"], view["dealer"], view["deal_no"]
     mine = list(view.get("hand", []))
     unseen = [c for c in DECK if c not in mine]
@@ -196,8 +200,8 @@ def _choose(view: dict, legal: list[str], rng: random.Random, budget: Budget,
 # deal 7: card count
 # ---------------------------------------------------------------------------------
 
-def _count(view: dict, legal: list[str], rng: random.Random, budget: Budget,
-           options: KingOptions) -> str:
+
+def _count(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me, total = view["seat"], view.get("total", 0)
     values = dict(options.deal7_values)
     open_at = [(at, pts) for at, pts, seat in view.get("thresholds", []) if seat is None]
@@ -233,8 +237,8 @@ def _count(view: dict, legal: list[str], rng: random.Random, budget: Budget,
 # deal 8: jacks layout
 # ---------------------------------------------------------------------------------
 
-def _domino(view: dict, legal: list[str], rng: random.Random, budget: Budget,
-            options: KingOptions) -> str:
+
+def _domino(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me = view["seat"]
     first = ai_easy.computer_action(view, legal, random.Random(0))
     cands = [first] + [a for a in legal if a != first]

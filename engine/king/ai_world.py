@@ -11,6 +11,7 @@ Known facts a player at the table has:
 - deal 8: a seat that passed since the last card holds nothing that fits the rows.
 Everything else is sampled uniformly among the deals that agree with these facts.
 """
+
 from __future__ import annotations
 
 import random
@@ -46,8 +47,9 @@ class World:
         o = view.get("options") or {}
         no, trump = view["deal_no"], view.get("trump")
         must_ruff = o.get("trump_must_ruff", True)
-        no_heart_lead = ((no == 2 and o.get("deal2_no_heart_lead", True))
-                         or (no == 6 and o.get("deal6_no_heart_lead", False)))
+        no_heart_lead = (no == 2 and o.get("deal2_no_heart_lead", True)) or (
+            no == 6 and o.get("deal6_no_heart_lead", False)
+        )
         must_kh = no == 6 and o.get("deal6_must_discard_kh", False)
         tricks = [t["plays"] for t in view.get("played", [])]
         if view.get("trick"):

@@ -1,5 +1,6 @@
 """King's options (rules §9), with exactly the names and defaults of the rules file.
 The number of players is always 4 (rules §2); it is passed beside the options."""
+
 from __future__ import annotations
 
 from typing import Any, Literal

@@ -5,6 +5,7 @@ follow-suit / must-trump / trick-winner pieces come from ``engine.tricks``.
 Every handler validates completely before it clones the state, so a rejected
 action never changes anything.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,7 +21,7 @@ from .scoring import CONTRACTS, DECK, TRUMP_DEALS, deal_score, kind, places, sco
 from .state import State, options_json
 
 RV = RANK_VALUE
-ORDER = "789TJQKA"            # deal 8 rows grow one step along this order
+ORDER = "789TJQKA"  # deal 8 rows grow one step along this order
 STEP = {r: i for i, r in enumerate(ORDER)}
 _DECK_SET = frozenset(DECK)
 _SORTED_DECK = sorted(DECK)
@@ -30,6 +31,7 @@ CHOICES = [f"name {s}" for s in SUITS] + [f"until {s}" for s in SUITS] + ["highe
 # ---------------------------------------------------------------------------------
 # setup
 # ---------------------------------------------------------------------------------
+
 
 def initial_state(options: Any, players: int = PLAYERS) -> State:
     return State(parse_options(options), check_players(players))
@@ -69,14 +71,13 @@ def packets(deck: list[str], dealer: int) -> list[list[str]]:
     hands: list[list[str]] = [[] for _ in range(PLAYERS)]
     for i in range(PLAYERS):
         seat = (dealer + 1 + i) % PLAYERS
-        hands[seat] = deck[3 * i:3 * i + 3] + deck[12 + 3 * i:15 + 3 * i] + deck[24 + 2 * i:26 + 2 * i]
+        hands[seat] = deck[3 * i : 3 * i + 3] + deck[12 + 3 * i : 15 + 3 * i] + deck[24 + 2 * i : 26 + 2 * i]
     return hands
 
 
 def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[str]]:
     if len(args) < 2 or not args[0].isdigit() or not args[1].startswith("dealer="):
-        raise error("bad_syntax", action=action,
-                    detail="expected 'deal <number> dealer=<seat> <32 cards>'")
+        raise error("bad_syntax", action=action, detail="expected 'deal <number> dealer=<seat> <32 cards>'")
     d = args[1][7:]
     if not d.isdigit():
         raise error("bad_syntax", action=action, detail="the dealer must be a seat number")
@@ -92,11 +93,9 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[
     if no == 1:
         fd = s.options.first_dealer
         if fd != "random" and dealer != SEAT_LETTERS.index(fd):
-            raise error("bad_deal", detail=f"first_dealer is {fd}, so deal 1's dealer is seat "
-                                           f"{SEAT_LETTERS.index(fd)}")
+            raise error("bad_deal", detail=f"first_dealer is {fd}, so deal 1's dealer is seat {SEAT_LETTERS.index(fd)}")
     elif dealer != (s.dealer + 1) % PLAYERS:
-        raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} "
-                                       f"deals now")
+        raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} deals now")
     if sorted(deck) != _SORTED_DECK:
         raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
     return no, dealer, deck
@@ -115,8 +114,7 @@ def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[di
     t.pile, t.total, t.awards = [], 0, []
     t.rows, t.passed, t.out = {}, [], []
     f = t.first
-    events.append({"type": "deal", "no": no, "contract": CONTRACTS[no], "dealer": dealer,
-                   "first": f})
+    events.append({"type": "deal", "no": no, "contract": CONTRACTS[no], "dealer": dealer, "first": f})
     if no in TRUMP_DEALS:  # §3.4: the chooser sees d0–2 first; nobody else has cards yet
         t.deck = list(deck)
         t.hands = [[] for _ in range(n)]
@@ -138,6 +136,7 @@ def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[di
 # ---------------------------------------------------------------------------------
 # small helpers
 # ---------------------------------------------------------------------------------
+
 
 def actor(s: State) -> int | None:
     ph = s.phase
@@ -171,8 +170,7 @@ def playable_cards(s: State, seat: int) -> list[str]:
         return list(hand)
     led = s.plays[0][1][1]
     cards = tricks.playable(hand, led, s.trump, s.options.trump_must_ruff)
-    if (s.deal_no == 6 and s.options.deal6_must_discard_kh and "KH" in hand
-            and not any(c[1] == led for c in hand)):
+    if s.deal_no == 6 and s.options.deal6_must_discard_kh and "KH" in hand and not any(c[1] == led for c in hand):
         return ["KH"]
     return cards
 
@@ -225,6 +223,7 @@ def _domino_advance(t: State, events: list[dict]) -> None:
 # parsing and apply
 # ---------------------------------------------------------------------------------
 
+
 def parse(action: Any) -> tuple[str, list[str]]:
     parts = split_action(action)
     verb, args = parts[0], parts[1:]
@@ -244,8 +243,12 @@ def parse(action: Any) -> tuple[str, list[str]]:
     return verb, args
 
 
-PHASE_VERBS = {"choose": ("name", "until", "highest"), "play": ("play",), "count": ("play",),
-               "domino": ("play", "pass")}
+PHASE_VERBS = {
+    "choose": ("name", "until", "highest"),
+    "play": ("play",),
+    "count": ("play",),
+    "domino": ("play", "pass"),
+}
 
 
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
@@ -301,6 +304,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
 # deals 9–12: the trump choice (§3.4)
 # ---------------------------------------------------------------------------------
 
+
 def _choose(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
     t = s.clone()
     deck = t.deck
@@ -325,14 +329,14 @@ def _choose(s: State, seat: int, verb: str, args: list[str], events: list[dict])
     t.deck = []
     t.trump, t.trump_mode, t.trump_asked, t.turned = trump, verb, asked, turned
     t.phase, t.leader = "play", seat  # the chooser (F) leads
-    events.append({"type": "trump", "seat": seat, "mode": verb, "asked": asked,
-                   "turned": list(turned), "trump": trump})
+    events.append({"type": "trump", "seat": seat, "mode": verb, "asked": asked, "turned": list(turned), "trump": trump})
     return t, events
 
 
 # ---------------------------------------------------------------------------------
 # trick play (§5)
 # ---------------------------------------------------------------------------------
+
 
 def _refuse_card(s: State, seat: int, card: str) -> None:
     hand = s.hands[seat]
@@ -386,6 +390,7 @@ def _deal_decided(t: State, last_cards: list[str]) -> bool:
 # deal 7: card count (§6)
 # ---------------------------------------------------------------------------------
 
+
 def _lay(s: State, seat: int, card: str, events: list[dict]):
     o = s.options
     t = s.clone()
@@ -408,6 +413,7 @@ def _lay(s: State, seat: int, card: str, events: list[dict]):
 # ---------------------------------------------------------------------------------
 # deal 8: jacks layout (§7)
 # ---------------------------------------------------------------------------------
+
 
 def _domino(s: State, seat: int, card: str, events: list[dict]):
     if not fits(card, s.rows):
@@ -452,6 +458,7 @@ def _pass(s: State, seat: int, events: list[dict]):
 # scoring and the end of the game (§8)
 # ---------------------------------------------------------------------------------
 
+
 def deal_facts(t: State) -> dict:
     """The facts of the finished deal that its score depends on (``scoring.deal_score``)."""
     no = t.deal_no
@@ -481,12 +488,20 @@ def totals(sheet: list[dict]) -> list[int]:
 def _score_deal(t: State, events: list[dict]) -> None:
     facts = deal_facts(t)
     scores = deal_score(t.deal_no, facts, t.options)
-    t.sheet = t.sheet + [{"no": t.deal_no, "dealer": t.dealer, "trump": t.trump,
-                          "scores": scores, "facts": facts}]
+    t.sheet = t.sheet + [{"no": t.deal_no, "dealer": t.dealer, "trump": t.trump, "scores": scores, "facts": facts}]
     t.phase = "deal"
     t.leader = t.turn = None
-    events.append({"type": "deal_scored", "no": t.deal_no, "dealer": t.dealer, "trump": t.trump,
-                   "scores": list(scores), "totals": totals(t.sheet), "facts": facts})
+    events.append(
+        {
+            "type": "deal_scored",
+            "no": t.deal_no,
+            "dealer": t.dealer,
+            "trump": t.trump,
+            "scores": list(scores),
+            "totals": totals(t.sheet),
+            "facts": facts,
+        }
+    )
     if t.deal_no == 12:
         _game_over(t, events)
 
@@ -494,9 +509,13 @@ def _score_deal(t: State, events: list[dict]) -> None:
 def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
     tot = totals(t.sheet)
     pl = places(tot, last=forfeit)
-    result: dict[str, Any] = {"totals": tot, "places": pl,
-                              "winners": [x for x in range(t.n) if pl[x] == 1],
-                              "deals": len(t.sheet), "first_dealer": t.first_dealer}
+    result: dict[str, Any] = {
+        "totals": tot,
+        "places": pl,
+        "winners": [x for x in range(t.n) if pl[x] == 1],
+        "deals": len(t.sheet),
+        "first_dealer": t.first_dealer,
+    }
     if forfeit is not None:
         result["forfeit"] = forfeit
     t.result = result
@@ -509,6 +528,7 @@ def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None
 # ---------------------------------------------------------------------------------
 # legal actions and views
 # ---------------------------------------------------------------------------------
+
 
 def legal_actions(s: State, seat: int) -> list[str]:
     if seat != actor(s):
@@ -546,10 +566,9 @@ def played_tricks(s: State) -> list[dict]:
     at = [0] * s.n
     leader = s.first
     for w in s.winners:
-        cards = s.won[w][at[w]:at[w] + s.n]
+        cards = s.won[w][at[w] : at[w] + s.n]
         at[w] += s.n
-        out.append({"leader": leader, "winner": w,
-                    "plays": [[(leader + i) % s.n, c] for i, c in enumerate(cards)]})
+        out.append({"leader": leader, "winner": w, "plays": [[(leader + i) % s.n, c] for i, c in enumerate(cards)]})
         leader = w
     return out
 
@@ -576,21 +595,28 @@ def view(s: State, seat: int | None) -> dict:
         "leader": s.leader,
         "trick": [list(p) for p in s.plays],
         "trick_no": len(s.winners) + (1 if s.phase == "play" else 0),
-        "last_trick": s.last_trick and {"no": s.last_trick["no"], "winner": s.last_trick["winner"],
-                                        "plays": [list(p) for p in s.last_trick["plays"]]},
+        "last_trick": s.last_trick
+        and {
+            "no": s.last_trick["no"],
+            "winner": s.last_trick["winner"],
+            "plays": [list(p) for p in s.last_trick["plays"]],
+        },
         "winners": list(s.winners),
         "played": played_tricks(s),
         "tricks_taken": [len(w) // s.n for w in s.won],
         "taken": [[c for c in w if c in need] for w in s.won],
         "pile": [list(p) for p in s.pile],
         "total": s.total,
-        "thresholds": [[at, points, (s.awards[i] if i < len(s.awards) else None)]
-                       for i, (at, points) in enumerate(s.options.deal7_thresholds)],
+        "thresholds": [
+            [at, points, (s.awards[i] if i < len(s.awards) else None)]
+            for i, (at, points) in enumerate(s.options.deal7_thresholds)
+        ],
         "rows": {su: list(s.rows[su]) for su in SUITS if su in s.rows},
         "passed": list(s.passed),
         "out": list(s.out),
-        "sheet": [{"no": e["no"], "dealer": e["dealer"], "trump": e["trump"],
-                   "scores": list(e["scores"])} for e in s.sheet],
+        "sheet": [
+            {"no": e["no"], "dealer": e["dealer"], "trump": e["trump"], "scores": list(e["scores"])} for e in s.sheet
+        ],
         "totals": totals(s.sheet),
         "first_dealer": s.first_dealer,
         "result": dict(s.result) if s.result is not None else None,

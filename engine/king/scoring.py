@@ -17,6 +17,7 @@ deal        facts
 9–12        ``{"tricks": [...]}`` tricks taken
 ==========  ============================================================
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,8 +28,20 @@ PLAYERS = 4
 TRUMP_DEALS = (9, 10, 11, 12)
 
 #: deal number -> contract key (catalog keys ``king.contract.<key>``)
-CONTRACTS = {1: "tricks", 2: "hearts", 3: "boys", 4: "queens", 5: "last_two", 6: "king",
-             7: "count", 8: "domino", 9: "trumps", 10: "trumps", 11: "trumps", 12: "trumps"}
+CONTRACTS = {
+    1: "tricks",
+    2: "hearts",
+    3: "boys",
+    4: "queens",
+    5: "last_two",
+    6: "king",
+    7: "count",
+    8: "domino",
+    9: "trumps",
+    10: "trumps",
+    11: "trumps",
+    12: "trumps",
+}
 
 DECK = make_deck(32)
 
@@ -70,8 +83,11 @@ def _seat(value: Any, what: str) -> int:
 
 
 def _counts(value: Any, what: str, total: int | None = None, most: int = 8) -> list[int]:
-    if (not isinstance(value, (list, tuple)) or len(value) != PLAYERS
-            or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= most for v in value)):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != PLAYERS
+        or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= most for v in value)
+    ):
         raise ValueError(f"{what} must be four counts 0..{most}")
     if total is not None and sum(value) != total:
         raise ValueError(f"{what} must add up to {total}, not {sum(value)}")

@@ -5,6 +5,7 @@ The whole 12-deal game is one state; ``sheet`` keeps one entry per scored deal.
 Lists held by a state are never changed in place once the state has been returned
 from ``apply``: ``clone`` copies every list that a handler may change.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,37 +18,61 @@ PHASES = ("deal", "choose", "play", "count", "domino", "over")
 
 
 class State:
-    __slots__ = ("options", "n", "phase", "deal_no", "first_dealer", "dealer", "deck", "hands",
-                 "trump", "trump_mode", "trump_asked", "turned", "leader", "plays", "winners",
-                 "won", "last_trick", "turn", "pile", "total", "awards", "rows", "passed", "out",
-                 "sheet", "result")
+    __slots__ = (
+        "options",
+        "n",
+        "phase",
+        "deal_no",
+        "first_dealer",
+        "dealer",
+        "deck",
+        "hands",
+        "trump",
+        "trump_mode",
+        "trump_asked",
+        "turned",
+        "leader",
+        "plays",
+        "winners",
+        "won",
+        "last_trick",
+        "turn",
+        "pile",
+        "total",
+        "awards",
+        "rows",
+        "passed",
+        "out",
+        "sheet",
+        "result",
+    )
 
     def __init__(self, options: KingOptions, n: int = 4) -> None:
         self.options = options
         self.n = n
         self.phase = "deal"
-        self.deal_no = 0                       # the current (or last scored) deal, 1..12
-        self.first_dealer: int | None = None   # dealer of deal 1
+        self.deal_no = 0  # the current (or last scored) deal, 1..12
+        self.first_dealer: int | None = None  # dealer of deal 1
         self.dealer: int | None = None
-        self.deck: list[str] = []              # a trump deal's deck, during the trump choice only
+        self.deck: list[str] = []  # a trump deal's deck, during the trump choice only
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.trump: str | None = None
-        self.trump_mode: str | None = None     # "name" | "until" | "highest"
-        self.trump_asked: str | None = None    # the suit named or asked for
-        self.turned: list[str] = []            # cards turned face up for the chooser (public)
-        self.leader: int | None = None         # who leads the current trick
-        self.plays: list[list] = []            # the current trick: [seat, card] in play order
-        self.winners: list[int] = []           # winner of each finished trick of this deal
+        self.trump_mode: str | None = None  # "name" | "until" | "highest"
+        self.trump_asked: str | None = None  # the suit named or asked for
+        self.turned: list[str] = []  # cards turned face up for the chooser (public)
+        self.leader: int | None = None  # who leads the current trick
+        self.plays: list[list] = []  # the current trick: [seat, card] in play order
+        self.winners: list[int] = []  # winner of each finished trick of this deal
         self.won: list[list[str]] = [[] for _ in range(n)]  # cards each seat took this deal
-        self.last_trick: dict | None = None    # {"no", "plays", "winner"}
-        self.turn: int | None = None           # whose turn in deals 7 and 8
-        self.pile: list[list] = []             # deal 7: [seat, card] laid so far
-        self.total = 0                         # deal 7: the running total
-        self.awards: list[int | None] = []     # deal 7: seat that crossed each threshold
-        self.rows: dict[str, list[str]] = {}   # deal 8: suit -> [lowest rank, highest rank]
-        self.passed: list[int] = []            # deal 8: seats that passed since the last card
-        self.out: list[int] = []               # deal 8: seats out of cards, in order
-        self.sheet: list[dict] = []            # one entry per scored deal
+        self.last_trick: dict | None = None  # {"no", "plays", "winner"}
+        self.turn: int | None = None  # whose turn in deals 7 and 8
+        self.pile: list[list] = []  # deal 7: [seat, card] laid so far
+        self.total = 0  # deal 7: the running total
+        self.awards: list[int | None] = []  # deal 7: seat that crossed each threshold
+        self.rows: dict[str, list[str]] = {}  # deal 8: suit -> [lowest rank, highest rank]
+        self.passed: list[int] = []  # deal 8: seats that passed since the last card
+        self.out: list[int] = []  # deal 8: seats out of cards, in order
+        self.sheet: list[dict] = []  # one entry per scored deal
         self.result: dict | None = None
 
     @property
@@ -63,12 +88,12 @@ class State:
         s.deal_no = self.deal_no
         s.first_dealer = self.first_dealer
         s.dealer = self.dealer
-        s.deck = self.deck                     # replaced, never mutated
+        s.deck = self.deck  # replaced, never mutated
         s.hands = [h[:] for h in self.hands]
         s.trump = self.trump
         s.trump_mode = self.trump_mode
         s.trump_asked = self.trump_asked
-        s.turned = self.turned                 # replaced, never mutated
+        s.turned = self.turned  # replaced, never mutated
         s.leader = self.leader
         s.plays = self.plays[:]
         s.winners = self.winners[:]

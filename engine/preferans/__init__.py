@@ -2,6 +2,7 @@
 
 Registers two games: ``preferans`` (played at the table) and ``preferans_score``
 (the score-only sheet for people playing with real cards)."""
+
 from engine.base import register
 
 from .errors import ERROR_CODES
@@ -13,5 +14,4 @@ from .state import State
 register(GAME)
 register(SCORE_GAME)
 
-__all__ = ["GAME", "SCORE_GAME", "ERROR_CODES", "PreferansGame", "PreferansOptions", "State",
-           "parse_options"]
+__all__ = ["GAME", "SCORE_GAME", "ERROR_CODES", "PreferansGame", "PreferansOptions", "State", "parse_options"]

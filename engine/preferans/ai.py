@@ -3,6 +3,7 @@
 ``easy`` is ai_easy.py (today's kind player); ``strong`` is ai_strong.py (sampled
 double-dummy play and expected-value decisions); ``normal`` is the strong player with a
 much smaller search budget (see ``ai_strong.normal_action``)."""
+
 from __future__ import annotations
 
 import random
@@ -12,9 +13,9 @@ from engine.ai_levels import DEFAULT_LEVEL, by_level
 from . import ai_easy, ai_strong
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random,
-                    level: str = DEFAULT_LEVEL) -> str:
+def computer_action(view: dict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
     """One of ``legal``, chosen from this seat's ``view`` only."""
-    chooser = by_level(level, easy=ai_easy.computer_action, normal=ai_strong.normal_action,
-                       strong=ai_strong.computer_action)
+    chooser = by_level(
+        level, easy=ai_easy.computer_action, normal=ai_strong.normal_action, strong=ai_strong.computer_action
+    )
     return chooser(view, legal, rng)

@@ -19,6 +19,7 @@ discards and the contract, the defence and the kontra round) are pure functions 
 what the seat sees, seeded by it and cached, so they agree and are not repeated.
 Each side raises the kontra chain at most once, so it always ends.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,18 @@ from zlib import crc32
 
 from . import ai_easy
 from .ai_defend import defence_worth, kontra_worth
-from .ai_eval import (BETTEL, SUIT_OF, best_discard, chances, declarer_worth, first_leader,
-                      keep_score, makes, more, plausible_declarer)
+from .ai_eval import (
+    BETTEL,
+    SUIT_OF,
+    best_discard,
+    chances,
+    declarer_worth,
+    first_leader,
+    keep_score,
+    makes,
+    more,
+    plausible_declarer,
+)
 from .ai_sample import Knowledge, auction_knowledge, knowledge, sample
 from .dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
@@ -40,9 +51,9 @@ NAME = {2: "S", 3: "D", 4: "H", 5: "C", 6: "BETTEL", 7: "SANS"}
 
 @dataclass(frozen=True)
 class Budget:
-    nodes: int          # solver nodes per decision (then no new layout is started)
-    samples: int        # at most this many layouts
-    candidates: int     # contracts checked by search (the rest by the quick guess)
+    nodes: int  # solver nodes per decision (then no new layout is started)
+    samples: int  # at most this many layouts
+    candidates: int  # contracts checked by search (the rest by the quick guess)
 
 
 # a kontra doubles the stakes on a double-dummy count the real play may not bear out
@@ -81,8 +92,7 @@ def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) ->
     numbers = [n for n in range(max(lowest, 2), 8)]
     if not numbers:
         return "pass"
-    w = auction_worth(tuple(hand), view["seat"], view["first_hand"], _two_needs_kontra_for(view),
-                      budget)
+    w = auction_worth(tuple(hand), view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget)
     good = [n for n in w if n in numbers and w[n] > 0]
     if not good:
         return "pass"
@@ -95,8 +105,7 @@ def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) ->
 
 
 @lru_cache(maxsize=64)
-def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: bool,
-                  budget: Budget) -> dict[int, float]:
+def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: bool, budget: Budget) -> dict[int, float]:
     """What declaring my most promising contracts is worth (units of v) if I win the
     auction and take the talon. Pure (seeded by the cards), so each call of the same
     auction reuses it."""
@@ -105,8 +114,7 @@ def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: boo
         return {}
     know = auction_knowledge({"seat": me, "hand": list(hand)})
     rng = random.Random(_seed(hand, me, fh))
-    return declarer_worth(know, me, fh, cands, rng, budget.nodes, budget.samples,
-                          two_needs_kontra, pick_talon=True)
+    return declarer_worth(know, me, fh, cands, rng, budget.nodes, budget.samples, two_needs_kontra, pick_talon=True)
 
 
 def _two_needs_kontra_for(view: dict) -> bool:
@@ -118,8 +126,9 @@ def _two_needs_kontra_for(view: dict) -> bool:
 
 # --------------------------------------------------------------------------- talon
 @lru_cache(maxsize=64)
-def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, two_needs_kontra: bool,
-               budget: Budget) -> tuple[int, tuple[str, str]]:
+def talon_plan(
+    twelve: tuple[str, ...], bid: int, me: int, fh: int, two_needs_kontra: bool, budget: Budget
+) -> tuple[int, tuple[str, str]]:
     """The contract and the two discards for these twelve cards (pure: its own random
     source is seeded by the cards, so the two discards and the contract agree)."""
     hand12 = list(twelve)
@@ -127,15 +136,15 @@ def talon_plan(twelve: tuple[str, ...], bid: int, me: int, fh: int, two_needs_ko
     plans = {n: best_discard(hand12, n) for n in numbers}
     tens = {n: [c for c in hand12 if c not in plans[n]] for n in numbers}
     scored = sorted(((keep_score(tens[n], n), n) for n in numbers), reverse=True)
-    cands = [n for _, n in scored[:max(budget.candidates, 2)]]
+    cands = [n for _, n in scored[: max(budget.candidates, 2)]]
     rng = random.Random(_seed(twelve, bid, me, fh))
     unknown = [c for c in DECK if c not in twelve]
-    know = Knowledge(me, [], {(me + 1) % 3: 10, (me + 2) % 3: 10},
-                     {c: ((me + 1) % 3, (me + 2) % 3) for c in unknown})
+    know = Knowledge(me, [], {(me + 1) % 3: 10, (me + 2) % 3: 10}, {c: ((me + 1) % 3, (me + 2) % 3) for c in unknown})
     evs = {}
     for n in cands:
-        w = declarer_worth(know, me, fh, [n], rng, budget.nodes // len(cands), budget.samples,
-                           two_needs_kontra, my_cards=tens[n])[n]
+        w = declarer_worth(
+            know, me, fh, [n], rng, budget.nodes // len(cands), budget.samples, two_needs_kontra, my_cards=tens[n]
+        )[n]
         evs[n] = value(n, False) * w
     best = max(cands, key=lambda n: (evs[n], -n))
     return best, plans[best]
@@ -146,8 +155,9 @@ def _twelve(view: dict) -> tuple[str, ...]:
 
 
 def discard(view: dict, legal: list[str], budget: Budget) -> str:
-    number, pair = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"],
-                              _two_needs_kontra_for(view), budget)
+    number, pair = talon_plan(
+        _twelve(view), view["bid"], view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget
+    )
     for c in pair:
         if f"discard {c}" in legal:
             return f"discard {c}"
@@ -157,8 +167,9 @@ def discard(view: dict, legal: list[str], budget: Budget) -> str:
 def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     if view.get("igra"):
         return ai_easy.computer_action(view, legal, rng)
-    number, _ = talon_plan(_twelve(view), view["bid"], view["seat"], view["first_hand"],
-                           _two_needs_kontra_for(view), budget)
+    number, _ = talon_plan(
+        _twelve(view), view["bid"], view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget
+    )
     want = f"contract {NAME[number]}"
     return want if want in legal else legal[0]
 
@@ -167,18 +178,34 @@ def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -
 def make_chance(view: dict, budget: Budget) -> float:
     """From a defender's seat: the chance the contract makes, both defenders playing, over
     sampled layouts (pure: seeded by what the seat sees)."""
-    key = (tuple(view["hand"]), view["number"], view["declarer"], view["seat"],
-           view["first_hand"], tuple(view.get("talon") or ()), view["igra"],
-           tuple(view["hand_counts"]))
+    key = (
+        tuple(view["hand"]),
+        view["number"],
+        view["declarer"],
+        view["seat"],
+        view["first_hand"],
+        tuple(view.get("talon") or ()),
+        view["igra"],
+        tuple(view["hand_counts"]),
+    )
     return _make_chance(key, budget)
 
 
 @lru_cache(maxsize=64)
 def _make_chance(key: tuple, budget: Budget) -> float:
     hand, number, decl, me, fh, talon, igra, counts = key
-    view = {"hand": list(hand), "number": number, "declarer": decl, "seat": me,
-            "first_hand": fh, "talon": list(talon) or None, "igra": igra,
-            "hand_counts": list(counts), "phase": "defence", "trump": SUIT_OF[number]}
+    view = {
+        "hand": list(hand),
+        "number": number,
+        "declarer": decl,
+        "seat": me,
+        "first_hand": fh,
+        "talon": list(talon) or None,
+        "igra": igra,
+        "hand_counts": list(counts),
+        "phase": "defence",
+        "trump": SUIT_OF[number],
+    }
     rng = random.Random(_seed(key))
     know = knowledge(view)
     bettel = number == BETTEL
@@ -217,8 +244,9 @@ def kontra(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> 
     me, decl = view["seat"], view["declarer"]
     if me == decl:  # raise (rekontra) only with a near-certain contract
         know = knowledge(view)
-        p = chances(know, me, decl, view["first_hand"], [view["number"]], rng, budget.nodes,
-                    budget.samples)[view["number"]]
+        p = chances(know, me, decl, view["first_hand"], [view["number"]], rng, budget.nodes, budget.samples)[
+            view["number"]
+        ]
         # at most once (rekontra): every raise doubles both the gain and the loss
         return "raise" if p >= 0.85 and view["level"] == 1 and "raise" in legal else "stop"
     if "kontra" in legal:

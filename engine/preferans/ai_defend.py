@@ -12,6 +12,7 @@ Each action's worth is its average. The kontra round is decided the same way
 (``kontra_worth``): my kontra doubles my side of the hand, and makes a lone defender an
 inviter with the passed one's cards in play.
 """
+
 from __future__ import annotations
 
 import random
@@ -39,8 +40,7 @@ def _answer(est: float, d1_passed: bool, is_d2: bool) -> str:
     return "play" if est >= ai_easy.WHIST_MIN else "pass"
 
 
-def defence_worth(view: dict, legal: tuple[str, ...], nodes: int, samples: int
-                  ) -> dict[str, float]:
+def defence_worth(view: dict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
     """Each of ``legal`` (play, pass, invite) with its expected worth to me, units of v.
     Pure (seeded by what the seat sees), so it is computed once per decision."""
     return dict(_worth("defence", _key(view, legal), nodes, samples))
@@ -52,25 +52,40 @@ def kontra_worth(view: dict, nodes: int, samples: int) -> dict[str, float]:
 
 
 def _key(view: dict, legal: tuple[str, ...]) -> tuple:
-    return (tuple(view["hand"]), view["number"], view["declarer"], view["seat"],
-            view["first_hand"], tuple(view.get("talon") or ()), bool(view["igra"]),
-            tuple(view["hand_counts"]), tuple(sorted(view["defence"].items())),
-            tuple(view.get("kontra") or ()), legal, _two_needs_kontra(view))
+    return (
+        tuple(view["hand"]),
+        view["number"],
+        view["declarer"],
+        view["seat"],
+        view["first_hand"],
+        tuple(view.get("talon") or ()),
+        bool(view["igra"]),
+        tuple(view["hand_counts"]),
+        tuple(sorted(view["defence"].items())),
+        tuple(view.get("kontra") or ()),
+        legal,
+        _two_needs_kontra(view),
+    )
 
 
 def _two_needs_kontra(view: dict) -> bool:
     """§5.6: an unkontra'd "two" of a declarer without refe is not played."""
     opts = view.get("options") or {}
     refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
-    return bool(opts.get("two_requires_kontra", True) and view["number"] == 2
-                and not view["igra"] and refe[view["declarer"]] == 0)
+    return bool(
+        opts.get("two_requires_kontra", True)
+        and view["number"] == 2
+        and not view["igra"]
+        and refe[view["declarer"]] == 0
+    )
 
 
 class _Table:
     """One sampled layout: the declarer's tricks double-dummy and my worth of a defence."""
 
-    def __init__(self, hands: dict[int, int], solvers: dict, decl: int, fh: int, number: int,
-                 me: int, partner: int, share: float):
+    def __init__(
+        self, hands: dict[int, int], solvers: dict, decl: int, fh: int, number: int, me: int, partner: int, share: float
+    ):
         self.hands, self.solvers, self.decl, self.fh = hands, solvers, decl, fh
         self.number, self.me, self.partner, self.share = number, me, partner, share
         self.cache: dict = {}
@@ -107,9 +122,18 @@ class _Table:
 def _worth(kind: str, key: tuple, node_budget: int, max_samples: int) -> tuple:
     hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
     said = dict(said)
-    view = {"hand": list(hand), "number": number, "declarer": decl, "seat": me,
-            "first_hand": fh, "talon": list(talon) or None, "igra": igra,
-            "hand_counts": list(counts), "phase": "defence", "trump": SUIT_OF[number]}
+    view = {
+        "hand": list(hand),
+        "number": number,
+        "declarer": decl,
+        "seat": me,
+        "first_hand": fh,
+        "talon": list(talon) or None,
+        "igra": igra,
+        "hand_counts": list(counts),
+        "phase": "defence",
+        "trump": SUIT_OF[number],
+    }
     rng = random.Random(crc32(repr((kind, key)).encode()))
     trump = SUIT_OF[number]
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
@@ -178,8 +202,7 @@ def _defence_value(table: _Table, action: str, said: dict, p_est: float, two: bo
     return table.value(Defence(tuple(plays)), plays[0])
 
 
-def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: float,
-                  two: bool) -> float:
+def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: float, two: bool) -> float:
     """My worth if I say ``action`` (kontra / no) now; the partner, if he still speaks,
     by the ordinary player's rule; the declarer does not raise."""
     me, decl = table.me, table.decl
@@ -202,8 +225,9 @@ def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: 
     return table.value(Defence((lone,)), lone)
 
 
-def _layout(know, rng: random.Random, decl: int, number: int, partner: int,
-            partner_said: str | None, trump: str | None) -> dict:
+def _layout(
+    know, rng: random.Random, decl: int, number: int, partner: int, partner_said: str | None, trump: str | None
+) -> dict:
     """A layout fitting the declarer's contract and what the other defender said."""
     layout = sample(know, rng)
     for _ in range(40):

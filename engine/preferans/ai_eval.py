@@ -4,6 +4,7 @@ unseen cards, each solved double-dummy (``dd``) with both defenders playing.
 Used by the strong player's decisions before the play (``ai_decide``). The search is
 bounded by a count of solver nodes, so results are reproducible for a random seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -21,11 +22,13 @@ BETTEL, SANS = 6, 7
 def first_leader(fh: int, declarer: int, number: int, parts=(0, 1, 2)) -> int:
     """§6.1: the first participant clockwise from first hand leads; in Sans not the
     declarer (then the next participant after him)."""
+
     def after(x: int) -> int:
         for step in range(1, 4):
             if (x + step) % 3 in parts:
                 return (x + step) % 3
         raise AssertionError("no participant")  # pragma: no cover
+
     leader = fh if fh in parts else after(fh)
     if number == SANS and leader == declarer:
         leader = after(declarer)
@@ -88,10 +91,19 @@ def plausible_declarer(cards: list[str], number: int) -> bool:
     return ai_easy.estimate(cards, SUIT_OF[number]) >= 5.5
 
 
-def chances(know: Knowledge, me: int, declarer: int, fh: int, numbers: list[int],
-            rng: random.Random, node_budget: int, max_samples: int,
-            my_cards: list[str] | None = None, pick_talon: bool = False,
-            decl_filter: int | None = None) -> dict[int, float]:
+def chances(
+    know: Knowledge,
+    me: int,
+    declarer: int,
+    fh: int,
+    numbers: list[int],
+    rng: random.Random,
+    node_budget: int,
+    max_samples: int,
+    my_cards: list[str] | None = None,
+    pick_talon: bool = False,
+    decl_filter: int | None = None,
+) -> dict[int, float]:
     """P(make) of each contract in ``numbers`` for ``declarer`` over sampled layouts.
 
     ``pick_talon``: the declarer is me before the talon (the auction): each layout's
@@ -145,10 +157,18 @@ def _my_hand_mask(mine: list[str], layout, number: int, pick_talon: bool) -> int
 DECL_EDGE = 0.5  # calibrated on seed 1 (0.25: +8.2, 0.5: +9.1 whists per hand)
 
 
-def declarer_worth(know: Knowledge, me: int, fh: int, numbers: list[int], rng: random.Random,
-                   node_budget: int, max_samples: int, two_needs_kontra: bool,
-                   my_cards: list[str] | None = None, pick_talon: bool = False
-                   ) -> dict[int, float]:
+def declarer_worth(
+    know: Knowledge,
+    me: int,
+    fh: int,
+    numbers: list[int],
+    rng: random.Random,
+    node_budget: int,
+    max_samples: int,
+    two_needs_kontra: bool,
+    my_cards: list[str] | None = None,
+    pick_talon: bool = False,
+) -> dict[int, float]:
     """The expected worth (``ai_settle.worth``, units of v) of declaring each contract in
     ``numbers`` myself, over sampled layouts: the defence the other two would put up
     (``ai_settle.modelled_defence``), then the declarer's tricks double-dummy (with
@@ -181,8 +201,9 @@ def declarer_worth(know: Knowledge, me: int, fh: int, numbers: list[int], rng: r
                 if n == BETTEL:
                     outcome[n] = worth(defence, n, t, me)
                 else:
-                    outcome[n] = ((1 - DECL_EDGE) * worth(defence, n, t, me)
-                                  + DECL_EDGE * worth(defence, n, min(10, t + 1), me))
+                    outcome[n] = (1 - DECL_EDGE) * worth(defence, n, t, me) + DECL_EDGE * worth(
+                        defence, n, min(10, t + 1), me
+                    )
         except OutOfNodes:  # cut off: keep the layouts solved so far
             break
         for n in numbers:

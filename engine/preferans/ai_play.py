@@ -7,6 +7,7 @@ wins; ties go to the lower card, so a defender does not overtake his partner or 
 an honour for nothing. The number of layouts is bounded by a count of search nodes (not
 wall-clock), so a decision is reproducible for a given random seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,8 +34,9 @@ def utility(decl_tricks: int, bettel: bool, quota: int) -> float:
     return 10.0 * made + 3.0 * short + decl_tricks
 
 
-def choose_card(view: dict, legal: list[str], rng: random.Random,
-                node_budget: int, min_samples: int, max_samples: int) -> str:
+def choose_card(
+    view: dict, legal: list[str], rng: random.Random, node_budget: int, min_samples: int, max_samples: int
+) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]

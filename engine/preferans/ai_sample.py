@@ -10,6 +10,7 @@ A player who did not follow suit is void in it (and in trumps too, if he did not
 counts each holder has, the voids, and that a shown talon card can only be with the
 declarer or in his discards. The strong player solves each such layout double-dummy.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,8 @@ PILE = 3  # holder index of the discards / untouched talon
 class Knowledge:
     seat: int
     hand: list[str]
-    counts: dict[int, int]                 # holder -> how many unknown cards he holds
-    allowed: dict[str, tuple[int, ...]]    # unknown card -> its possible holders
+    counts: dict[int, int]  # holder -> how many unknown cards he holds
+    allowed: dict[str, tuple[int, ...]]  # unknown card -> its possible holders
     voids: dict[int, set[str]] = field(default_factory=dict)
 
 

@@ -12,6 +12,7 @@ The defenders' answer comes from a model of how an ordinary player defends (the 
 player's rules, ``ai_easy``): the strong declarer weighs, over sampled layouts, how
 often nobody whists (a free win) or a weak whister ends below his quota.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ class Defence:
     """Who plays against the contract: ``players`` the writing defenders (the lone one,
     the pair, or the inviter alone when he invited), ``kontra`` those who doubled,
     ``invite`` whether the pair is an inviter with his invited partner."""
+
     players: tuple[int, ...]
     kontra: tuple[int, ...] = ()
     invite: bool = False
@@ -34,8 +36,7 @@ class Defence:
 NO_PLAY = Defence(())
 
 
-def modelled_defence(hands: dict[int, list[str]], declarer: int, number: int,
-                     two_needs_kontra: bool) -> Defence:
+def modelled_defence(hands: dict[int, list[str]], declarer: int, number: int, two_needs_kontra: bool) -> Defence:
     """The defence an ordinary player's rules give (``ai_easy``): whist with an
     estimate of 2.5 defensive tricks, invite with 3.5 (here: always, not half the
     time), kontra with 4.5 (3 against a "two"). Bettel is always defended."""
@@ -55,8 +56,9 @@ def modelled_defence(hands: dict[int, list[str]], declarer: int, number: int,
     return Defence(tuple(plays), kontra)
 
 
-def table_worth(declarer: int, defence: Defence, number: int, decl_tricks: int,
-                own: dict[int, int] | None = None) -> dict[int, float]:
+def table_worth(
+    declarer: int, defence: Defence, number: int, decl_tricks: int, own: dict[int, int] | None = None
+) -> dict[int, float]:
     """Every seat's worth of the hand (units of v). ``own``: each independent whister's
     own tricks (default: the defenders' tricks split evenly)."""
     worth = {0: 0.0, 1: 0.0, 2: 0.0}

@@ -14,6 +14,7 @@ Method (see each module's docstring):
 nodes, one contract checked instead of two): between the easy player and the strong one.
 Every search is bounded by counts, never by the clock, so a decision is reproducible.
 """
+
 from __future__ import annotations
 
 import random

@@ -17,6 +17,7 @@ anything), re-stated on bitmasks for speed: a card is ``suit * 8 + rank`` with t
 index of ``SUITS`` and rank 0 (seven) to 7 (ace); a hand is a 32-bit mask.
 In Bettel the roles flip: the defenders try to make the declarer take a trick.
 """
+
 from __future__ import annotations
 
 SUITS = "SDHC"
@@ -62,8 +63,9 @@ class Solver:
     order (the passed defender of a two-handed play is left out); ``trump`` is a suit
     letter or None; ``bettel``: the declarer wants no trick."""
 
-    def __init__(self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False,
-                 limit: int | None = None):
+    def __init__(
+        self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False, limit: int | None = None
+    ):
         self.declarer = declarer
         self.seats = list(seats)
         self.n = len(seats)
@@ -102,6 +104,7 @@ class Solver:
 
             def ge(need: int, h2=h2, t2=t2) -> bool:
                 return self._after(h2, turn, t2, need)
+
             if not self.max_is_decl:  # Bettel: only whether the declarer takes a trick
                 val = 1 if ge(1) else 0
             elif guess is None:
@@ -355,6 +358,7 @@ class Solver:
             if (c >> 3) == bs:
                 return c > best
             return t is not None and (c >> 3) == t and bs != t
+
         if not self.max_is_decl and turn == decl:
             return lambda c: (1, c & 7) if beats(c) else (0, -(c & 7))
         me_max = (turn == decl) == self.max_is_decl
@@ -369,6 +373,7 @@ def _rank(c: int) -> int:
 
 def _neg_rank(c: int) -> int:
     return -(c & 7)
+
 
 def _runs(m: int, p: int) -> list[tuple[int, list[int]]]:
     out, run = [], []
@@ -407,7 +412,7 @@ def _compress(p: int, x: int) -> int:
 # tables over one suit's 8 bits: runs of a hand's cards among the cards in play, and
 # the re-ranked pattern used to key the memo (positions equal up to removed cards)
 _RUNS: list = [None] * 65536
-_REPS: list = [[None] * 65536 for _ in range(4)]   # per suit: the runs' lowest cards
+_REPS: list = [[None] * 65536 for _ in range(4)]  # per suit: the runs' lowest cards
 _COMP: list = [0] * 65536
 for _p in range(256):
     for _x in _subsets(_p):

@@ -1,4 +1,5 @@
 """The preferans ``engine.base.Game``: a thin facade over ``rules`` (one match = one pulka)."""
+
 from __future__ import annotations
 
 from typing import Any

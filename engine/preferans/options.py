@@ -3,6 +3,7 @@
 ``max_refe`` defaults to 1 for bula 30, 3 for bula 50 and none (unlimited) otherwise:
 when the option is not given, it is filled in from ``bula`` before validation, so a
 dumped model always carries the explicit value and reloads unchanged."""
+
 from __future__ import annotations
 
 from typing import Any, Literal

@@ -5,6 +5,7 @@ bot posts it (HTML-free). Both go through the same scoring code as the played ga
 (``scoring.normalise`` + ``scoring.apply_entry``) and raise ``engine.score.ScoreError``
 naming the bad hand (1-based) for a malformed or impossible record.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from engine.score import ScoreError
 
 from .options import PreferansOptions
-from .scoring import (CONTRACTS, EntryError, Pull, apply_entry, fnum, normalise, settlement)
+from .scoring import CONTRACTS, EntryError, Pull, apply_entry, fnum, normalise, settlement
 from .sheet import sheet_text
 
 HAND_KEYS = {"declarer", "contract", "igra", "defence", "kontra", "tricks", "all_pass"}
@@ -32,8 +33,12 @@ def _options(record: dict) -> PreferansOptions:
 
 def _players(record: dict) -> list[str]:
     players = record.get("players", ["A", "B", "C"])
-    if (not isinstance(players, list) or len(players) != 3
-            or not all(isinstance(p, str) and p for p in players) or len(set(players)) != 3):
+    if (
+        not isinstance(players, list)
+        or len(players) != 3
+        or not all(isinstance(p, str) and p for p in players)
+        or len(set(players)) != 3
+    ):
         raise ScoreError(0, "players must be a list of three different names")
     return players
 
@@ -88,8 +93,15 @@ def _entry(n: int, hand: Any, players: list[str]) -> dict:
         if not isinstance(tricks, dict):
             raise ScoreError(n, "tricks must be an object or null")
         tricks = {who(name, "tricks of"): v for name, v in tricks.items()}
-    return {"declarer": declarer, "number": CONTRACTS[contract.upper()], "igra": igra,
-            "defence": defence, "kontra": kontra, "level": level, "tricks": tricks}
+    return {
+        "declarer": declarer,
+        "number": CONTRACTS[contract.upper()],
+        "igra": igra,
+        "defence": defence,
+        "kontra": kontra,
+        "level": level,
+        "tricks": tricks,
+    }
 
 
 def play(record: Any) -> tuple[PreferansOptions, list[str], Pull]:
@@ -117,25 +129,46 @@ def score(record: Any) -> dict:
     settle = settlement(pull)
     out_players = {}
     for i, name in enumerate(players):
-        out_players[name] = {"contract": fnum(pull.contract[i]),
-                             "soups": {players[j]: fnum(pull.soups[i][j]) for j in range(3) if j != i},
-                             "refe": pull.refe[i], "hat": pull.contract[i] >= 0,
-                             "hats": pull.hats[i], "refe_used": pull.refe_used[i]}
-    return {"game": "preferans", "players": out_players, "finished": pull.finished,
-            "settlement": {name: fnum(settle[i]) for i, name in enumerate(players)},
-            "hands": [dict(r) for r in pull.rows], "refe_rounds": pull.refe_rounds}
+        out_players[name] = {
+            "contract": fnum(pull.contract[i]),
+            "soups": {players[j]: fnum(pull.soups[i][j]) for j in range(3) if j != i},
+            "refe": pull.refe[i],
+            "hat": pull.contract[i] >= 0,
+            "hats": pull.hats[i],
+            "refe_used": pull.refe_used[i],
+        }
+    return {
+        "game": "preferans",
+        "players": out_players,
+        "finished": pull.finished,
+        "settlement": {name: fnum(settle[i]) for i, name in enumerate(players)},
+        "hands": [dict(r) for r in pull.rows],
+        "refe_rounds": pull.refe_rounds,
+    }
 
 
 def sheet_of(pull: Pull) -> dict:
-    return {"contract": [fnum(c) for c in pull.contract],
-            "soups": [[fnum(x) for x in r] for r in pull.soups],
-            "refe": list(pull.refe), "refe_used": list(pull.refe_used),
-            "hats": list(pull.hats), "finished": pull.finished,
-            "settlement": [fnum(x) for x in settlement(pull)]}
+    return {
+        "contract": [fnum(c) for c in pull.contract],
+        "soups": [[fnum(x) for x in r] for r in pull.soups],
+        "refe": list(pull.refe),
+        "refe_used": list(pull.refe_used),
+        "hats": list(pull.hats),
+        "finished": pull.finished,
+        "settlement": [fnum(x) for x in settlement(pull)],
+    }
 
 
 def text(record: Any, lang: str = "ru") -> str:
     options, players, pull = play(record)
     last = pull.rows[-1] if pull.rows else None
-    return sheet_text(sheet_of(pull), list(pull.rows), players, lang, options.bula,
-                      len(pull.rows) or None, options.display_rounding, last)
+    return sheet_text(
+        sheet_of(pull),
+        list(pull.rows),
+        players,
+        lang,
+        options.bula,
+        len(pull.rows) or None,
+        options.display_rounding,
+        last,
+    )

@@ -5,6 +5,7 @@ checks completely before it clones the state, so a rejected action changes nothi
 One engine match is one whole pulka: after each hand the state waits in phase
 ``deal`` and ``system_action`` deals the next hand (the deal passes clockwise).
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,20 @@ from engine.tricks import Trick, playable
 
 from .errors import error
 from .options import parse_options
-from .scoring import (BETTEL, CONTRACTS, NAME_OF, SANS, TRUMP_OF, apply_entry, apply_forfeit,
-                      defenders, fnum, normalise, settlement, two_check)
+from .scoring import (
+    BETTEL,
+    CONTRACTS,
+    NAME_OF,
+    SANS,
+    TRUMP_OF,
+    apply_entry,
+    apply_forfeit,
+    defenders,
+    fnum,
+    normalise,
+    settlement,
+    two_check,
+)
 from .state import State
 
 DECK = make_deck(32)
@@ -66,12 +79,12 @@ def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None
     hands: list[list[str]] = [[], [], []]
     pos = 0
     for seat in order:
-        hands[seat] += deck[pos:pos + 5]
+        hands[seat] += deck[pos : pos + 5]
         pos += 5
-    t.talon = deck[pos:pos + 2]
+    t.talon = deck[pos : pos + 2]
     pos += 2
     for seat in order:
-        hands[seat] += deck[pos:pos + 5]
+        hands[seat] += deck[pos : pos + 5]
         pos += 5
     t.hands = hands
     t.discards = []
@@ -92,8 +105,7 @@ def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None
 
 
 # ---------------------------------------------------------------------------------- parsing
-ZERO_ARG = ("pass", "moje", "igra", "hold", "concede", "play", "invite", "kontra", "no",
-            "raise", "stop")
+ZERO_ARG = ("pass", "moje", "igra", "hold", "concede", "play", "invite", "kontra", "no", "raise", "stop")
 
 
 def parse(action: Any) -> tuple[str, list[str]]:
@@ -113,8 +125,7 @@ def parse(action: Any) -> tuple[str, list[str]]:
         return verb, args
     if verb in ("name", "contract"):
         if len(args) != 1 or args[0].upper() not in CONTRACTS:
-            raise error("bad_syntax", action=action,
-                        detail="a contract is S, D, H, C, BETTEL or SANS")
+            raise error("bad_syntax", action=action, detail="a contract is S, D, H, C, BETTEL or SANS")
         return verb, [args[0].upper()]
     if verb in ("discard", "card"):
         if len(args) != 1 or args[0] not in _DECK_SET:
@@ -315,8 +326,7 @@ def _auction_won(t: State, seat: int, igra: bool, events: list[dict]) -> None:
     # §5.3: the talon joins his hand, shown to everyone or not
     t.talon_public = t.options.show_talon
     t.hands[seat] = t.hands[seat] + t.talon
-    events.append({"type": "talon", "declarer": seat,
-                   "cards": list(t.talon) if t.talon_public else None})
+    events.append({"type": "talon", "declarer": seat, "cards": list(t.talon) if t.talon_public else None})
     t.phase = "discard"
 
 
@@ -397,8 +407,9 @@ def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[di
 
 def _contract_set(t: State, events: list[dict]) -> None:
     d = t.declarer
-    events.append({"type": "contract", "declarer": d, "number": t.number, "igra": t.igra,
-                   "contract": NAME_OF[t.number]})
+    events.append(
+        {"type": "contract", "declarer": d, "number": t.number, "igra": t.igra, "contract": NAME_OF[t.number]}
+    )
     d1, d2 = defenders(d)
     if t.number == BETTEL:  # both defenders always play (§5.4)
         t.defence = {d1: "play", d2: "play"}
@@ -519,8 +530,7 @@ def _after_kontra(t: State, events: list[dict]) -> None:
     entry = _entry(t, tricks=None)
     both_pass = all(t.defence.get(x) == "pass" for x in defenders(t.declarer))
     if both_pass or two_check(t.pull, entry, t.options):
-        events.append({"type": "no_play", "both_passed": both_pass,
-                       "two": two_check(t.pull, entry, t.options)})
+        events.append({"type": "no_play", "both_passed": both_pass, "two": two_check(t.pull, entry, t.options)})
         _write(t, entry, events)
         return
     _start_play(t, events)
@@ -584,8 +594,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
     t.tricks_played += 1
     t.last_trick, t.trick = t.trick, []
     t.played = t.played + [t.last_trick]
-    events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick],
-                   "won": list(t.won)})
+    events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick], "won": list(t.won)})
     d = t.declarer
     defence_tricks = sum(t.won) - t.won[d]
     stop = (t.number == BETTEL and t.won[d] > 0) or (t.number != BETTEL and defence_tricks >= 5)
@@ -599,9 +608,15 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
 
 # ---------------------------------------------------------------------------------- scoring
 def _entry(t: State, tricks: dict | None) -> dict:
-    return {"declarer": t.declarer, "number": t.number, "igra": t.igra,
-            "defence": dict(t.defence), "kontra": list(t.kontra), "level": t.level,
-            "tricks": tricks}
+    return {
+        "declarer": t.declarer,
+        "number": t.number,
+        "igra": t.igra,
+        "defence": dict(t.defence),
+        "kontra": list(t.kontra),
+        "level": t.level,
+        "tricks": tricks,
+    }
 
 
 def _write(t: State, entry: dict, events: list[dict]) -> None:
@@ -611,8 +626,7 @@ def _write(t: State, entry: dict, events: list[dict]) -> None:
     t.last_row = row
     t.turn = None
     t.phase = "deal"
-    events.append({"type": "deal_scored", "hand_no": t.hand_no, "row": row,
-                   "sheet": sheet_json(t)})
+    events.append({"type": "deal_scored", "hand_no": t.hand_no, "row": row, "sheet": sheet_json(t)})
     if t.pull.finished:
         _game_over(t, events)
 
@@ -620,19 +634,30 @@ def _write(t: State, entry: dict, events: list[dict]) -> None:
 def sheet_json(t) -> dict:
     """The public sheet (a fresh copy of the cached summary)."""
     d = t.pull.summary
-    return {**d, "contract": list(d["contract"]), "soups": [list(r) for r in d["soups"]],
-            "refe": list(d["refe"]), "refe_used": list(d["refe_used"]), "hats": list(d["hats"]),
-            "settlement": list(d["settlement"])}
+    return {
+        **d,
+        "contract": list(d["contract"]),
+        "soups": [list(r) for r in d["soups"]],
+        "refe": list(d["refe"]),
+        "refe_used": list(d["refe_used"]),
+        "hats": list(d["hats"]),
+        "settlement": list(d["settlement"]),
+    }
 
 
 def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
     t.phase = "over"
     t.turn = None
     p = t.pull
-    t.result = {"finished": p.finished, "forfeit": forfeit, "hands": t.hand_no,
-                "dealer": t.dealer, "contract": [fnum(c) for c in p.contract],
-                "soups": [[fnum(x) for x in r] for r in p.soups],
-                "settlement": [fnum(x) for x in settlement(p)]}
+    t.result = {
+        "finished": p.finished,
+        "forfeit": forfeit,
+        "hands": t.hand_no,
+        "dealer": t.dealer,
+        "contract": [fnum(c) for c in p.contract],
+        "soups": [[fnum(x) for x in r] for r in p.soups],
+        "settlement": [fnum(x) for x in settlement(p)],
+    }
     events.append({"type": "game_over", "result": dict(t.result)})
 
 
@@ -660,42 +685,65 @@ def legal_actions(s: State, seat: int) -> list[str]:
 
 def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
     """By suit (S D H C, trumps last), then rank, high first."""
+
     def key(c: str) -> tuple:
         return (4 if c[1] == trump_suit else SUIT_ORDER[c[1]], -RANK_VALUE[c[0]])
+
     return sorted(cards, key=key)
 
 
 def view(s: State, seat: int | None) -> dict:
     p = s.pull
     v: dict[str, Any] = {
-        "game": "preferans", "seat": seat, "phase": s.phase, "hand_no": s.hand_no,
-        "dealer": s.dealer, "first_hand": s.fh if s.dealer is not None else None,
-        "to_act": to_act(s), "turn": s.turn,
-        "calls": [list(c) for c in s.calls], "high": s.high, "holder": s.holder,
-        "passed": list(s.passed), "igra_said": list(s.igra_said),
-        "callers": list(s.callers), "conceded": list(s.conceded),
-        "named": s.named, "named_by": s.named_by,
-        "declarer": s.declarer, "bid": s.bid, "igra": s.igra, "number": s.number,
+        "game": "preferans",
+        "seat": seat,
+        "phase": s.phase,
+        "hand_no": s.hand_no,
+        "dealer": s.dealer,
+        "first_hand": s.fh if s.dealer is not None else None,
+        "to_act": to_act(s),
+        "turn": s.turn,
+        "calls": [list(c) for c in s.calls],
+        "high": s.high,
+        "holder": s.holder,
+        "passed": list(s.passed),
+        "igra_said": list(s.igra_said),
+        "callers": list(s.callers),
+        "conceded": list(s.conceded),
+        "named": s.named,
+        "named_by": s.named_by,
+        "declarer": s.declarer,
+        "bid": s.bid,
+        "igra": s.igra,
+        "number": s.number,
         "contract": NAME_OF[s.number] if s.number is not None else None,
         "trump": trump(s),
         "talon": list(s.talon) if (s.talon_public and s.phase not in ("deal", "over")) else None,
         "talon_count": 2,
         "discarded": len(s.discards),
         "defence": {str(k): x for k, x in s.defence.items()},
-        "kontra": list(s.kontra), "level": s.level, "kstage": s.kstage,
+        "kontra": list(s.kontra),
+        "level": s.level,
+        "kstage": s.kstage,
         "participants": participants(s) if s.phase == "play" else [],
-        "trick": [list(x) for x in s.trick], "trick_leader": s.trick_leader,
+        "trick": [list(x) for x in s.trick],
+        "trick_leader": s.trick_leader,
         "last_trick": [list(x) for x in s.last_trick],
         # every finished trick of this hand (face up at the table, so a player may remember them)
         "played": [[list(x) for x in t] for t in s.played] if s.phase not in ("deal", "over") else [],
-        "won": list(s.won), "tricks_played": s.tricks_played,
+        "won": list(s.won),
+        "tricks_played": s.tricks_played,
         "hand_counts": [len(h) for h in s.hands],
-        "bula": p.bula, "options": {
-            "show_talon": s.options.show_talon, "max_refe": s.options.max_refe,
-            "kontra_scope": s.options.kontra_scope, "display_rounding": s.options.display_rounding,
+        "bula": p.bula,
+        "options": {
+            "show_talon": s.options.show_talon,
+            "max_refe": s.options.max_refe,
+            "kontra_scope": s.options.kontra_scope,
+            "display_rounding": s.options.display_rounding,
             "kontra_cap": s.options.kontra_cap,
             "two_requires_kontra": s.options.two_requires_kontra,
-            "slovenian_two_refe": s.options.slovenian_two_refe},
+            "slovenian_two_refe": s.options.slovenian_two_refe,
+        },
         "sheet": sheet_json(s),
         "last_row": dict(s.last_row) if s.last_row else None,
         "result": dict(s.result) if s.result else None,

@@ -18,6 +18,7 @@ Steps (seats are letters A B C = seats 1 2 3 of the table)::
     tricks N                             the declarer's tricks, then each defender's as needed
     confirm | cancel                     write the entry / drop it
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,20 @@ from engine.facade import RulesFacade
 from .errors import error
 from .options import PreferansOptions, parse_options
 from .rules import sheet_json  # the same public sheet as the played game's
-from .scoring import (BETTEL, CONTRACTS, NAME_OF, EntryError, Pull, apply_entry, apply_forfeit,
-                      defenders, fnum, normalise, settlement, two_check)
+from .scoring import (
+    BETTEL,
+    CONTRACTS,
+    NAME_OF,
+    EntryError,
+    Pull,
+    apply_entry,
+    apply_forfeit,
+    defenders,
+    fnum,
+    normalise,
+    settlement,
+    two_check,
+)
 
 LETTERS = "ABC"
 MAX_LEVEL_BUTTONS = 8  # with an unlimited chain the wizard offers levels 1..8
@@ -38,19 +51,29 @@ MAX_LEVEL_BUTTONS = 8  # with an unlimited chain the wizard offers levels 1..8
 def entry_to_json(e: dict) -> dict:
     if e.get("all_pass"):
         return {"all_pass": True}
-    return {"declarer": e["declarer"], "number": e["number"], "igra": e["igra"],
-            "defence": {str(k): v for k, v in e["defence"].items()}, "kontra": list(e["kontra"]),
-            "level": e["level"],
-            "tricks": None if e["tricks"] is None else [e["tricks"].get(x, 0) for x in range(3)]}
+    return {
+        "declarer": e["declarer"],
+        "number": e["number"],
+        "igra": e["igra"],
+        "defence": {str(k): v for k, v in e["defence"].items()},
+        "kontra": list(e["kontra"]),
+        "level": e["level"],
+        "tricks": None if e["tricks"] is None else [e["tricks"].get(x, 0) for x in range(3)],
+    }
 
 
 def entry_from_json(d: dict) -> dict:
     if d.get("all_pass"):
         return {"all_pass": True}
-    return {"declarer": d["declarer"], "number": d["number"], "igra": d["igra"],
-            "defence": {int(k): v for k, v in d["defence"].items()}, "kontra": list(d["kontra"]),
-            "level": d["level"],
-            "tricks": None if d["tricks"] is None else {x: d["tricks"][x] for x in range(3)}}
+    return {
+        "declarer": d["declarer"],
+        "number": d["number"],
+        "igra": d["igra"],
+        "defence": {int(k): v for k, v in d["defence"].items()},
+        "kontra": list(d["kontra"]),
+        "level": d["level"],
+        "tricks": None if d["tricks"] is None else {x: d["tricks"][x] for x in range(3)},
+    }
 
 
 class ScoreState:
@@ -59,8 +82,8 @@ class ScoreState:
     def __init__(self, options: PreferansOptions) -> None:
         self.options = options
         self.started = False
-        self.entries: list[dict] = []       # JSON entries (entry_to_json)
-        self.pending: dict | None = None    # {"step": ..., fields so far}
+        self.entries: list[dict] = []  # JSON entries (entry_to_json)
+        self.pending: dict | None = None  # {"step": ..., fields so far}
         self.pull = Pull.start(options.bula)
         self.last_row: dict | None = None
         self.result: dict | None = None
@@ -74,10 +97,16 @@ class ScoreState:
         return s
 
     def dump(self) -> dict:
-        return {"game": "preferans_score", "rules_version": 1, "options": self.options.model_dump(),
-                "started": self.started, "entries": [dict(e) for e in self.entries],
-                "pending": dict(self.pending) if self.pending is not None else None,
-                "last_row": self.last_row, "result": self.result}
+        return {
+            "game": "preferans_score",
+            "rules_version": 1,
+            "options": self.options.model_dump(),
+            "started": self.started,
+            "entries": [dict(e) for e in self.entries],
+            "pending": dict(self.pending) if self.pending is not None else None,
+            "last_row": self.last_row,
+            "result": self.result,
+        }
 
     @classmethod
     def load(cls, data: dict) -> "ScoreState":
@@ -113,9 +142,15 @@ def _participants(p: dict) -> list[int]:
 
 
 def _entry_of(p: dict, tricks: dict | None) -> dict:
-    return {"declarer": p["declarer"], "number": p["number"], "igra": p["igra"],
-            "defence": {int(k): v for k, v in p["defence"].items()},
-            "kontra": list(p.get("kontra", [])), "level": p.get("level", 0), "tricks": tricks}
+    return {
+        "declarer": p["declarer"],
+        "number": p["number"],
+        "igra": p["igra"],
+        "defence": {int(k): v for k, v in p["defence"].items()},
+        "kontra": list(p.get("kontra", [])),
+        "level": p.get("level", 0),
+        "tricks": tricks,
+    }
 
 
 def _after_kontra(s: ScoreState, p: dict) -> None:
@@ -282,8 +317,7 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
         t.entries = t.entries + [entry_to_json(entry)]
         t.pending = None
         t.last_row = row
-        events.append({"type": "deal_scored", "hand_no": len(t.entries), "row": row,
-                       "sheet": sheet_json(t)})
+        events.append({"type": "deal_scored", "hand_no": len(t.entries), "row": row, "sheet": sheet_json(t)})
         if t.pull.finished:
             _over(t, events)
         return t
@@ -294,10 +328,14 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
 def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
     p = t.pull
     t.pending = None
-    t.result = {"finished": p.finished, "forfeit": forfeit, "hands": len(t.entries),
-                "contract": [fnum(c) for c in p.contract],
-                "soups": [[fnum(x) for x in r] for r in p.soups],
-                "settlement": [fnum(x) for x in settlement(p)]}
+    t.result = {
+        "finished": p.finished,
+        "forfeit": forfeit,
+        "hands": len(t.entries),
+        "contract": [fnum(c) for c in p.contract],
+        "soups": [[fnum(x) for x in r] for r in p.soups],
+        "settlement": [fnum(x) for x in settlement(p)],
+    }
     events.append({"type": "game_over", "result": dict(t.result)})
 
 
@@ -355,8 +393,20 @@ class PreferansScoreGame(RulesFacade):
             raise error("not_your_turn", waiting="the start" if not s.started else "nobody")
         legal = score_legal(s)
         if action.strip() not in legal:
-            known = {"declarer", "allpass", "undo", "contract", "igra", "d1", "d2", "kontra",
-                     "level", "tricks", "confirm", "cancel"}
+            known = {
+                "declarer",
+                "allpass",
+                "undo",
+                "contract",
+                "igra",
+                "d1",
+                "d2",
+                "kontra",
+                "level",
+                "tricks",
+                "confirm",
+                "cancel",
+            }
             if verb not in known:
                 raise error("bad_syntax", action=action, detail=f"unknown step {verb!r}")
             raise error("wrong_phase", verb=action.strip())
@@ -369,15 +419,20 @@ class PreferansScoreGame(RulesFacade):
         return t, events
 
     def view(self, s: ScoreState, seat: int | None) -> dict:
-        v = {"game": "preferans_score", "seat": seat, "started": s.started,
-             "to_act": self.to_act(s), "entries": len(s.entries),
-             "pending": dict(s.pending) if s.pending is not None else None,
-             "bula": s.options.bula,
-             "options": {"display_rounding": s.options.display_rounding,
-                         "kontra_cap": s.options.kontra_cap},
-             "refe": list(s.pull.refe),
-             "sheet": sheet_json(s), "last_row": s.last_row,
-             "result": dict(s.result) if s.result else None}
+        v = {
+            "game": "preferans_score",
+            "seat": seat,
+            "started": s.started,
+            "to_act": self.to_act(s),
+            "entries": len(s.entries),
+            "pending": dict(s.pending) if s.pending is not None else None,
+            "bula": s.options.bula,
+            "options": {"display_rounding": s.options.display_rounding, "kontra_cap": s.options.kontra_cap},
+            "refe": list(s.pull.refe),
+            "sheet": sheet_json(s),
+            "last_row": s.last_row,
+            "result": dict(s.result) if s.result else None,
+        }
         if seat is not None:
             v["hand"] = []
         return v

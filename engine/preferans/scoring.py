@@ -13,6 +13,7 @@ A hand *entry* (what happened at the table), normalised::
      "kontra": [0], "level": 1,              # K (who said kontra) and the level reached
      "tricks": {0: 2, 1: 2, 2: 6}}           # None when there was no play
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -77,10 +78,10 @@ class Pull:
     bula: int
     contract: tuple[Fraction, ...]
     soups: tuple[tuple[Fraction, ...], ...]
-    refe: tuple[int, ...] = (0, 0, 0)            # unused refe marks per player
-    refe_used: tuple[int, ...] = (0, 0, 0)       # used (struck) refe marks per player
-    refe_rounds: int = 0                          # refe rounds granted in this pulka
-    hats: tuple[str, ...] = ("", "", "")         # marks in order: "^" hat, "v" inverted hat
+    refe: tuple[int, ...] = (0, 0, 0)  # unused refe marks per player
+    refe_used: tuple[int, ...] = (0, 0, 0)  # used (struck) refe marks per player
+    refe_rounds: int = 0  # refe rounds granted in this pulka
+    hats: tuple[str, ...] = ("", "", "")  # marks in order: "^" hat, "v" inverted hat
     rows: tuple[dict, ...] = field(default_factory=tuple)  # one per written hand (JSON-able)
     finished: bool = False
 
@@ -97,28 +98,46 @@ class Pull:
     @cached_property
     def summary(self) -> dict:
         """The public sheet as JSON (cached: a Pull never changes)."""
-        return {"contract": [fnum(c) for c in self.contract],
-                "soups": [[fnum(x) for x in r] for r in self.soups],
-                "refe": list(self.refe), "refe_used": list(self.refe_used),
-                "refe_rounds": self.refe_rounds, "hats": list(self.hats),
-                "finished": self.finished, "settlement": [fnum(x) for x in settlement(self)]}
+        return {
+            "contract": [fnum(c) for c in self.contract],
+            "soups": [[fnum(x) for x in r] for r in self.soups],
+            "refe": list(self.refe),
+            "refe_used": list(self.refe_used),
+            "refe_rounds": self.refe_rounds,
+            "hats": list(self.hats),
+            "finished": self.finished,
+            "settlement": [fnum(x) for x in settlement(self)],
+        }
 
     def under_hat(self, seat: int) -> bool:
         return self.contract[seat] >= 0
 
     def to_json(self) -> dict:
-        return {"bula": self.bula, "contract": [fnum(c) for c in self.contract],
-                "soups": [[fnum(x) for x in row] for row in self.soups],
-                "refe": list(self.refe), "refe_used": list(self.refe_used),
-                "refe_rounds": self.refe_rounds, "hats": list(self.hats),
-                "rows": [dict(r) for r in self.rows], "finished": self.finished}
+        return {
+            "bula": self.bula,
+            "contract": [fnum(c) for c in self.contract],
+            "soups": [[fnum(x) for x in row] for row in self.soups],
+            "refe": list(self.refe),
+            "refe_used": list(self.refe_used),
+            "refe_rounds": self.refe_rounds,
+            "hats": list(self.hats),
+            "rows": [dict(r) for r in self.rows],
+            "finished": self.finished,
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> "Pull":
-        return cls(int(d["bula"]), tuple(parse_fnum(c) for c in d["contract"]),
-                   tuple(tuple(parse_fnum(x) for x in row) for row in d["soups"]),
-                   tuple(d["refe"]), tuple(d["refe_used"]), int(d["refe_rounds"]),
-                   tuple(d["hats"]), tuple(dict(r) for r in d["rows"]), bool(d["finished"]))
+        return cls(
+            int(d["bula"]),
+            tuple(parse_fnum(c) for c in d["contract"]),
+            tuple(tuple(parse_fnum(x) for x in row) for row in d["soups"]),
+            tuple(d["refe"]),
+            tuple(d["refe_used"]),
+            int(d["refe_rounds"]),
+            tuple(d["hats"]),
+            tuple(dict(r) for r in d["rows"]),
+            bool(d["finished"]),
+        )
 
 
 def settlement(pull: Pull) -> list[Fraction]:
@@ -143,8 +162,9 @@ def _grant_refe(pull: Pull, options) -> tuple[Pull, bool]:
     return replace(pull, refe=tuple(r + 1 for r in pull.refe), refe_rounds=pull.refe_rounds + 1), True
 
 
-def _hats(before: tuple[Fraction, ...], after: tuple[Fraction, ...], hats: tuple[str, ...]
-          ) -> tuple[tuple[str, ...], dict[int, str]]:
+def _hats(
+    before: tuple[Fraction, ...], after: tuple[Fraction, ...], hats: tuple[str, ...]
+) -> tuple[tuple[str, ...], dict[int, str]]:
     new, marks = list(hats), {}
     for i in range(3):
         if before[i] < 0 <= after[i]:
@@ -164,8 +184,13 @@ def participants(entry: dict) -> list[int]:
 
 def two_check(pull: Pull, entry: dict, options) -> bool:
     """§5.6: a "two" (spades with the talon), no refe for the declarer, nobody kontra'd."""
-    return (options.two_requires_kontra and entry["number"] == 2 and not entry["igra"]
-            and pull.refe[entry["declarer"]] == 0 and not entry["kontra"])
+    return (
+        options.two_requires_kontra
+        and entry["number"] == 2
+        and not entry["igra"]
+        and pull.refe[entry["declarer"]] == 0
+        and not entry["kontra"]
+    )
 
 
 def normalise(pull: Pull, entry: dict, options) -> dict:
@@ -210,8 +235,14 @@ def normalise(pull: Pull, entry: dict, options) -> dict:
     pair = (dec[d1], dec[d2])
     if number == BETTEL and pair != ("play", "play"):
         raise EntryError("in bettel both defenders always play")
-    valid = {("play", "play"), ("play", "pass"), ("pass", "play"), ("pass", "pass"),
-             ("invited", "invite"), ("invite", "invited")}
+    valid = {
+        ("play", "play"),
+        ("play", "pass"),
+        ("pass", "play"),
+        ("pass", "pass"),
+        ("invited", "invite"),
+        ("invite", "invited"),
+    }
     if pair not in valid:
         raise EntryError(f"impossible defence {pair[0]}/{pair[1]}")
     if pair == ("invite", "invited") and d1 not in kontra:
@@ -225,13 +256,14 @@ def normalise(pull: Pull, entry: dict, options) -> dict:
             raise EntryError(f"kontra level must be 1 to {cap if cap is not None else 'any'}")
     elif level != 0:
         raise EntryError("a kontra level without anybody saying kontra")
-    out = {"declarer": d, "number": number, "igra": igra, "defence": dec,
-           "kontra": kontra, "level": level}
+    out = {"declarer": d, "number": number, "igra": igra, "defence": dec, "kontra": kontra, "level": level}
     no_play = pair == ("pass", "pass") or two_check(pull, out, options)
     tricks = entry.get("tricks")
     if no_play:
         if tricks is not None:
-            raise EntryError("this hand was not played (both defenders passed, or an unkontra'd two): tricks must be null")
+            raise EntryError(
+                "this hand was not played (both defenders passed, or an unkontra'd two): tricks must be null"
+            )
         out["tricks"] = None
         return out
     if not isinstance(tricks, dict):
@@ -278,15 +310,22 @@ def apply_entry(pull: Pull, entry: dict, options) -> tuple[Pull, dict]:
     dec, kontra, level, tricks = entry["defence"], entry["kontra"], entry["level"], entry["tricks"]
     v = value(number, igra)
     r = 2 if pull.refe[d] > 0 else 1
-    big_m = 2 ** level
-    row: dict[str, Any] = {"type": "hand", "declarer": d, "number": number, "igra": igra,
-                           "defence": {str(k): x for k, x in dec.items()}, "kontra": list(kontra),
-                           "level": level, "value": v, "refe_used": False,
-                           "tricks": None if tricks is None else [tricks[x] for x in range(3)]}
+    big_m = 2**level
+    row: dict[str, Any] = {
+        "type": "hand",
+        "declarer": d,
+        "number": number,
+        "igra": igra,
+        "defence": {str(k): x for k, x in dec.items()},
+        "kontra": list(kontra),
+        "level": level,
+        "value": v,
+        "refe_used": False,
+        "tricks": None if tricks is None else [tricks[x] for x in range(3)],
+    }
     if tricks is None and two_check(pull, entry, options) and options.slovenian_two_refe:
         new, granted = _grant_refe(pull, options)
-        row.update(outcome="two_nothing", refe=granted, contract={}, soups={}, scale=None,
-                   hats={}, made=None)
+        row.update(outcome="two_nothing", refe=granted, contract={}, soups={}, scale=None, hats={}, made=None)
         return replace(new, rows=pull.rows + (row,)), row
 
     def m_of(x: int) -> int:
@@ -351,14 +390,26 @@ def apply_entry(pull: Pull, entry: dict, options) -> tuple[Pull, dict]:
         used[d] += 1
         row["refe_used"] = True
     finished = sum(contract, Fraction(0)) == 0
-    row.update(made=made, r=r, multiplier=big_m,
-               contract={str(d): fnum(e), **{str(x): fnum(-pen) for x, pen in penalties.items()}},
-               soups={f"{w}{tgt}": fnum(s) for (w, tgt), s in soups.items()},
-               scale=fnum(scale) if scale is not None else None,
-               hats={str(k): m for k, m in marks.items()}, finished=finished)
-    new = replace(pull, contract=tuple(contract), soups=tuple(tuple(x) for x in soup_rows),
-                  refe=tuple(refe), refe_used=tuple(used), hats=hats, finished=finished,
-                  rows=pull.rows + (row,))
+    row.update(
+        made=made,
+        r=r,
+        multiplier=big_m,
+        contract={str(d): fnum(e), **{str(x): fnum(-pen) for x, pen in penalties.items()}},
+        soups={f"{w}{tgt}": fnum(s) for (w, tgt), s in soups.items()},
+        scale=fnum(scale) if scale is not None else None,
+        hats={str(k): m for k, m in marks.items()},
+        finished=finished,
+    )
+    new = replace(
+        pull,
+        contract=tuple(contract),
+        soups=tuple(tuple(x) for x in soup_rows),
+        refe=tuple(refe),
+        refe_used=tuple(used),
+        hats=hats,
+        finished=finished,
+        rows=pull.rows + (row,),
+    )
     return new, row
 
 
@@ -368,6 +419,10 @@ def apply_forfeit(pull: Pull, seat: int) -> tuple[Pull, dict]:
     contract = list(pull.contract)
     contract[seat] -= pull.bula
     hats, marks = _hats(pull.contract, tuple(contract), pull.hats)
-    row = {"type": "forfeit", "seat": seat, "contract": {str(seat): fnum(-pull.bula)},
-           "hats": {str(k): m for k, m in marks.items()}}
+    row = {
+        "type": "forfeit",
+        "seat": seat,
+        "contract": {str(seat): fnum(-pull.bula)},
+        "hats": {str(k): m for k, m in marks.items()},
+    }
     return replace(pull, contract=tuple(contract), hats=hats, rows=pull.rows + (row,)), row

@@ -6,6 +6,7 @@ Per player: the soup on his left neighbour (the next player clockwise), his cont
 column, the soup on his right neighbour, refe marks (─ unused, ╱ used), hat marks
 (∧ hat, ∨ inverted hat) and what the settlement would give now.
 """
+
 from __future__ import annotations
 
 from engine.text import grid
@@ -16,38 +17,72 @@ from .scoring import parse_fnum, shown
 
 WORDS = {
     "ru": {
-        "title": "Пуля {bula} · раздача {n}", "title0": "Пуля {bula}",
-        "player": "Игрок", "left": "Юха→лев", "contract": "Контракт", "right": "Юха→прав",
-        "refe": "Рефет", "hat": "Шляпа", "result": "Расчёт",
-        "result_now": "Расчёт — если закончить сейчас.", "result_final": "Пуля закрыта. Итог:",
-        "all_pass": "все спасовали", "refe_granted": "всем рефет", "no_refe": "без рефета",
-        "made": "сыграно", "failed": "не сыграно", "no_play": "без розыгрыша (вистующих нет)",
+        "title": "Пуля {bula} · раздача {n}",
+        "title0": "Пуля {bula}",
+        "player": "Игрок",
+        "left": "Юха→лев",
+        "contract": "Контракт",
+        "right": "Юха→прав",
+        "refe": "Рефет",
+        "hat": "Шляпа",
+        "result": "Расчёт",
+        "result_now": "Расчёт — если закончить сейчас.",
+        "result_final": "Пуля закрыта. Итог:",
+        "all_pass": "все спасовали",
+        "refe_granted": "всем рефет",
+        "no_refe": "без рефета",
+        "made": "сыграно",
+        "failed": "не сыграно",
+        "no_play": "без розыгрыша (вистующих нет)",
         "no_play_two": "«два» без контры — победа без игры",
         "two_nothing": "«два» без контры — никто не пишет",
-        "tricks": "взятки", "igra": "игра", "refe_x2": "рефет ×2", "scaled": "последняя запись ×{f}",
+        "tricks": "взятки",
+        "igra": "игра",
+        "refe_x2": "рефет ×2",
+        "scaled": "последняя запись ×{f}",
         "kontra": ["", "контра", "реконтра", "субконтра", "мортконтра"],
-        "kontra_n": "контра ×{m}", "forfeit": "{name}: время вышло, −{bula} в контракт",
+        "kontra_n": "контра ×{m}",
+        "forfeit": "{name}: время вышло, −{bula} в контракт",
         "contracts": {2: "2 ♠", 3: "3 ♦", 4: "4 ♥", 5: "5 ♣", 6: "беттель", 7: "санац"},
-        "writes": "пишут", "soup_on": "{w}→{t} {x}", "hand": "{n}.",
+        "writes": "пишут",
+        "soup_on": "{w}→{t} {x}",
+        "hand": "{n}.",
         "legend": "Юха→лев / Юха→прав: висты на соседа слева / справа (в скобках его №). "
-                  "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята.",
+        "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята.",
     },
     "en": {
-        "title": "Bula {bula} · hand {n}", "title0": "Bula {bula}",
-        "player": "Player", "left": "Soup→L", "contract": "Contract", "right": "Soup→R",
-        "refe": "Refe", "hat": "Hat", "result": "Result",
-        "result_now": "Result — if settled now.", "result_final": "The pulka is closed. Result:",
-        "all_pass": "all passed", "refe_granted": "refe for everybody", "no_refe": "no refe",
-        "made": "made", "failed": "failed", "no_play": "not played (no defender)",
+        "title": "Bula {bula} · hand {n}",
+        "title0": "Bula {bula}",
+        "player": "Player",
+        "left": "Soup→L",
+        "contract": "Contract",
+        "right": "Soup→R",
+        "refe": "Refe",
+        "hat": "Hat",
+        "result": "Result",
+        "result_now": "Result — if settled now.",
+        "result_final": "The pulka is closed. Result:",
+        "all_pass": "all passed",
+        "refe_granted": "refe for everybody",
+        "no_refe": "no refe",
+        "made": "made",
+        "failed": "failed",
+        "no_play": "not played (no defender)",
         "no_play_two": "a two without kontra — won without play",
         "two_nothing": "a two without kontra — nobody writes",
-        "tricks": "tricks", "igra": "igra", "refe_x2": "refe ×2", "scaled": "last entry ×{f}",
+        "tricks": "tricks",
+        "igra": "igra",
+        "refe_x2": "refe ×2",
+        "scaled": "last entry ×{f}",
         "kontra": ["", "kontra", "rekontra", "subkontra", "mortkontra"],
-        "kontra_n": "kontra ×{m}", "forfeit": "{name}: out of time, −{bula} to the contract column",
+        "kontra_n": "kontra ×{m}",
+        "forfeit": "{name}: out of time, −{bula} to the contract column",
         "contracts": {2: "2 ♠", 3: "3 ♦", 4: "4 ♥", 5: "5 ♣", 6: "bettel", 7: "sans"},
-        "writes": "write", "soup_on": "{w}→{t} {x}", "hand": "{n}.",
+        "writes": "write",
+        "soup_on": "{w}→{t} {x}",
+        "hand": "{n}.",
         "legend": "Soup→L / Soup→R: whists on the left / right neighbour (his # in brackets). "
-                  "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off.",
+        "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off.",
     },
 }
 
@@ -66,7 +101,7 @@ def kontra_name(level: int, lang: str) -> str:
     w = words(lang)
     if level < len(w["kontra"]):
         return w["kontra"][level]
-    return w["kontra_n"].format(m=2 ** level)
+    return w["kontra_n"].format(m=2**level)
 
 
 def _num(v: Any, rounding: str) -> str:
@@ -102,8 +137,9 @@ def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", 
         both = all(x == "pass" for x in row["defence"].values())
         return f"{head} — {w['no_play'] if both else w['no_play_two']}; " + _entries(row, names, rounding)
     tricks = row["tricks"]
-    took = ", ".join(f"{names[x]} {tricks[x]}" for x in range(3)
-                     if x == d or row["defence"].get(str(x), "pass") != "pass")
+    took = ", ".join(
+        f"{names[x]} {tricks[x]}" for x in range(3) if x == d or row["defence"].get(str(x), "pass") != "pass"
+    )
     text = f"{head} — {w['made'] if row['made'] else w['failed']} ({w['tricks']}: {took}); "
     text += _entries(row, names, rounding)
     if row.get("scale") is not None:
@@ -128,12 +164,18 @@ def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none")
         left, right = (i + 1) % 3, (i + 2) % 3
         refe = "─" * int(sheet["refe"][i]) + "╱" * int(sheet["refe_used"][i])
         hats = "".join("∧" if m == "^" else "∨" for m in sheet["hats"][i])
-        rows.append([str(i + 1), names[i],
-                     f"({left + 1}) {_num(sheet['soups'][i][left], rounding)}",
-                     _num(sheet["contract"][i], rounding),
-                     f"({right + 1}) {_num(sheet['soups'][i][right], rounding)}",
-                     refe or "·", hats or "·",
-                     _signed(settle[i], rounding) if settle is not None else ""])
+        rows.append(
+            [
+                str(i + 1),
+                names[i],
+                f"({left + 1}) {_num(sheet['soups'][i][left], rounding)}",
+                _num(sheet["contract"][i], rounding),
+                f"({right + 1}) {_num(sheet['soups'][i][right], rounding)}",
+                refe or "·",
+                hats or "·",
+                _signed(settle[i], rounding) if settle is not None else "",
+            ]
+        )
     return rows
 
 
@@ -141,9 +183,16 @@ def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})
     return grid(rows, align_right)
 
 
-def sheet_parts(sheet: dict, rows: list[dict], names: list[str], lang: str, bula: int,
-                hand_no: int | None, rounding: str = "none", last: dict | None = None
-                ) -> tuple[str, list[str], str]:
+def sheet_parts(
+    sheet: dict,
+    rows: list[dict],
+    names: list[str],
+    lang: str,
+    bula: int,
+    hand_no: int | None,
+    rounding: str = "none",
+    last: dict | None = None,
+) -> tuple[str, list[str], str]:
     """(title, summary lines, table text) of the sheet after the last written hand."""
     w = words(lang)
     title = w["title"].format(bula=bula, n=hand_no) if hand_no else w["title0"].format(bula=bula)
@@ -160,8 +209,15 @@ def sheet_legend(lang: str) -> str:
     return words(lang)["legend"]
 
 
-def sheet_text(sheet: dict, rows: list[dict], names: list[str], lang: str, bula: int,
-               hand_no: int | None, rounding: str = "none", last: dict | None = None) -> str:
+def sheet_text(
+    sheet: dict,
+    rows: list[dict],
+    names: list[str],
+    lang: str,
+    bula: int,
+    hand_no: int | None,
+    rounding: str = "none",
+    last: dict | None = None,
+) -> str:
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
     return "\n".join([title, *lines, table, sheet_legend(lang)])
-

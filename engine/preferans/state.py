@@ -3,6 +3,7 @@
 Seats 0, 1, 2 = A, B, C, clockwise. ``clone`` copies everything a handler may change;
 the sheet (``Pull``) is immutable and shared.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,19 +19,50 @@ PHASES = ("deal", "auction", "naming", "discard", "contract", "defence", "kontra
 
 class State:
     __slots__ = (
-        "options", "phase", "hand_no", "dealer", "hands", "talon", "discards", "talon_public",
+        "options",
+        "phase",
+        "hand_no",
+        "dealer",
+        "hands",
+        "talon",
+        "discards",
+        "talon_public",
         # auction
-        "calls", "high", "holder", "passed", "called", "igra_said", "turn",
+        "calls",
+        "high",
+        "holder",
+        "passed",
+        "called",
+        "igra_said",
+        "turn",
         # igra naming
-        "callers", "conceded", "named", "named_by",
+        "callers",
+        "conceded",
+        "named",
+        "named_by",
         # contract
-        "declarer", "bid", "igra", "number",
+        "declarer",
+        "bid",
+        "igra",
+        "number",
         # defence and kontra
-        "defence", "kontra", "level", "kstage", "kqueue", "kindex",
+        "defence",
+        "kontra",
+        "level",
+        "kstage",
+        "kqueue",
+        "kindex",
         # play
-        "trick_leader", "trick", "last_trick", "won", "tricks_played", "played",
+        "trick_leader",
+        "trick",
+        "last_trick",
+        "won",
+        "tricks_played",
+        "played",
         # sheet and results
-        "pull", "last_row", "result",
+        "pull",
+        "last_row",
+        "result",
     )
 
     def __init__(self, options: PreferansOptions) -> None:
@@ -42,35 +74,35 @@ class State:
         self.talon: list[str] = []
         self.discards: list[str] = []
         self.talon_public = False
-        self.calls: list[list] = []            # [seat, call] in order, e.g. [0, "bid 2"]
+        self.calls: list[list] = []  # [seat, call] in order, e.g. [0, "bid 2"]
         self.high: int | None = None
         self.holder: int | None = None
         self.passed = [False, False, False]
         self.called = [False, False, False]
         self.igra_said = [False, False, False]
-        self.turn: int | None = None           # whose call / decision / card it is
-        self.callers: list[int] = []           # igra naming: callers in priority order
+        self.turn: int | None = None  # whose call / decision / card it is
+        self.callers: list[int] = []  # igra naming: callers in priority order
         self.conceded: list[int] = []
-        self.named: int | None = None          # the igra contract number named or held last
+        self.named: int | None = None  # the igra contract number named or held last
         self.named_by: int | None = None
         self.declarer: int | None = None
-        self.bid: int | None = None            # winning number (None after igra)
+        self.bid: int | None = None  # winning number (None after igra)
         self.igra = False
-        self.number: int | None = None         # the contract
-        self.defence: dict[int, str] = {}      # defender -> play | pass | invite | invited
-        self.kontra: list[int] = []            # K
+        self.number: int | None = None  # the contract
+        self.defence: dict[int, str] = {}  # defender -> play | pass | invite | invited
+        self.kontra: list[int] = []  # K
         self.level = 0
-        self.kstage: str | None = None         # "round" | "decl" | "def"
+        self.kstage: str | None = None  # "round" | "decl" | "def"
         self.kqueue: list[int] = []
         self.kindex = 0
         self.trick_leader: int | None = None
-        self.trick: list[list] = []            # [seat, card] plays of the current trick
+        self.trick: list[list] = []  # [seat, card] plays of the current trick
         self.last_trick: list[list] = []
         self.won = [0, 0, 0]
         self.tricks_played = 0
-        self.played: list[list] = []           # this hand's finished tricks, [[seat, card], ...] each (public)
+        self.played: list[list] = []  # this hand's finished tricks, [[seat, card], ...] each (public)
         self.pull = Pull.start(options.bula)
-        self.last_row: dict | None = None      # what the last finished hand wrote (public)
+        self.last_row: dict | None = None  # what the last finished hand wrote (public)
         self.result: dict | None = None
 
     def clone(self) -> "State":
@@ -104,8 +136,7 @@ class State:
         return (seat - self.dealer - 1) % 3
 
     def dump(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": "preferans", "rules_version": 1,
-                               "options": self.options.model_dump()}
+        out: dict[str, Any] = {"game": "preferans", "rules_version": 1, "options": self.options.model_dump()}
         for name in self.__slots__:
             if name == "options":
                 continue

@@ -1,6 +1,7 @@
 """Whist (Вист, seed 002): rules spec in docs/rules/whist.md, notation in
 docs/whist.md. Registers two games: ``whist`` (played at the table) and
 ``whist_score`` (the score sheet of a game played with real cards)."""
+
 from engine.base import register
 
 from .errors import ERROR_CODES
@@ -12,5 +13,4 @@ from . import score_game  # noqa: F401  (registers whist_score)
 
 register(GAME)
 
-__all__ = ["GAME", "ERROR_CODES", "PRESETS", "Sheet", "State", "WhistGame", "WhistOptions",
-           "parse_options"]
+__all__ = ["GAME", "ERROR_CODES", "PRESETS", "Sheet", "State", "WhistGame", "WhistOptions", "parse_options"]

@@ -13,6 +13,7 @@ a deal fits and drops them when none does (a person may play oddly).
   beat and his own. The third or last hand who follows low under an opponent's card
   holds nothing that would have beaten it (third hand high).
 """
+
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE as RV

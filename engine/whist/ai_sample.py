@@ -13,6 +13,7 @@ the weighted deals uniform over the deals consistent with everything seen (on 13
 positions of the benchmark the weights varied by 32 % at the median, 72 % at the 90th
 percentile).
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,13 @@ from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
 
 
-def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-               bans: Mapping[int, set[str]], rng: random.Random) -> tuple[Hands, float] | None:
+def _deal_once(
+    pool: list[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    bans: Mapping[int, set[str]],
+    rng: random.Random,
+) -> tuple[Hands, float] | None:
     """Each hand but the last draws a uniform subset of the cards left that it may hold;
     the log weight is log(1 / probability of the draws)."""
     cards = pool
@@ -49,8 +55,13 @@ def _deal_once(pool: list[str], need: Mapping[int, int], voids: Mapping[int, set
     return out, log_ways
 
 
-def sample_weighted(pool: Sequence[str], need: Mapping[int, int], voids: Mapping[int, set[str]],
-                    bans: Mapping[int, set[str]], rng: random.Random) -> tuple[Hands, float]:
+def sample_weighted(
+    pool: Sequence[str],
+    need: Mapping[int, int],
+    voids: Mapping[int, set[str]],
+    bans: Mapping[int, set[str]],
+    rng: random.Random,
+) -> tuple[Hands, float]:
     """One deal of ``pool`` to the seats of ``need`` and the log of its weight. As in
     engine/ddplay/sampler.py the inferred ``bans`` are dropped halfway through the tries
     and the voids last (a view that does not add up)."""
@@ -64,8 +75,16 @@ def sample_weighted(pool: Sequence[str], need: Mapping[int, int], voids: Mapping
     return _deal_once(pool, need, {}, {}, rng)
 
 
-def choose_card(legal: Sequence[str], known: Hands, sample, samples: int, leader: int,
-                trump: str | None, trick: Sequence[str], rng: random.Random) -> str:
+def choose_card(
+    legal: Sequence[str],
+    known: Hands,
+    sample,
+    samples: int,
+    leader: int,
+    trump: str | None,
+    trick: Sequence[str],
+    rng: random.Random,
+) -> str:
     """engine/ddplay/chooser.choose_card with weighted deals: ``sample(rng)`` returns
     (hidden hands, log weight); the card with the best weighted total of DD tricks is
     played, ties to the cheapest."""
@@ -87,5 +106,4 @@ def choose_card(legal: Sequence[str], known: Hands, sample, samples: int, leader
             totals[c] += weight * scores.get(c, 0)
     best = max(totals.values())
     # float sums: cards within a rounding error of the best are tied
-    return min((c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)),
-               key=lambda c: lowest_first(c, trump))
+    return min((c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)), key=lambda c: lowest_first(c, trump))

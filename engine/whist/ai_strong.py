@@ -20,6 +20,7 @@ measures how often that changes a position's value; it is rare and small, so we 
 Trump naming (``dealer_names``) and the vote after a rubber stay with ``ai_easy``.
 ``normal`` is the same player with a much smaller sampling budget.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,7 +48,7 @@ STRONG_BUDGET = ((48, 12), (44, 20), (40, 32), (36, 64), (28, 128), (0, 160))
 def tricks_seen(view: dict) -> list[list[tuple[int, str]]]:
     """The finished tricks of this deal and the trick on the table, as (seat, card)."""
     played = [(p, c) for p, c in view.get("played", [])]
-    return [played[i:i + 4] for i in range(0, len(played), 4)] + [[(p, c) for p, c in view["trick"]]]
+    return [played[i : i + 4] for i in range(0, len(played), 4)] + [[(p, c) for p, c in view["trick"]]]
 
 
 def known_voids(view: dict) -> dict[int, set[str]]:
@@ -92,8 +93,9 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
             hands[dealer] = hands[dealer] + fixed
         return hands, log_weight
 
-    card = ai_sample.choose_card(cards, known, sample, samples_for(sum(counts), budget),
-                                 view["leader"], trump, [c for _, c in trick], rng)
+    card = ai_sample.choose_card(
+        cards, known, sample, samples_for(sum(counts), budget), view["leader"], trump, [c for _, c in trick], rng
+    )
     return "play " + card
 
 

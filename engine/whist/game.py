@@ -1,4 +1,5 @@
 """The whist ``engine.base.Game``: a thin facade over ``rules``."""
+
 from __future__ import annotations
 
 from typing import Any

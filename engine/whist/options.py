@@ -4,6 +4,7 @@ option may then be overridden: a value given explicitly wins over the preset's.
 The model is always complete (every field holds a concrete value), so ``model_dump()``
 → ``model_validate()`` gives the same options back whatever the preset says.
 """
+
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -19,28 +20,55 @@ HonourRank = Literal["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3",
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": {
-        "trump_method": "turn_up", "must_trump": True, "points_per_odd_trick": 2,
-        "game_target": 10, "honours_mode": "in_tricks", "honour_ranks": ["A", "K", "Q", "J", "T"],
-        "honours_points": {3: 2, 4: 4, 5: 6}, "honours_barred_from": None, "double_below": 5,
-        "triple_at_zero": True, "rubber_premium": {"2-0": 5, "2-1": 3},
-        "deduct_loser_games": False, "honours_after_game_out": False,
-        "match_rubbers_to_win": 10, "first_dealer": "N",
+        "trump_method": "turn_up",
+        "must_trump": True,
+        "points_per_odd_trick": 2,
+        "game_target": 10,
+        "honours_mode": "in_tricks",
+        "honour_ranks": ["A", "K", "Q", "J", "T"],
+        "honours_points": {3: 2, 4: 4, 5: 6},
+        "honours_barred_from": None,
+        "double_below": 5,
+        "triple_at_zero": True,
+        "rubber_premium": {"2-0": 5, "2-1": 3},
+        "deduct_loser_games": False,
+        "honours_after_game_out": False,
+        "match_rubbers_to_win": 10,
+        "first_dealer": "N",
     },
     "classical_long": {
-        "trump_method": "turn_up", "must_trump": False, "points_per_odd_trick": 1,
-        "game_target": 10, "honours_mode": "held", "honour_ranks": ["A", "K", "Q", "J"],
-        "honours_points": {3: 2, 4: 4}, "honours_barred_from": 9, "double_below": 5,
-        "triple_at_zero": True, "rubber_premium": {"2-0": 2, "2-1": 2},
-        "deduct_loser_games": True, "honours_after_game_out": False,
-        "match_rubbers_to_win": 10, "first_dealer": "N",
+        "trump_method": "turn_up",
+        "must_trump": False,
+        "points_per_odd_trick": 1,
+        "game_target": 10,
+        "honours_mode": "held",
+        "honour_ranks": ["A", "K", "Q", "J"],
+        "honours_points": {3: 2, 4: 4},
+        "honours_barred_from": 9,
+        "double_below": 5,
+        "triple_at_zero": True,
+        "rubber_premium": {"2-0": 2, "2-1": 2},
+        "deduct_loser_games": True,
+        "honours_after_game_out": False,
+        "match_rubbers_to_win": 10,
+        "first_dealer": "N",
     },
     "classical_short": {
-        "trump_method": "turn_up", "must_trump": False, "points_per_odd_trick": 1,
-        "game_target": 5, "honours_mode": "held", "honour_ranks": ["A", "K", "Q", "J"],
-        "honours_points": {3: 2, 4: 4}, "honours_barred_from": 4, "double_below": 3,
-        "triple_at_zero": True, "rubber_premium": {"2-0": 2, "2-1": 2},
-        "deduct_loser_games": True, "honours_after_game_out": False,
-        "match_rubbers_to_win": 10, "first_dealer": "N",
+        "trump_method": "turn_up",
+        "must_trump": False,
+        "points_per_odd_trick": 1,
+        "game_target": 5,
+        "honours_mode": "held",
+        "honour_ranks": ["A", "K", "Q", "J"],
+        "honours_points": {3: 2, 4: 4},
+        "honours_barred_from": 4,
+        "double_below": 3,
+        "triple_at_zero": True,
+        "rubber_premium": {"2-0": 2, "2-1": 2},
+        "deduct_loser_games": True,
+        "honours_after_game_out": False,
+        "match_rubbers_to_win": 10,
+        "first_dealer": "N",
     },
 }
 
@@ -59,8 +87,7 @@ class WhistOptions(BaseModel):
     honours_barred_from: int | None = Field(None, ge=0)
     double_below: int = Field(5, ge=1)
     triple_at_zero: bool = True
-    rubber_premium: dict[Literal["2-0", "2-1"], int] = Field(
-        default_factory=lambda: {"2-0": 5, "2-1": 3})
+    rubber_premium: dict[Literal["2-0", "2-1"], int] = Field(default_factory=lambda: {"2-0": 5, "2-1": 3})
     deduct_loser_games: bool = False
     honours_after_game_out: bool = False
     match_rubbers_to_win: int | None = Field(10, ge=1)

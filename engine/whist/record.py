@@ -6,6 +6,7 @@ Input::
     {"game": "whist", "options": {...},
      "deals": [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}, ...]}
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -16,6 +16,7 @@ Actions::
     forfeit <seat>                     system: the turn timer ran out; that seat's side
                                        loses the match at once
 """
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,9 @@ from .state import SEAT_LETTERS, State, initial_state  # noqa: F401 (re-exported
 
 FULL_DECK = frozenset(make_deck(52))
 SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
-_HAND_KEY = {t: {c: (4 if c[1] == t else SUIT_ORDER[c[1]], RANK_VALUE[c[0]]) for c in FULL_DECK}
-             for t in (None, *SUITS)}
+_HAND_KEY = {
+    t: {c: (4 if c[1] == t else SUIT_ORDER[c[1]], RANK_VALUE[c[0]]) for c in FULL_DECK} for t in (None, *SUITS)
+}
 
 
 def sort_cards(cards: list[str], trump: str | None) -> list[str]:
@@ -44,6 +46,7 @@ def sort_cards(cards: list[str], trump: str | None) -> list[str]:
 # ---------------------------------------------------------------------------------
 # setup
 # ---------------------------------------------------------------------------------
+
 
 def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
     """The first deal of a match. A rematch at the same table goes on rotating the deal:
@@ -73,6 +76,7 @@ def system_action(state: State, rng: random.Random) -> str | None:
 # ---------------------------------------------------------------------------------
 # queries
 # ---------------------------------------------------------------------------------
+
 
 def to_act(state: State) -> list[int]:
     if state.phase == "trump":
@@ -125,8 +129,7 @@ def view(state: State, seat: int | None) -> dict:
         "dealer": state.dealer,
         "trump": state.trump,
         "trump_method": o.trump_method,
-        "turn_up": state.turn_up if (state.turn_up and not state.dealer_played
-                                     and state.phase in ("play",)) else None,
+        "turn_up": state.turn_up if (state.turn_up and not state.dealer_played and state.phase in ("play",)) else None,
         "chooser": state.chooser if state.phase == "trump" else None,
         "delegated": state.delegated,
         "to_act": to_act(state),
@@ -135,25 +138,36 @@ def view(state: State, seat: int | None) -> dict:
         "trick": [[s, c] for s, c in state.plays],
         "played": [[p, c] for p, c in state.played],
         "must_trump": o.must_trump,
-        "last_trick": None if state.last_trick is None else {
-            "leader": state.last_trick["leader"], "winner": state.last_trick["winner"],
-            "plays": [[s, c] for s, c in state.last_trick["plays"]]},
+        "last_trick": None
+        if state.last_trick is None
+        else {
+            "leader": state.last_trick["leader"],
+            "winner": state.last_trick["winner"],
+            "plays": [[s, c] for s, c in state.last_trick["plays"]],
+        },
         "tricks": dict(zip(SIDES, state.tricks)),
-        "honours_won": (dict(zip(SIDES, (honours_in(w, state.trump, o.honour_ranks)
-                                          for w in state.won)))
-                        if state.trump and o.honours_mode == "in_tricks" else None),
-        "score": {"current": dict(sheet.current), "games": dict(sheet.rubber_games),
-                  "rubbers": sheet.rubbers_won, "credited": sheet.credited,
-                  "rubber_no": sheet.rubber_no, "game_no": sheet.game_no,
-                  "target": o.game_target, "match_rubbers_to_win": o.match_rubbers_to_win},
+        "honours_won": (
+            dict(zip(SIDES, (honours_in(w, state.trump, o.honour_ranks) for w in state.won)))
+            if state.trump and o.honours_mode == "in_tricks"
+            else None
+        ),
+        "score": {
+            "current": dict(sheet.current),
+            "games": dict(sheet.rubber_games),
+            "rubbers": sheet.rubbers_won,
+            "credited": sheet.credited,
+            "rubber_no": sheet.rubber_no,
+            "game_no": sheet.game_no,
+            "target": o.game_target,
+            "match_rubbers_to_win": o.match_rubbers_to_win,
+        },
         "votes": list(state.votes),
         "result": state.result,
     }
     if seat is None:
         # the sheet (for the posts after a deal) goes to the group view only
         v["options"] = dict(state.options_json)
-        v["entries"] = [{"tricks": dict(e["tricks"]), "honours": dict(e["honours"])}
-                        for e in sheet.entries]
+        v["entries"] = [{"tricks": dict(e["tricks"]), "honours": dict(e["honours"])} for e in sheet.entries]
     else:
         v["hand"] = sort_cards(state.hands[seat], state.trump)
     return v
@@ -162,6 +176,7 @@ def view(state: State, seat: int | None) -> dict:
 # ---------------------------------------------------------------------------------
 # apply
 # ---------------------------------------------------------------------------------
+
 
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
     if not isinstance(action, str) or not action.strip():
@@ -211,8 +226,7 @@ def _deal(state: State, args: list[str], action: str) -> tuple[State, list[dict]
     if len(cards) != 52 or set(cards) != FULL_DECK:
         raise error("bad_deal", detail="the deck must be the 52 distinct cards")
     if state.deal_no > 0 and dealer != state.next_dealer:
-        raise error("bad_deal", detail=f"{SEAT_LETTERS[state.next_dealer]} deals now, not "
-                                       f"{SEAT_LETTERS[dealer]}")
+        raise error("bad_deal", detail=f"{SEAT_LETTERS[state.next_dealer]} deals now, not {SEAT_LETTERS[dealer]}")
     s = state.clone()
     s.deal_no = state.deal_no + 1
     s.dealer = dealer
@@ -309,8 +323,7 @@ def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[
     s.played = s.played + [[p, c] for p, c in s.plays]  # replaced, never mutated: states share it
     s.plays = []
     s.leader = winner
-    events.append({"type": "trick", "winner": winner, "cards": cards,
-                   "tricks": dict(zip(SIDES, s.tricks))})
+    events.append({"type": "trick", "winner": winner, "cards": cards, "tricks": dict(zip(SIDES, s.tricks))})
     if s.tricks[0] + s.tricks[1] < 13:
         return s, events
     return _score(s, events)
@@ -329,10 +342,19 @@ def _score(s: State, events: list[dict]) -> tuple[State, list[dict]]:
     s.sheet = sheet
     s.leader = None
     s.turn_up = None
-    events.append({"type": "deal_scored", "deal": deal["n"], "entry": entry,
-                   "written": {side: deal[side] for side in SIDES},
-                   "game_won": deal.get("game_won"), "rubber_won": deal.get("rubber_won"),
-                   "trump": s.trump, "dealer": s.dealer, **honours_not_written(deal, o)})
+    events.append(
+        {
+            "type": "deal_scored",
+            "deal": deal["n"],
+            "entry": entry,
+            "written": {side: deal[side] for side in SIDES},
+            "game_won": deal.get("game_won"),
+            "rubber_won": deal.get("rubber_won"),
+            "trump": s.trump,
+            "dealer": s.dealer,
+            **honours_not_written(deal, o),
+        }
+    )
     if sheet.finished:
         s.phase = "over"
         s.result = _result(s, winner=sheet.winner)
@@ -389,9 +411,15 @@ def _forfeit(state: State, args: list[str], action: str) -> tuple[State, list[di
 
 def _result(s: State, winner: str | None, **extra: Any) -> dict:
     sheet = s.sheet
-    result = {"winner": winner, "rubbers": sheet.rubbers_won, "credited": sheet.credited,
-              "balance": sheet.balance, "players": sheet.players(),
-              "deals": len(sheet.entries), "next_dealer": s.next_dealer,
-              "unfinished_rubber": sheet.running_rubber() is not None}
+    result = {
+        "winner": winner,
+        "rubbers": sheet.rubbers_won,
+        "credited": sheet.credited,
+        "balance": sheet.balance,
+        "players": sheet.players(),
+        "deals": len(sheet.entries),
+        "next_dealer": s.next_dealer,
+        "unfinished_rubber": sheet.running_rubber() is not None,
+    }
     result.update(extra)
     return result

@@ -16,6 +16,7 @@ Actions::
 
 It ends only when the match is over (a side has won ``match_rubbers_to_win`` rubbers).
 """
+
 from __future__ import annotations
 
 import random
@@ -37,7 +38,7 @@ class ScoreState:
         self.options = options
         self.players = players
         self.opened = False
-        self.pending: dict | None = None   # {"tricks": {...}} then also {"honours": {...}}
+        self.pending: dict | None = None  # {"tricks": {...}} then also {"honours": {...}}
         self.sheet = Sheet(options)
         self.result: dict | None = None
 
@@ -52,11 +53,16 @@ class ScoreState:
         return self.result is not None
 
     def dump(self) -> dict:
-        return {"game": "whist_score", "rules_version": 1, "players": self.players,
-                "options": self.options.dump(), "opened": self.opened,
-                "pending": _copy(self.pending),
-                "entries": [_copy(e) for e in self.sheet.entries],
-                "result": _copy(self.result)}
+        return {
+            "game": "whist_score",
+            "rules_version": 1,
+            "players": self.players,
+            "options": self.options.dump(),
+            "opened": self.opened,
+            "pending": _copy(self.pending),
+            "entries": [_copy(e) for e in self.sheet.entries],
+            "result": _copy(self.result),
+        }
 
     @classmethod
     def load(cls, data: dict) -> "ScoreState":
@@ -92,9 +98,14 @@ def honour_choices(options: WhistOptions, tricks: dict[str, int]) -> list[int]:
 
 def _result(s: ScoreState, **extra: Any) -> dict:
     sheet = s.sheet
-    out = {"winner": sheet.winner, "rubbers": sheet.rubbers_won, "credited": sheet.credited,
-           "balance": sheet.balance, "deals": len(sheet.entries),
-           "unfinished_rubber": sheet.running_rubber() is not None}
+    out = {
+        "winner": sheet.winner,
+        "rubbers": sheet.rubbers_won,
+        "credited": sheet.credited,
+        "balance": sheet.balance,
+        "deals": len(sheet.entries),
+        "unfinished_rubber": sheet.running_rubber() is not None,
+    }
     out.update(extra)
     return out
 
@@ -138,16 +149,26 @@ class WhistScoreGame(RulesFacade):
     def view(self, state: ScoreState, seat: int | None) -> dict:
         sheet = state.sheet
         o = state.options
-        v = {"seat": seat, "phase": "over" if state.over else "entry",
-             "pending": _copy(state.pending), "to_act": self.to_act(state),
-             "honour_count": len(o.honour_ranks),
-             "score": {"current": dict(sheet.current), "games": dict(sheet.rubber_games),
-                       "rubbers": sheet.rubbers_won, "credited": sheet.credited,
-                       "rubber_no": sheet.rubber_no, "game_no": sheet.game_no,
-                       "target": o.game_target, "match_rubbers_to_win": o.match_rubbers_to_win},
-             "options": o.dump(),
-             "entries": [_copy(e) for e in sheet.entries],
-             "result": _copy(state.result)}
+        v = {
+            "seat": seat,
+            "phase": "over" if state.over else "entry",
+            "pending": _copy(state.pending),
+            "to_act": self.to_act(state),
+            "honour_count": len(o.honour_ranks),
+            "score": {
+                "current": dict(sheet.current),
+                "games": dict(sheet.rubber_games),
+                "rubbers": sheet.rubbers_won,
+                "credited": sheet.credited,
+                "rubber_no": sheet.rubber_no,
+                "game_no": sheet.game_no,
+                "target": o.game_target,
+                "match_rubbers_to_win": o.match_rubbers_to_win,
+            },
+            "options": o.dump(),
+            "entries": [_copy(e) for e in sheet.entries],
+            "result": _copy(state.result),
+        }
         if seat is not None:
             v["hand"] = []
         return v
@@ -221,8 +242,9 @@ class WhistScoreGame(RulesFacade):
                 raise error("wrong_phase", verb="enter the honours")
             n = len(state.options.honour_ranks)
             if number not in honour_choices(state.options, p["tricks"]):
-                raise error("bad_entry", detail=f"N–S cannot have {number} of {n} honours with "
-                                                f"{p['tricks']['NS']} tricks")
+                raise error(
+                    "bad_entry", detail=f"N–S cannot have {number} of {n} honours with {p['tricks']['NS']} tricks"
+                )
             s = state.clone()
             s.pending = {"tricks": dict(p["tricks"]), "honours": {"NS": number, "EW": n - number}}
             return s, [{"type": "pending", "seat": seat}]
@@ -251,11 +273,18 @@ class WhistScoreGame(RulesFacade):
         s = state.clone()
         s.sheet = sheet
         s.pending = None
-        events: list[dict] = [{"type": "deal_scored", "seat": seat, "deal": deal["n"],
-                               "entry": _copy(p), "written": {x: deal[x] for x in SIDES},
-                               "game_won": deal.get("game_won"),
-                               "rubber_won": deal.get("rubber_won"),
-                               **honours_not_written(deal, sheet.options)}]
+        events: list[dict] = [
+            {
+                "type": "deal_scored",
+                "seat": seat,
+                "deal": deal["n"],
+                "entry": _copy(p),
+                "written": {x: deal[x] for x in SIDES},
+                "game_won": deal.get("game_won"),
+                "rubber_won": deal.get("rubber_won"),
+                **honours_not_written(deal, sheet.options),
+            }
+        ]
         if sheet.finished:
             s.result = _result(s)
             events.append({"type": "game_over", "result": s.result})

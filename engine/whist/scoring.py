@@ -10,6 +10,7 @@ or in its two hands as dealt (``held``). :class:`Sheet` adds entries one by one 
 keeps everything the sheet shows: the per-deal points, the games, the rubbers and the
 match. It is rebuilt from the entries (``Sheet.replay``), so states dump only entries.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -63,8 +64,7 @@ def check_entry(options: WhistOptions, entry: Any) -> dict:
     if options.honours_mode == "in_tricks":
         for side in SIDES:
             if honours[side] > 4 * tricks[side]:
-                raise EntryError(f"{side} cannot hold {honours[side]} honours in "
-                                 f"{tricks[side]} trick(s)")
+                raise EntryError(f"{side} cannot hold {honours[side]} honours in {tricks[side]} trick(s)")
     return {"tricks": tricks, "honours": honours}
 
 
@@ -98,14 +98,14 @@ class Sheet:
     def __init__(self, options: WhistOptions) -> None:
         self.options = options
         self.entries: list[dict] = []
-        self.deals: list[dict] = []      # per deal: what it wrote (see add)
-        self.games: list[dict] = []      # finished games
-        self.rubbers: list[dict] = []    # finished rubbers
-        self.current = {"NS": 0, "EW": 0}          # the game scores now
-        self.rubber_games = {"NS": 0, "EW": 0}     # games won in the running rubber
-        self.rubber_values = {"NS": 0, "EW": 0}    # their values
-        self.rubber_deals = 0                      # deals written in the running rubber
-        self.winner: str | None = None             # the side that won the match
+        self.deals: list[dict] = []  # per deal: what it wrote (see add)
+        self.games: list[dict] = []  # finished games
+        self.rubbers: list[dict] = []  # finished rubbers
+        self.current = {"NS": 0, "EW": 0}  # the game scores now
+        self.rubber_games = {"NS": 0, "EW": 0}  # games won in the running rubber
+        self.rubber_values = {"NS": 0, "EW": 0}  # their values
+        self.rubber_deals = 0  # deals written in the running rubber
+        self.winner: str | None = None  # the side that won the match
 
     @classmethod
     def replay(cls, options: WhistOptions, entries: list[dict]) -> "Sheet":
@@ -168,8 +168,7 @@ class Sheet:
         start = dict(self.current)
         t_side, t_points = trick_points(o, entry["tricks"])
         h_side, h_points = honour_points(o, entry["honours"])
-        barred = (h_side is not None and o.honours_barred_from is not None
-                  and start[h_side] >= o.honours_barred_from)
+        barred = h_side is not None and o.honours_barred_from is not None and start[h_side] >= o.honours_barred_from
         if barred:
             h_points_now = 0
         else:
@@ -194,10 +193,17 @@ class Sheet:
                 dropped = h_points_now
         for side in SIDES:
             written[side] = tricks_w[side] + honours_w[side]
-        deal = {"n": len(self.deals) + 1, "NS": written["NS"], "EW": written["EW"],
-                "tricks": tricks_w, "honours": honours_w, "scores": dict(scores),
-                "rubber": len(self.rubbers) + 1, "game": self.game_no,
-                "entry": entry}
+        deal = {
+            "n": len(self.deals) + 1,
+            "NS": written["NS"],
+            "EW": written["EW"],
+            "tricks": tricks_w,
+            "honours": honours_w,
+            "scores": dict(scores),
+            "rubber": len(self.rubbers) + 1,
+            "game": self.game_no,
+            "entry": entry,
+        }
         if barred:
             deal["barred"] = h_side
         if dropped:
@@ -211,8 +217,14 @@ class Sheet:
         # 3. the game, and maybe the rubber and the match
         loser = other(game_winner)
         value = game_value(o, scores[loser])
-        game = {"winner": game_winner, "value": value, "points": dict(scores),
-                "rubber": len(self.rubbers) + 1, "n": self.game_no, "deal": deal["n"]}
+        game = {
+            "winner": game_winner,
+            "value": value,
+            "points": dict(scores),
+            "rubber": len(self.rubbers) + 1,
+            "n": self.game_no,
+            "deal": deal["n"],
+        }
         self.games.append(game)
         deal["game_won"] = game
         self.current = {"NS": 0, "EW": 0}
@@ -224,12 +236,18 @@ class Sheet:
         premium = o.rubber_premium["2-0" if short else "2-1"]
         total = dict(self.rubber_values)
         total[game_winner] += premium
-        credited = {game_winner: total[game_winner] - (total[loser] if o.deduct_loser_games else 0),
-                    loser: 0}
-        rubber = {"complete": True, "winner": game_winner, "premium": premium,
-                  "games": dict(self.rubber_games), "total": total,
-                  "credited": {s: credited[s] for s in SIDES}, "n": len(self.rubbers) + 1,
-                  "deals": self.rubber_deals, "deal": deal["n"]}
+        credited = {game_winner: total[game_winner] - (total[loser] if o.deduct_loser_games else 0), loser: 0}
+        rubber = {
+            "complete": True,
+            "winner": game_winner,
+            "premium": premium,
+            "games": dict(self.rubber_games),
+            "total": total,
+            "credited": {s: credited[s] for s in SIDES},
+            "n": len(self.rubbers) + 1,
+            "deals": self.rubber_deals,
+            "deal": deal["n"],
+        }
         self.rubbers.append(rubber)
         deal["rubber_won"] = rubber
         self.rubber_games = {"NS": 0, "EW": 0}
@@ -245,9 +263,13 @@ class Sheet:
         """The unfinished rubber, when a deal of it has been written."""
         if not self.rubber_deals:
             return None
-        return {"complete": False, "games": dict(self.rubber_games),
-                "total": dict(self.rubber_values), "n": len(self.rubbers) + 1,
-                "deals": self.rubber_deals}
+        return {
+            "complete": False,
+            "games": dict(self.rubber_games),
+            "total": dict(self.rubber_values),
+            "n": len(self.rubbers) + 1,
+            "deals": self.rubber_deals,
+        }
 
     # ------------------------------------------------------------------ output
     def score(self) -> dict:
@@ -258,13 +280,16 @@ class Sheet:
             rubbers.append(running)
         return {
             "game": "whist",
-            "deals": [{k: v for k, v in d.items() if k not in ("entry", "game_won", "rubber_won")}
-                      for d in self.deals],
+            "deals": [{k: v for k, v in d.items() if k not in ("entry", "game_won", "rubber_won")} for d in self.deals],
             "games": [dict(g) for g in self.games],
             "rubbers": rubbers,
             "current": dict(self.current),
-            "match": {"rubbers": self.rubbers_won, "credited": self.credited,
-                      "balance": self.balance,
-                      "players": dict(zip("NESW", self.players())),
-                      "finished": self.finished, "winner": self.winner},
+            "match": {
+                "rubbers": self.rubbers_won,
+                "credited": self.credited,
+                "balance": self.balance,
+                "players": dict(zip("NESW", self.players())),
+                "finished": self.finished,
+                "winner": self.winner,
+            },
         }

@@ -11,15 +11,21 @@ side the trick points, the honour points and the game score after the deal — w
 line under every finished game (its value) and the rubber's premium and totals; last,
 the match tally.
 """
+
 from __future__ import annotations
 
 from .scoring import SIDES, Sheet
 
 WORDS = {
     "en": {
-        "title": "Whist — score sheet", "empty": "No deals yet.",
-        "side": {"NS": "We", "EW": "They"}, "side_long": {"NS": "We (N–S)", "EW": "They (E–W)"},
-        "tr": "tr", "hn": "hn", "rubber": "Rubber {n}", "game": "game {n}: {side} ×{value} ({a}:{b})",
+        "title": "Whist — score sheet",
+        "empty": "No deals yet.",
+        "side": {"NS": "We", "EW": "They"},
+        "side_long": {"NS": "We (N–S)", "EW": "They (E–W)"},
+        "tr": "tr",
+        "hn": "hn",
+        "rubber": "Rubber {n}",
+        "game": "game {n}: {side} ×{value} ({a}:{b})",
         "rubber_done": "rubber {n}: {side} {a}:{b}, premium {premium}",
         "totals": "totals: We {ns} · They {ew}",
         "credited": "credited: {side} {points}",
@@ -30,9 +36,14 @@ WORDS = {
         "balance": "Balance: We {ns:+d} · They {ew:+d}",
     },
     "ru": {
-        "title": "Вист — запись", "empty": "Раздач ещё не было.",
-        "side": {"NS": "Мы", "EW": "Они"}, "side_long": {"NS": "Мы (N–S)", "EW": "Они (E–W)"},
-        "tr": "вз", "hn": "к", "rubber": "Роббер {n}", "game": "партия {n}: {side} ×{value} ({a}:{b})",
+        "title": "Вист — запись",
+        "empty": "Раздач ещё не было.",
+        "side": {"NS": "Мы", "EW": "Они"},
+        "side_long": {"NS": "Мы (N–S)", "EW": "Они (E–W)"},
+        "tr": "вз",
+        "hn": "к",
+        "rubber": "Роббер {n}",
+        "game": "партия {n}: {side} ×{value} ({a}:{b})",
         "rubber_done": "роббер {n}: {side} {a}:{b}, премия {premium}",
         "totals": "итого: Мы {ns} · Они {ew}",
         "credited": "в зачёт: {side} {points}",
@@ -59,10 +70,15 @@ def sheet_text(sheet: Sheet, lang: str = "en") -> str:
     shown = sheet.rubber_no if sheet.rubber_deals or not sheet.rubbers else sheet.rubbers[-1]["n"]
     for r in sheet.rubbers:
         if r["n"] != shown:
-            lines.append(w["summary"].format(n=r["n"], side=w["side"][r["winner"]],
-                                             a=r["games"][r["winner"]],
-                                             b=r["games"]["EW" if r["winner"] == "NS" else "NS"],
-                                             points=r["credited"][r["winner"]]))
+            lines.append(
+                w["summary"].format(
+                    n=r["n"],
+                    side=w["side"][r["winner"]],
+                    a=r["games"][r["winner"]],
+                    b=r["games"]["EW" if r["winner"] == "NS" else "NS"],
+                    points=r["credited"][r["winner"]],
+                )
+            )
     deals = [d for d in sheet.deals if d["rubber"] == shown]
     if not sheet.deals:
         lines.append(w["empty"])
@@ -73,30 +89,44 @@ def sheet_text(sheet: Sheet, lang: str = "en") -> str:
         sub = "   │" + "│".join(f"{w['tr']:>3}{w['hn']:>3}{'=':>4}" for _ in SIDES)
         lines += [head, sub]
         for d in deals:
-            cells = "│".join(f"{_num(d['tricks'][s]):>3}{_num(d['honours'][s]):>3}{d['scores'][s]:>4}"
-                             for s in SIDES)
+            cells = "│".join(f"{_num(d['tricks'][s]):>3}{_num(d['honours'][s]):>3}{d['scores'][s]:>4}" for s in SIDES)
             lines.append(f"{d['n']:>3}│{cells}")
             game = d.get("game_won")
             if game:
                 win = game["winner"]
                 lose = "EW" if win == "NS" else "NS"
-                lines.append("─── " + w["game"].format(n=game["n"], side=w["side"][win],
-                                                      value=game["value"], a=game["points"][win],
-                                                      b=game["points"][lose]))
+                lines.append(
+                    "─── "
+                    + w["game"].format(
+                        n=game["n"],
+                        side=w["side"][win],
+                        value=game["value"],
+                        a=game["points"][win],
+                        b=game["points"][lose],
+                    )
+                )
             rubber = d.get("rubber_won")
             if rubber:
                 win = rubber["winner"]
                 lose = "EW" if win == "NS" else "NS"
-                lines.append("═══ " + w["rubber_done"].format(
-                    n=rubber["n"], side=w["side"][win], a=rubber["games"][win],
-                    b=rubber["games"][lose], premium=rubber["premium"]))
+                lines.append(
+                    "═══ "
+                    + w["rubber_done"].format(
+                        n=rubber["n"],
+                        side=w["side"][win],
+                        a=rubber["games"][win],
+                        b=rubber["games"][lose],
+                        premium=rubber["premium"],
+                    )
+                )
                 lines.append("   " + w["totals"].format(ns=rubber["total"]["NS"], ew=rubber["total"]["EW"]))
-                lines.append("   " + w["credited"].format(side=w["side"][win],
-                                                          points=rubber["credited"][win]))
+                lines.append("   " + w["credited"].format(side=w["side"][win], points=rubber["credited"][win]))
     won, credited = sheet.rubbers_won, sheet.credited
     target = sheet.options.match_rubbers_to_win
-    lines.append(w["match"].format(a=won["NS"], b=won["EW"], ns=credited["NS"], ew=credited["EW"])
-                 + (w["target"].format(n=target) if target else ""))
+    lines.append(
+        w["match"].format(a=won["NS"], b=won["EW"], ns=credited["NS"], ew=credited["EW"])
+        + (w["target"].format(n=target) if target else "")
+    )
     if sheet.finished:
         lines.append(w["match_won"].format(side=w["side"][sheet.winner]))
         balance = sheet.balance

@@ -5,6 +5,7 @@ Lists held by a state are never changed in place once the state has left ``apply
 ``clone`` copies the hands and the trick, and the won-trick piles and the sheet are
 replaced, never mutated, so they can be shared between states.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,31 +20,51 @@ SEAT_LETTERS = "NESW"
 
 
 class State:
-    __slots__ = ("options", "options_json", "phase", "deal_no", "dealer", "next_dealer", "hands", "trump",
-                 "turn_up", "dealer_played", "chooser", "delegated", "leader", "plays",
-                 "won", "last_trick", "played", "held", "sheet", "votes", "result")
+    __slots__ = (
+        "options",
+        "options_json",
+        "phase",
+        "deal_no",
+        "dealer",
+        "next_dealer",
+        "hands",
+        "trump",
+        "turn_up",
+        "dealer_played",
+        "chooser",
+        "delegated",
+        "leader",
+        "plays",
+        "won",
+        "last_trick",
+        "played",
+        "held",
+        "sheet",
+        "votes",
+        "result",
+    )
 
     def __init__(self, options: WhistOptions) -> None:
         self.options = options
-        self.options_json = options.dump()     # shared by every state of the match; read-only
+        self.options_json = options.dump()  # shared by every state of the match; read-only
         self.phase = "deal"
-        self.deal_no = 0                       # deals dealt in this match
+        self.deal_no = 0  # deals dealt in this match
         self.dealer: int | None = None
         self.next_dealer = options.first_dealer_seat
         self.hands: list[list[str]] = [[], [], [], []]
         self.trump: str | None = None
-        self.turn_up: str | None = None        # the dealer's 52nd card (turn_up method)
-        self.dealer_played = False             # the turned-up card is public until then
-        self.chooser: int | None = None        # dealer_names: who names the trump now
+        self.turn_up: str | None = None  # the dealer's 52nd card (turn_up method)
+        self.dealer_played = False  # the turned-up card is public until then
+        self.chooser: int | None = None  # dealer_names: who names the trump now
         self.delegated = False
-        self.leader: int | None = None         # who led the trick in progress
+        self.leader: int | None = None  # who led the trick in progress
         self.plays: list[tuple[int, str]] = []  # the trick in progress
-        self.won: list[list[str]] = [[], []]   # cards of the tricks won, per side (NS, EW)
-        self.last_trick: dict | None = None    # {"leader", "plays", "winner"}
-        self.played: list[list] = []           # [seat, card] of this deal's finished tricks, in order
-        self.held: list[int] = [0, 0]          # trump honours held as dealt, per side
+        self.won: list[list[str]] = [[], []]  # cards of the tricks won, per side (NS, EW)
+        self.last_trick: dict | None = None  # {"leader", "plays", "winner"}
+        self.played: list[list] = []  # [seat, card] of this deal's finished tricks, in order
+        self.held: list[int] = [0, 0]  # trump honours held as dealt, per side
         self.sheet = Sheet(options)
-        self.votes: list[int] = []             # seats that want another rubber (no limit)
+        self.votes: list[int] = []  # seats that want another rubber (no limit)
         self.result: dict | None = None
 
     @property
@@ -123,8 +144,7 @@ class State:
 def _copy_trick(trick: dict | None) -> dict | None:
     if trick is None:
         return None
-    return {"leader": trick["leader"], "plays": [[s, c] for s, c in trick["plays"]],
-            "winner": trick["winner"]}
+    return {"leader": trick["leader"], "plays": [[s, c] for s, c in trick["plays"]], "winner": trick["winner"]}
 
 
 def _copy_entry(entry: dict) -> dict:
@@ -133,6 +153,7 @@ def _copy_entry(entry: dict) -> dict:
 
 def initial_state(options: Any, players: int) -> State:
     from .options import check_players
+
     opts = parse_options(options)
     check_players(players)
     return State(opts)

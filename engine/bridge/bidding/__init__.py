@@ -9,6 +9,7 @@ auction) only:
    read from the same table by ``engine/bridge/inference.py``.
 Deterministic: no randomness is used.
 """
+
 from __future__ import annotations
 
 from engine.bridge.inference import auction_inferences, last_meaning, normalize
@@ -50,7 +51,7 @@ def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]
             strain = max("SHDC", key=lambda s: hand.len[s] + partner.min_len(s))
         return slam.after_answer(hand, reply, strain, my_points(hand, strain, partner) + partner.est(), legal)
     if _slam_in_view(hand, calls, dealer, seat, partner) and "4NT" in legal:
-        return "4NT"                       # before the table's game bids: ask for aces
+        return "4NT"  # before the table's game bids: ask for aces
     for m in meanings(situation(calls, dealer)):
         if m.call in legal and m.fits(hand):
             return m.call
@@ -66,15 +67,17 @@ def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner)
     strain, trumps = choose_strain(hand, partner)
     if strain == "NT" or trumps < 8:
         return False
-    return (target_level(strain, my_points(hand, strain, partner) + partner.est()) >= 6
-            and hand.hcp + partner.est() >= SLAM_HCP)
+    return (
+        target_level(strain, my_points(hand, strain, partner) + partner.est()) >= 6
+        and hand.hcp + partner.est() >= SLAM_HCP
+    )
 
 
 def _forced(calls: list[str], dealer: int, seat: int) -> bool:
     """Partner's last call was forcing and RHO passed; or our side opened 2C and is below game."""
     if not calls or calls[-1] != "P" or len(calls) < 2:
         return False
-    j = len(calls) - 2      # partner's last call
+    j = len(calls) - 2  # partner's last call
     if calls[j] in ("P", "X", "XX") and calls[j] != "X":
         return False
     m = last_meaning(calls, dealer, j)
@@ -82,8 +85,11 @@ def _forced(calls: list[str], dealer: int, seat: int) -> bool:
         return True
     first = next((i for i, c in enumerate(calls) if c != "P"), None)
     if first is not None and calls[first] == "2C" and (dealer + first) % 2 == seat % 2:
-        if "2NT" in calls[first:first + 5] and calls[first:first + 5].count("2NT") == 1 and \
-                situation(calls, dealer).startswith("2C-2D-2NT"):
+        if (
+            "2NT" in calls[first : first + 5]
+            and calls[first : first + 5].count("2NT") == 1
+            and situation(calls, dealer).startswith("2C-2D-2NT")
+        ):
             return False
         last = calls[j]
         return last[0].isdigit() and int(last[0]) < GAME[last[1:]]

@@ -5,13 +5,14 @@ cards, a card twice) with an error code AND by writing ``dump.txt`` into the cur
 directory; that is how a dump of a 14/12-card deal got committed once. ``check_deal``
 raises a clear ``ValueError`` instead, and nothing reaches DDS unchecked.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
-DENOMS = ("S", "H", "D", "C", "NT")     # endplay's table rows; columns are N, E, S, W
+DENOMS = ("S", "H", "D", "C", "NT")  # endplay's table rows; columns are N, E, S, W
 _CARDS = {r + s for r in RANKS for s in SUITS}
 
 
@@ -33,8 +34,10 @@ def check_deal(hands: Sequence[Sequence[str]]) -> None:
 
 def pbn(hands: Sequence[Sequence[str]]) -> str:
     """``N:`` PBN of four hands (seats N, E, S, W)."""
+
     def holding(hand: Sequence[str], suit: str) -> str:
         return "".join(sorted((c[0] for c in hand if c[1] == suit), key=lambda r: -RANKS.index(r)))
+
     return "N:" + " ".join(".".join(holding(h, s) for s in SUITS) for h in hands)
 
 
@@ -42,6 +45,7 @@ def calc_table(hands: Sequence[Sequence[str]]):
     """endplay's ``DDTable`` of a checked deal (for ``endplay.dds.par``)."""
     from endplay.dds import calc_dd_table
     from endplay.types import Deal
+
     check_deal(hands)
     return calc_dd_table(Deal.from_pbn(pbn(hands)))
 
@@ -49,4 +53,3 @@ def calc_table(hands: Sequence[Sequence[str]]):
 def dd_table(hands: Sequence[Sequence[str]]) -> list[list[int]]:
     """``table[denom][seat]``: the tricks ``seat`` takes declaring ``DENOMS[denom]``."""
     return calc_table(hands).to_list()
-

@@ -2,6 +2,7 @@
 
 Plain functions over a hand as the view gives it (cards like ``"AS"``, ``"TD"``).
 """
+
 from __future__ import annotations
 
 SUITS = "SHDC"
@@ -60,8 +61,13 @@ class Hand:
         """A likely stopper for notrump: A, Kx, Qxx, Jxxx or any five cards."""
         ranks = {c[0] for c in self.cards if c[1] == suit}
         n = self.len[suit]
-        return ("A" in ranks or ("K" in ranks and n >= 2) or ("Q" in ranks and n >= 3)
-                or ("J" in ranks and n >= 4) or n >= 5)
+        return (
+            "A" in ranks
+            or ("K" in ranks and n >= 2)
+            or ("Q" in ranks and n >= 3)
+            or ("J" in ranks and n >= 4)
+            or n >= 5
+        )
 
     def good_suit(self, suit: str) -> bool:
         """Two of the top three honours, or three of the top five: worth showing alone."""

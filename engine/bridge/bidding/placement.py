@@ -20,6 +20,7 @@ doubles them when its side clearly has the balance of points.
 The same thresholds read a natural call backwards (``natural_range``): a bid at a level
 shows what that level needs, less what the partner has already shown.
 """
+
 from __future__ import annotations
 
 from .hand import SUITS, Hand
@@ -29,7 +30,7 @@ NT_LEVELS = {2: 22, 3: 24, 6: 33, 7: 37}
 MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
 MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
-SLAM_HCP = 28       # a suit slam also needs this many high-card points between the hands
+SLAM_HCP = 28  # a suit slam also needs this many high-card points between the hands
 
 
 def levels(strain: str) -> dict[int, int]:
@@ -66,6 +67,7 @@ def strain_nt(call: str) -> bool:
 def natural_range(call: str, before: list[str], dealer: int, shown: dict):
     """What a call the table does not know shows, given what each seat had shown."""
     from engine.bridge.inference import HandRange, range_of
+
     base = range_of([natural(call)])
     if call in ("P", "X", "XX") or not call[0].isdigit():
         return base
@@ -78,12 +80,12 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict):
     lo, hi = points_for(level, strain)
     est = partner.est()
     last = next((i for i in range(len(before) - 1, -1, -1) if before[i] not in ("P",)), None)
-    contested = last is not None and (dealer + last) % 2 != seat % 2   # over an opponent's call
+    contested = last is not None and (dealer + last) % 2 != seat % 2  # over an opponent's call
     lo = max(0, int(lo - est) - (6 if contested else 2))
     hi = min(37, max(lo + 4, int(hi - partner.hcp[0]) + 1))
     length = dict(base.length)
     if strain != "NT" and partner.min_len(strain) >= 4:
-        length[strain] = (3 if partner.min_len(strain) >= 5 else 4, 13)   # a raise: support
+        length[strain] = (3 if partner.min_len(strain) >= 5 else 4, 13)  # a raise: support
     return HandRange((lo, hi), length)
 
 
@@ -122,8 +124,11 @@ def choose_strain(hand: Hand, partner, theirs: str = "") -> tuple[str, int]:
 
 
 def their_suits(calls: list[str], dealer: int, seat: int) -> str:
-    return "".join(dict.fromkeys(c[1] for i, c in enumerate(calls)
-                                 if (dealer + i) % 2 != seat % 2 and c[0].isdigit() and c[1:] != "NT"))
+    return "".join(
+        dict.fromkeys(
+            c[1] for i, c in enumerate(calls) if (dealer + i) % 2 != seat % 2 and c[0].isdigit() and c[1:] != "NT"
+        )
+    )
 
 
 def partner_estimate(hand: Hand, partner, inf: dict, seat: int) -> float:
@@ -136,15 +141,14 @@ def my_points(hand: Hand, strain: str, partner) -> int:
     if strain == "NT":
         return hand.hcp + (1 if max(hand.len.values()) >= 5 else 0)
     if hand.len[strain] >= 3 and partner.min_len(strain) >= hand.len[strain]:
-        return hand.support_points(strain)     # I am the dummy: count shortness
+        return hand.support_points(strain)  # I am the dummy: count shortness
     if partner.min_len(strain) + hand.len[strain] >= 8:
         # the long trump hand with a fit: long cards and shortness both count
         return hand.length_points + sum({0: 2, 1: 1}.get(n, 0) for s, n in hand.len.items() if s != strain)
     return hand.length_points
 
 
-def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict,
-          forcing: bool) -> str:
+def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict, forcing: bool) -> str:
     """The natural call: a contract the side is worth, a competitive bid, a double or pass."""
     partner = inf[(seat + 2) % 4]
     last = next((i for i in range(len(calls) - 1, -1, -1) if calls[i][0].isdigit()), None)
@@ -162,15 +166,15 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     combined = my_points(hand, strain, partner) + est
     level = target_level(strain, combined)
     if level >= 6 and hand.hcp + est < SLAM_HCP:
-        level = GAME[strain]                    # shape alone does not make a slam
+        level = GAME[strain]  # shape alone does not make a slam
     partner_slam = any(c[0] in "67" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
     if partner_slam and ours:
-        return "P"                              # partner placed a slam: leave it
+        return "P"  # partner placed a slam: leave it
     if level >= 6 and strain != "NT":
         asked = any(c == "4NT" for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2)
         if not asked and "4NT" in legal:
-            return "4NT"                        # Blackwood before any suit slam
-        level = 6 if asked or level == 7 else level   # a grand only through Blackwood
+            return "4NT"  # Blackwood before any suit slam
+        level = 6 if asked or level == 7 else level  # a grand only through Blackwood
     if level == 7:
         level = 6
     want = f"{level}{strain}"
@@ -178,8 +182,9 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):
         low = cheapest(strain, last_bid)
         if bid_rank(low) < bid_rank(want) and (
-                (strain != "NT" and level < GAME[strain] and not ours)          # compete cheaply
-                or (not limited and trumps < 8 and level < 6 and strain != "NT")):  # describe
+            (strain != "NT" and level < GAME[strain] and not ours)  # compete cheaply
+            or (not limited and trumps < 8 and level < 6 and strain != "NT")
+        ):  # describe
             want = low if strain != "NT" or level >= 3 or int(low[0]) <= 2 else want
         if want in legal:
             return want
@@ -198,8 +203,9 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
     return "P"
 
 
-def _takeout_answer(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str | None,
-                    legal: set[str]) -> str | None:
+def _takeout_answer(
+    hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str | None, legal: set[str]
+) -> str | None:
     """Partner doubled a suit for takeout before our side bid, and RHO passed: name a suit
     (a jump with 10+), or pass for penalties with length and strength in theirs."""
     if len(calls) < 2 or calls[-1] != "P" or calls[-2] != "X" or last_bid is None or last_bid.endswith("NT"):
@@ -236,18 +242,37 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
             return "X"
         return "P"
     their = last_bid[1:] if last_bid else None
-    if balancing and their and their != "NT" and "X" in legal and pts >= 12 and hand.len[their] <= 2 \
-            and int(last_bid[0]) <= 2 and all(hand.len[s] >= 3 for s in SUITS if s != their):
-        return "X"                              # takeout
-    if (hand.len[long] >= 5 and pts >= 12 or hand.len[long] >= 6 and pts >= 10) and bid in legal \
-            and int(bid[0]) <= 2:
+    if (
+        balancing
+        and their
+        and their != "NT"
+        and "X" in legal
+        and pts >= 12
+        and hand.len[their] <= 2
+        and int(last_bid[0]) <= 2
+        and all(hand.len[s] >= 3 for s in SUITS if s != their)
+    ):
+        return "X"  # takeout
+    if (hand.len[long] >= 5 and pts >= 12 or hand.len[long] >= 6 and pts >= 10) and bid in legal and int(bid[0]) <= 2:
         return bid
     nt = cheapest("NT", last_bid)
-    if pts >= 15 and hand.semi_balanced and nt in legal and int(nt[0]) <= 2 and \
-            (not their or their == "NT" or hand.stopper(their)):
+    if (
+        pts >= 15
+        and hand.semi_balanced
+        and nt in legal
+        and int(nt[0]) <= 2
+        and (not their or their == "NT" or hand.stopper(their))
+    ):
         return nt
-    if balancing and their and their != "NT" and "X" in legal and pts >= 14 and hand.len[their] <= 2 \
-            and int(last_bid[0]) <= 2:
+    if (
+        balancing
+        and their
+        and their != "NT"
+        and "X" in legal
+        and pts >= 14
+        and hand.len[their] <= 2
+        and int(last_bid[0]) <= 2
+    ):
         return "X"
     return "P"
 

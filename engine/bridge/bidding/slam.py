@@ -5,6 +5,7 @@ a grand, and stops at five of the suit when two are missing.
 A 4NT the system table gives a meaning (the quantitative raises of a notrump opening) is
 not Blackwood; every other 4NT is.
 """
+
 from __future__ import annotations
 
 from .hand import Hand
@@ -21,6 +22,7 @@ def partner_asks(calls: list[str], dealer: int, seat: int) -> bool:
     """Partner's last call is an ace-asking 4NT: every 4NT the system table does not give
     another meaning (the quantitative raises of a notrump opening)."""
     from .system import meanings, situation
+
     ours = [(i, s, c) for i, s, c in _our_calls(calls, dealer, seat) if c != "P"]
     if not ours or ours[-1][2] != "4NT" or ours[-1][1] == seat:
         return False

@@ -17,6 +17,7 @@ Jacoby transfers over 1NT and 2NT; single / limit / game raises; new suits forci
 notrump rebids by ranges; overcalls, 1NT overcall, takeout doubles, negative doubles.
 Later calls are natural and placed by points (``placement.py``), slams through Blackwood.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,24 +25,29 @@ from typing import Callable
 
 from .hand import SUITS, Hand
 
-STRAIN_ORDER = "CDHSN"   # N = NT, for ranking bids
+STRAIN_ORDER = "CDHSN"  # N = NT, for ranking bids
 MAJORS, MINORS = "HS", "CD"
 
 
 @dataclass(frozen=True)
 class Meaning:
-    call: str                                   # engine notation: "P", "X", "XX", "1C".."7NT"
-    hcp: tuple[int, int] = (0, 37)              # range of the count below
-    length: tuple[tuple[str, int, int], ...] = ()   # (suit, at least, at most)
-    balanced: bool = False                      # promises a balanced hand
-    forcing: bool = False                       # partner may not pass (if RHO passes)
-    count: str = "hcp"                          # "hcp", "length" (HCP + long cards) or a trump
+    call: str  # engine notation: "P", "X", "XX", "1C".."7NT"
+    hcp: tuple[int, int] = (0, 37)  # range of the count below
+    length: tuple[tuple[str, int, int], ...] = ()  # (suit, at least, at most)
+    balanced: bool = False  # promises a balanced hand
+    forcing: bool = False  # partner may not pass (if RHO passes)
+    count: str = "hcp"  # "hcp", "length" (HCP + long cards) or a trump
     test: Callable[[Hand], bool] | None = None  # bidder-only refinement (choice between calls)
     note: str = ""
 
     def fits(self, hand: Hand) -> bool:
-        pts = (hand.hcp if self.count == "hcp" else hand.length_points if self.count == "length"
-               else hand.support_points(self.count))
+        pts = (
+            hand.hcp
+            if self.count == "hcp"
+            else hand.length_points
+            if self.count == "length"
+            else hand.support_points(self.count)
+        )
         if not self.hcp[0] <= pts <= self.hcp[1]:
             return False
         if any(not lo <= hand.len[s] <= hi for s, lo, hi in self.length):
@@ -54,13 +60,22 @@ class Meaning:
 TABLE: dict[str, list[Meaning]] = {}
 
 
-def add(situation: str, call: str, hcp: tuple[int, int] = (0, 37), *, forcing: bool = False,
-        balanced: bool = False, count: str = "hcp", test: Callable[[Hand], bool] | None = None,
-        note: str = "", **length: tuple[int, int]) -> None:
+def add(
+    situation: str,
+    call: str,
+    hcp: tuple[int, int] = (0, 37),
+    *,
+    forcing: bool = False,
+    balanced: bool = False,
+    count: str = "hcp",
+    test: Callable[[Hand], bool] | None = None,
+    note: str = "",
+    **length: tuple[int, int],
+) -> None:
     """One entry; suit lengths as keywords, e.g. ``H=(5, 13)``."""
-    TABLE.setdefault(situation, []).append(Meaning(
-        call, hcp, tuple((s, lo, hi) for s, (lo, hi) in length.items()), balanced, forcing,
-        count, test, note))
+    TABLE.setdefault(situation, []).append(
+        Meaning(call, hcp, tuple((s, lo, hi) for s, (lo, hi) in length.items()), balanced, forcing, count, test, note)
+    )
 
 
 # ------------------------------------------------------------------ situations
@@ -72,7 +87,7 @@ def situation(calls: list[str], dealer: int, index: int | None = None) -> str:
     for i in range(index):
         call = calls[i]
         if not parts and call == "P":
-            continue                    # passes before the first bid
+            continue  # passes before the first bid
         if (dealer + i) % 2 == seat % 2:
             parts.append(call)
         elif call != "P":
@@ -82,7 +97,7 @@ def situation(calls: list[str], dealer: int, index: int | None = None) -> str:
 
 def meanings(key: str) -> list[Meaning]:
     if key not in TABLE and key.startswith("(1") and key[4:].startswith("-1NT"):
-        key = key[5:]       # after our 1NT overcall the notrump system is on
+        key = key[5:]  # after our 1NT overcall the notrump system is on
     return TABLE.get(key, [])
 
 
@@ -120,8 +135,14 @@ add("", "1H", (10, 21), H=(5, 13), test=Hand.opens)
 add("", "1D", (10, 21), D=(3, 13), S=(0, 4), H=(0, 4), test=lambda h: h.opens() and _better_minor_d(h))
 add("", "1C", (10, 21), C=(3, 13), S=(0, 4), H=(0, 4), test=Hand.opens)
 for _m in "SHD":
-    add("", f"2{_m}", (5, 10), note="weak two", **{_m: (6, 6)},
-        test=lambda h, m=_m: h.good_suit(m) and all(h.len[x] <= 3 for x in MAJORS if x != m))
+    add(
+        "",
+        f"2{_m}",
+        (5, 10),
+        note="weak two",
+        **{_m: (6, 6)},
+        test=lambda h, m=_m: h.good_suit(m) and all(h.len[x] <= 3 for x in MAJORS if x != m),
+    )
 for _m in SUITS:
     add("", f"3{_m}", (5, 10), note="pre-empt", **{_m: (7, 7)})
 for _m in MAJORS:
@@ -141,11 +162,11 @@ def _four_major(h: Hand) -> bool:
 def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
     """Responses to a notrump opening (or 2C-2D-2NT) showing ``lo``-``hi``: Stayman,
     Jacoby transfers, quantitative raises. ``two``: the opening was at the two level."""
-    game = 25 - lo          # responder's points for game opposite the minimum
-    inv = game - 2          # an invitation
+    game = 25 - lo  # responder's points for game opposite the minimum
+    inv = game - 2  # an invitation
     slam = 33 - lo
     p = prefix
-    L = 3 if two else 2     # transfer level
+    L = 3 if two else 2  # transfer level
     st = f"{L}C"
     tr_h, tr_s = f"{L}D", f"{L}H"
     add(p, tr_s, S=(5, 13), test=lambda h: h.len["S"] >= h.len["H"], forcing=True, note="transfer to spades")
@@ -197,7 +218,7 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
 
     # after a transfer
     for t, m in ((tr_h, "H"), (tr_s, "S")):
-        k = f"{s[:-len(st)]}{t}" if p else t
+        k = f"{s[: -len(st)]}{t}" if p else t
         add(k, f"{L}{m}", (lo, hi), **{m: (2, 5)}, note="completes the transfer")
         k = f"{k}-{L}{m}"
         add(k, f"4{m}", (game, slam - 1), count="length", **{m: (6, 13)})
@@ -240,8 +261,15 @@ for _m in "CD":
 
 
 # ------------------------------------------------------------------ one of a suit
-def _raises(key: str, m: str, single: tuple[int, int], limit: tuple[int, int], game: tuple[int, int] | None,
-            support: int, extra: Callable[[Hand], bool] | None = None) -> None:
+def _raises(
+    key: str,
+    m: str,
+    single: tuple[int, int],
+    limit: tuple[int, int],
+    game: tuple[int, int] | None,
+    support: int,
+    extra: Callable[[Hand], bool] | None = None,
+) -> None:
     lvl = 2 if key.endswith(f"1{m}") or "(" not in key else 2
     if game:
         add(key, f"4{m}", game, count=m, test=extra, **{m: (support + 1 if m in MAJORS else support, 13)})
@@ -252,6 +280,7 @@ def _raises(key: str, m: str, single: tuple[int, int], limit: tuple[int, int], g
 def _nt_responses(key: str, stop: str | None = None, no_major: bool = False) -> None:
     def ok(h: Hand) -> bool:
         return (stop is None or h.stopper(stop)) and (not no_major or _no_major(h))
+
     add(key, "3NT", (13, 15), balanced=True, test=ok)
     add(key, "2NT", (11, 12), balanced=True, test=ok, note="invitational")
 
@@ -260,19 +289,25 @@ def _longer(m: str, other: str) -> Callable[[Hand], bool]:
     return lambda h: h.len[m] > h.len[other] or (h.len[m] == h.len[other] and SUITS.index(m) > SUITS.index(other))
 
 
-for _o in "SH":   # one of a major
+for _o in "SH":  # one of a major
     k = f"1{_o}"
     _raises(k, _o, (6, 10), (10, 12), (13, 16), 3)
     if _o == "H":
         add(k, "1S", (6, 37), S=(4, 13), forcing=True, test=lambda h: not (h.len["H"] >= 3 and h.hcp <= 10))
     _nt_responses(k, no_major=False)
-    for _m in ("CDH" if _o == "S" else "CD"):
-        add(k, f"2{_m}", (11, 37), forcing=True, **{_m: (5 if _m == "H" else 4, 13)},
-            test=lambda h, m=_m: h.longest("CDH" if m == "H" else "CD") == m)
+    for _m in "CDH" if _o == "S" else "CD":
+        add(
+            k,
+            f"2{_m}",
+            (11, 37),
+            forcing=True,
+            **{_m: (5 if _m == "H" else 4, 13)},
+            test=lambda h, m=_m: h.longest("CDH" if m == "H" else "CD") == m,
+        )
     add(k, "1NT", (6, 10), note="no fit, not forcing")
     add(k, "P", (0, 5))
 
-for _o in "DC":   # one of a minor
+for _o in "DC":  # one of a minor
     k = f"1{_o}"
     add(k, "1H", (6, 37), H=(4, 13), forcing=True, test=lambda h: h.len["H"] >= h.len["S"] or h.len["S"] < 5)
     add(k, "1S", (6, 37), S=(4, 13), forcing=True)
@@ -308,14 +343,20 @@ for _o in SUITS:
             add(k, "1NT", (12, 14), balanced=True)
             add(k, f"3{_o}", (16, 19), count="length", **{_o: (6, 13)})
         add(k, f"2{_o}", (12, 15), **{_o: (6, 13)})
-        for z in SUITS:   # a new suit at the two level: lower = 12-18, higher (reverse) = 17+
+        for z in SUITS:  # a new suit at the two level: lower = 12-18, higher (reverse) = 17+
             if z in (_o, _r):
                 continue
             if STRAIN_ORDER.index(z) < STRAIN_ORDER.index(_o):
                 add(k, f"2{z}", (12, 18), **{z: (4, 13)}, test=lambda h, o=_o, z=z: h.len[o] >= h.len[z])
             else:
-                add(k, f"2{z}", (17, 21), forcing=True, **{z: (4, 13), _o: (5, 13)},
-                    test=lambda h, o=_o, z=z: h.len[o] > h.len[z])
+                add(
+                    k,
+                    f"2{z}",
+                    (17, 21),
+                    forcing=True,
+                    **{z: (4, 13), _o: (5, 13)},
+                    test=lambda h, o=_o, z=z: h.len[o] > h.len[z],
+                )
         add(k, f"2{_o}", (12, 15), **{_o: (5, 13)})
         if _r == "NT":
             add(k, "P", (12, 14), balanced=True)
@@ -360,19 +401,29 @@ def _unbid_majors(*bid: str) -> str:
     return "".join(m for m in "SH" if m not in bid)
 
 
-for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
+for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
     k = f"(1{_x})"
     add(k, "1NT", (15, 18), balanced=True, test=lambda h, x=_x: h.stopper(x))
-    add(k, "X", (12, 37), **{_x: (0, 2)}, note="takeout",
-        test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17)
+    add(
+        k,
+        "X",
+        (12, 37),
+        **{_x: (0, 2)},
+        note="takeout",
+        test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
+    )
     for z in "SHDC":
         if z == _x:
             continue
         lvl = 1 if STRAIN_ORDER.index(z) > STRAIN_ORDER.index(_x) else 2
-        add(k, f"{lvl}{z}", (8 if lvl == 1 else 11, 17), **{z: (5, 13)},
-            test=lambda h, z=z, lvl=lvl: h.longest() == z and (lvl == 1 or h.good_suit(z) or h.hcp >= 13))
-        add(k, f"{lvl + 1}{z}", (5, 10), **{z: (6, 7)}, note="weak jump overcall",
-            test=lambda h, z=z: h.good_suit(z))
+        add(
+            k,
+            f"{lvl}{z}",
+            (8 if lvl == 1 else 11, 17),
+            **{z: (5, 13)},
+            test=lambda h, z=z, lvl=lvl: h.longest() == z and (lvl == 1 or h.good_suit(z) or h.hcp >= 13),
+        )
+        add(k, f"{lvl + 1}{z}", (5, 10), **{z: (6, 7)}, note="weak jump overcall", test=lambda h, z=z: h.good_suit(z))
     add(k, "P")
 
     # advancing partner's takeout double
@@ -386,8 +437,14 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
     add(k, "1NT", (6, 10), test=lambda h, x=_x: h.stopper(x) and not any(h.len[m] >= 4 for m in MAJORS if m != x))
     for m in unbid:
         lvl = 1 if STRAIN_ORDER.index(m) > STRAIN_ORDER.index(_x) else 2
-        add(k, f"{lvl + 1}{m}", (9, 11), **{m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m,
-            note="jump: invitational")
+        add(
+            k,
+            f"{lvl + 1}{m}",
+            (9, 11),
+            **{m: (4, 13)},
+            test=lambda h, m=m, u=unbid: _best(h, u) == m,
+            note="jump: invitational",
+        )
         add(k, f"{lvl}{m}", (0, 8), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
         add(k, f"{lvl}{m}", (12, 37), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
 
@@ -403,8 +460,13 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
         add(k, f"{lvl + 1}{z}", (7, 10), count=z, **{z: (3, 13)})
         for w in SUITS:
             if w not in (z, _x):
-                add(k, cheapest(w, f"{lvl}{z}"), (8, 37), **{w: (5, 13)},
-                    test=lambda h, w=w, z=z: h.len[z] < 3 and h.longest() == w)
+                add(
+                    k,
+                    cheapest(w, f"{lvl}{z}"),
+                    (8, 37),
+                    **{w: (5, 13)},
+                    test=lambda h, w=w, z=z: h.len[z] < 3 and h.longest() == w,
+                )
         add(k, "3NT", (15, 37), test=lambda h, x=_x: h.stopper(x))
         add(k, "2NT", (12, 14), test=lambda h, x=_x: h.stopper(x))
         if lvl == 1:
@@ -448,18 +510,29 @@ for _x in SUITS:   # RHO opened one of a suit: overcalls and takeout doubles
             add(k, "1NT", (8, 10), test=lambda h, y=y: h.stopper(y))
         add(k, "P", (0, 12))
 
-for _x in "SHDC":   # RHO's weak two or pre-empt
-    for lvl in ((2, 3) if _x != "C" else (3,)):
+for _x in "SHDC":  # RHO's weak two or pre-empt
+    for lvl in (2, 3) if _x != "C" else (3,):
         k = f"({lvl}{_x})"
         add(k, "3NT" if lvl == 3 else "2NT", (16, 19), test=lambda h, x=_x: h.stopper(x) and h.semi_balanced)
-        add(k, "X", (13, 37), **{_x: (0, 2)}, note="takeout",
-            test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17)
+        add(
+            k,
+            "X",
+            (13, 37),
+            **{_x: (0, 2)},
+            note="takeout",
+            test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
+        )
         for z in SUITS:
             if z == _x:
                 continue
             bid = cheapest(z, f"{lvl}{_x}")
-            add(k, bid, (12, 17), **{z: (5 if bid[0] == "2" else 6, 13)},
-                test=lambda h, z=z: h.longest() == z and h.good_suit(z))
+            add(
+                k,
+                bid,
+                (12, 17),
+                **{z: (5 if bid[0] == "2" else 6, 13)},
+                test=lambda h, z=z: h.longest() == z and h.good_suit(z),
+            )
         add(k, "P")
         # advancing partner's takeout double of a weak two or pre-empt
         k = f"({lvl}{_x})-X"
