@@ -23,7 +23,7 @@ class ScoreError(Exception):
         self.message = message
 
 
-SCORED_GAMES = ("preferans", "bridge", "whist")
+SCORED_GAMES = ("preferans", "preferans_ru", "bridge", "whist")
 
 
 def _module(record: Any):
