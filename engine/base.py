@@ -76,9 +76,14 @@ def register(game: Game) -> Game:
 
 def get_game(name: str) -> Game:
     """The registered game ``name``; ``engine.<name>`` registers itself on import."""
-    if name not in _GAMES:
+    # the package is the longest prefix of the name: preferans_ru_score -> engine.preferans_ru,
+    # preferans_score -> engine.preferans
+    parts = name.split("_")
+    for k in range(len(parts), 0, -1):
+        if name in _GAMES:
+            break
         try:
-            importlib.import_module(f"engine.{name.split('_')[0]}")
+            importlib.import_module(f"engine.{'_'.join(parts[:k])}")
         except ModuleNotFoundError:
             pass
     try:
