@@ -42,6 +42,11 @@ def score_games() -> dict[str, str]:
     return {ui.score_for: ui.name for ui in all_uis() if ui.score_for}
 
 
+def score_presets() -> dict[str, tuple[str, dict]]:
+    """``/score <word>`` → (the score-only table's game name, its options), e.g. ``sochi``."""
+    return {word: (ui.name, options) for ui in all_uis() for word, options in ui.score_presets.items()}
+
+
 def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
     return context.application.bot_data["service"]
 
@@ -129,6 +134,11 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     sheets = score_games()
     wanted = context.args[0].lower() if context.args else None
+    presets = score_presets()
+    if wanted in presets:
+        game, options = presets[wanted]
+        await _open(update, context, game, lang, options)
+        return
     if wanted not in sheets:
         rows = [[(t(lang, f"game.{g}"), f"g:{sheets[g]}") for g in sheets]]
         await reply(update, t(lang, "score.choose" if rows[0] else "score.none"), keyboard(rows) if rows[0] else None)
@@ -136,7 +146,9 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _open(update, context, sheets[wanted], lang)
 
 
-async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str) -> bool:
+async def _open(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str, options: dict | None = None
+) -> bool:
     try:
         await service_of(context).open_table(
             update.effective_chat.id,
@@ -145,6 +157,7 @@ async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, l
             person_of(update),
             lang,
             update.effective_chat.title or "",
+            options,
         )
         return True
     except UserError as error:

@@ -211,8 +211,16 @@ class TableService:
 
     # ------------------------------------------------------------------ lobby
     async def open_table(
-        self, chat_id: int, thread_id: int, game_name: str, opener: Person, lang: str, title: str
+        self,
+        chat_id: int,
+        thread_id: int,
+        game_name: str,
+        opener: Person,
+        lang: str,
+        title: str,
+        options: dict | None = None,
     ) -> TableRow:
+        """A new lobby; ``options`` (e.g. ``/score sochi``'s preset) over the game's defaults."""
         game = get_game(game_name)
         await self.remember_user(opener)
         try:
@@ -220,7 +228,7 @@ class TableService:
                 chat_id,
                 thread_id,
                 game_name,
-                game.Options().model_dump(),
+                game.Options.model_validate(options or {}).model_dump(),
                 opener.id,
                 lang,
                 {"timer": 0, "on_timeout": "lose", "title": title, "computers": self.computer_level},

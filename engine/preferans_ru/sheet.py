@@ -125,7 +125,8 @@ def wrap(words: list[str], first: str = "", indent: str = "  ") -> list[str]:
 
 def _contract(hand: GameHand, w: dict[str, str]) -> str:
     strain = hand.contract.strain or ""
-    return f"{hand.contract.level}{SUIT.get(strain, w['NT'])}"
+    # a space: "7 ♥" is a contract, "7♥" would read as a card
+    return f"{hand.contract.level} {SUIT.get(strain, w['NT'])}"
 
 
 def hand_words(line: HandLine, short: dict[str, str], w: dict[str, str]) -> list[str]:
@@ -178,19 +179,27 @@ def gain_words(gain: Gain, short: dict[str, str], w: dict[str, str]) -> list[str
 
 
 def sheet_text(
-    sheet: Sheet, options: PreferansRuOptions, lang: str, last: HandLine | None = None, hands: int = 0
+    sheet: Sheet,
+    options: PreferansRuOptions,
+    lang: str,
+    last: HandLine | None = None,
+    hands: int = 0,
+    names: dict[str, str] | None = None,
 ) -> str:
     """The whole пулька: title, legend, the table (пуля, гора, висты on each opponent),
-    the last hand and what it wrote, and the settlement."""
+    the last hand and what it wrote, and the settlement. ``names``: what to call each
+    player of the sheet (the bot's seat letters -> people's names)."""
     w = WORDS.get(lang, WORDS["en"])
-    short = initials(sheet.players)
+    shown_name = {p: (names or {}).get(p, p) for p in sheet.players}
+    by_name = initials(tuple(shown_name.values()))
+    short = {p: by_name[shown_name[p]] for p in sheet.players}
     title = w["title"].format(system=w[options.system], pool=options.pool)
     if hands:
         title += w["hand_n"].format(n=hands)
     lines = wrap(title.split(" "), indent="")
     for p in sheet.players:
-        if short[p] != p:
-            lines += wrap([f"{short[p]} —", *p.split()], indent="    ")
+        if short[p] != shown_name[p]:
+            lines += wrap([f"{short[p]} —", *shown_name[p].split()], indent="    ")
     header = ["", w["pool"], w["mountain"]] + [f"→{short[q]}" for q in sheet.players]
     rows = [header]
     for p in sheet.players:
