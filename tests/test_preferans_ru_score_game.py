@@ -262,3 +262,28 @@ async def test_score_rostov_with_four_players(bot, fake_telegram):
     assert "Сдаёт Аня" in group.text
     _, state = await bot.state(table.id)
     assert state.played.sheet.whists["A"] == {"B": 20, "C": 30, "D": 0}
+
+
+def test_lobby_options_switch_the_whole_preset():
+    from bot.games.preferans_ru_score import next_option
+
+    options = S.Options(system="sochi", pool=30).model_dump(mode="json")
+    leningrad = next_option(options, "system")
+    assert leningrad["system"] == "leningrad" and leningrad["pool_point"] == 20 and leningrad["pool"] == 30
+    rostov = next_option(leningrad, "system")
+    assert rostov["raspasy"] == "whists" and rostov["pool_point"] == 10 and rostov["raspasy_price"] == 5
+    assert next_option(rostov, "system")["system"] == "sochi"
+    assert next_option(options, "half_whist")["half_whist"] == [6]
+    assert next_option(options, "pool_overflow")["pool_overflow"] == "mountain"
+    assert next_option(options, "pool")["pool"] == 40
+    with pytest.raises(KeyError):
+        next_option(options, "bula")
+
+
+async def test_score_preferans_ru_opens_sochi(bot, fake_telegram):
+    anya, boris, vera = people(fake_telegram, 3)
+    await open_table(bot, GROUP, anya, [boris, vera], command="/score preferans_ru")
+    lobby = await bot.table_message(GROUP)
+    assert "Запись пульки" in lobby.text and "Сочи, пуля до 20" in lobby.text
+    await bot.press(anya, lobby, "Сочи")
+    assert "Ленинград, пуля до 20" in (await bot.table_message(GROUP)).text
