@@ -16,7 +16,7 @@ from engine.preferans_ru.hand import AllPassHand, GameHand, MisereHand, parse_co
 from engine.preferans_ru.options import parse_options
 from engine.preferans_ru.record import score, text
 from engine.preferans_ru.scoring import ScoringError, Sheet, apply_hand, finished, settlement
-from engine.preferans_ru.sheet import WIDTH
+from engine.preferans_ru.sheet import WIDTH, HandLine, sheet_text
 from engine.score import ScoreError
 from engine.score import score as score_any
 
@@ -501,4 +501,10 @@ def test_scoring_invariants(pulka):
         raw = apply_hand(sheet, hand, uncapped, dealer)[0]
         assert settlement(raw, options) == result
         assert finished(new, options) == all(new.pool[p] == options.pool for p in players)
+        # the text sheet fits a phone whatever was written
+        line = HandLine(1, hand, dealer if len(players) == 4 else None, gain, new.raspasy_series)
+        names = {p: f"Игрок {p} Длинноимённый" for p in players}
+        for lang in ("ru", "en"):
+            shown = sheet_text(new, options, lang, line, 123, names=names)
+            assert all(len(x) <= WIDTH for x in shown.split("\n")), shown
         sheet = new
