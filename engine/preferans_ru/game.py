@@ -9,6 +9,7 @@ from typing import Any
 from engine.facade import RulesFacade
 
 from . import rules
+from .ai import computer_action
 from .options import PreferansRuOptions, parse_options
 from .state import State
 
@@ -40,7 +41,7 @@ class PreferansRuGame(RulesFacade, rules=rules):
     rules_version = 1
     Options = PreferansRuOptions
     State = State
-    computer_action = staticmethod(simple_computer_action)
+    computer_action = staticmethod(computer_action)
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         parse_options(options)
