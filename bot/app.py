@@ -98,7 +98,8 @@ class Runtime:
     async def _set_commands(self) -> None:
         try:
             for lang in LANGUAGES:
-                names = [ui.command for ui in all_uis() if ui.command] + list(BASE_COMMANDS)
+                names = [ui.command for ui in all_uis() if ui.command]
+                names += [word for ui in all_uis() for word in ui.table_presets] + list(BASE_COMMANDS)
                 if any(ui.score_for for ui in all_uis()):
                     names.append("score")
                 names.append("export")

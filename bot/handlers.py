@@ -47,6 +47,21 @@ def score_presets() -> dict[str, tuple[str, dict]]:
     return {word: (ui.name, options) for ui in all_uis() for word, options in ui.score_presets.items()}
 
 
+def table_presets() -> dict[str, tuple[str, dict]]:
+    """``/sochi`` → (the game name, its options): group commands that open a preset table."""
+    return {word: (ui.name, options) for ui in all_uis() for word, options in ui.table_presets.items()}
+
+
+# /preferans asks which preferans the group plays (the answer: a button "pf:<choice>");
+# the game of the group's last preferans table is its remembered choice.
+PREFERANS_CHOICES: dict[str, tuple[str, dict]] = {
+    "sochi": ("preferans_ru", {"system": "sochi"}),
+    "leningrad": ("preferans_ru", {"system": "leningrad"}),
+    "rostov": ("preferans_ru", {"system": "rostov"}),
+    "balkan": ("preferans", {}),
+}
+
+
 def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
     return context.application.bot_data["service"]
 
@@ -117,6 +132,19 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "err.group_only"))
         return
     command = update.effective_message.text.split()[0].lstrip("/").split("@")[0].lower()
+    presets = table_presets()
+    if command in presets:
+        game, options = presets[command]
+        await _open(update, context, game, lang, options)
+        return
+    if command == "preferans":  # /preferans [sochi|leningrad|rostov|balkan]
+        choice = context.args[0].lower() if context.args else None
+        if choice in PREFERANS_CHOICES:
+            game, options = PREFERANS_CHOICES[choice]
+            await _open(update, context, game, lang, options)
+        else:
+            await _preferans(update, context, lang)
+        return
     games = playable_games()
     game = command if command in games else (context.args[0].lower() if context.args else None)
     if game not in games:
@@ -124,6 +152,18 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "newgame.choose"), keyboard(rows))
         return
     await _open(update, context, game, lang)
+
+
+async def _preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> None:
+    """``/preferans``: the preferans this group played last (Russian in its system, or
+    Balkan); a group that has not chosen yet gets the choice as buttons."""
+    last = await service_of(context).repo.last_table_of(update.effective_chat.id, ["preferans", "preferans_ru"])
+    if last is None:
+        rows = [[(t(lang, f"prefru.choice.{c}"), f"pf:{c}") for c in PREFERANS_CHOICES]]
+        await reply(update, t(lang, "prefru.choose"), keyboard(rows))
+        return
+    options = {"system": last.options["system"]} if last.game == "preferans_ru" and "system" in last.options else {}
+    await _open(update, context, last.game, lang, options)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -193,6 +233,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     game = context.args[0].lower() if context.args else "durak"
+    game = table_presets().get(game, (game, {}))[0]  # /rules sochi -> Russian preferans
     games = playable_games()
     if game not in games:
         await reply(update, t(lang, "rules.unknown", games=", ".join(games)))
@@ -246,6 +287,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         kind, _, rest = data.partition(":")
         if kind == "g" and rest in [ui.name for ui in all_uis()] and is_group(update):
             toast = "ok.opened" if await _open(update, context, rest, lang) else "err.table_exists"
+        elif kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
+            game, options = PREFERANS_CHOICES[rest]
+            toast = "ok.opened" if await _open(update, context, game, lang, options) else "err.table_exists"
         elif kind == "lang" and rest in LANGUAGES:
             await _set_language(update, context, rest)
             lang, toast = rest, "language.set"
@@ -348,7 +392,8 @@ def install(app: Application) -> None:
     app.add_handler(TypeHandler(object, gate), group=-2)
     app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))
-    app.add_handler(CommandHandler([ui.command for ui in all_uis() if ui.command] + ["newgame"], new_table))
+    commands = [ui.command for ui in all_uis() if ui.command] + list(table_presets()) + ["newgame"]
+    app.add_handler(CommandHandler(commands, new_table))
     app.add_handler(CommandHandler("score", score))
     app.add_handler(CommandHandler("export", export))
     app.add_handler(CommandHandler("language", language))

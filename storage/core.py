@@ -293,6 +293,16 @@ class SqlRepository:
         )
         return table_row(row) if row else None
 
+    async def last_table_of(self, chat_id: int, games: list[str]) -> TableRow | None:
+        """The chat's newest table (any status, any topic) of one of ``games``."""
+        row = await self._read().fetchrow(
+            f"""SELECT {TABLE_COLS} FROM tables WHERE chat_id = :chat_id AND game = ANY(:games)
+                ORDER BY id DESC LIMIT 1""",
+            chat_id=chat_id,
+            games=list(games),
+        )
+        return table_row(row) if row else None
+
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         """Tables in any of ``statuses``, by id; with no statuses, all tables."""
         if statuses:

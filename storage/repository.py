@@ -61,6 +61,9 @@ class Repository(Protocol):
 
     async def get_table(self, table_id: int) -> TableRow | None: ...
     async def find_open_table(self, chat_id: int, thread_id: int) -> TableRow | None: ...
+    async def last_table_of(self, chat_id: int, games: list[str]) -> TableRow | None:
+        """The chat's newest table (any status) of one of ``games`` (e.g. /preferans's choice)."""
+
     async def tables_with_status(self, *statuses: str) -> list[TableRow]: ...
     async def update_table(
         self, table_id: int, expected_version: int | None = None, *, seats: list[SeatRow] | None = None, **fields: Any

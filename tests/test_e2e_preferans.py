@@ -80,7 +80,7 @@ def sheet_posts(fake):
 async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = people(fake, 2)
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans balkan")
     lobby = await set_option(bot, anya, "пуля", "пуля 10")
     assert "рефетов: без ограничений" in [t for t, _ in fake.buttons(lobby)]  # bula 10: no refe limit
     await bot.press(anya, lobby, "▶️ Начать")
@@ -139,7 +139,7 @@ def kontra_policy(view, legal, rng):
 async def test_options_through_the_bot_hidden_talon_kontra_cap_slovenian(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = people(fake, 2)
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans balkan")
     await set_option(bot, anya, "пуля", "пуля 10")
     await set_option(bot, anya, "✓ прикуп открыт", "✗ прикуп открыт")
     await set_option(bot, anya, "контры:", "контры: до «субконтра»")
@@ -183,7 +183,7 @@ async def test_english_table(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = people(fake, 2, lang="en")
     await bot.send(anya, GROUP, "/language en")
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans balkan")
     await set_option(bot, anya, "bula", "bula 10")
     await bot.press(anya, await bot.table_message(GROUP), "▶️ Start")
     group = await bot.table_message(GROUP)
@@ -200,7 +200,7 @@ async def test_english_table(bot, fake_telegram):
 async def test_timeout_forfeits_and_settles(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = people(fake, 2)
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans balkan")
     await bot.press(anya, await bot.table_message(GROUP), lambda t: t.startswith("⏱"))
     await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
     _, state = await bot.state(table.id)
@@ -302,7 +302,7 @@ async def test_score_sheet_ends_at_zero(bot, fake_telegram):
 async def test_every_lobby_option_and_single_step_bids(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = people(fake, 2)
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans")
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/preferans balkan")
     lobby = await bot.table_message(GROUP)
     option_buttons = [t for t, d in fake.buttons(lobby) if d and ":o:" in d]
     assert len(option_buttons) == 11

@@ -51,7 +51,7 @@ async def test_three_longest_names_keep_the_preferans_table_updating(bot, fake_t
     users = [fake.user(i, LONG[:-1] + str(i)) for i in (1, 2, 3)]
     for user in users:
         user.last_name = "W" * 64  # full_name: 64 + 1 + 64 characters
-    table = await open_table(bot, GROUP, users[0], users[1:], command="/preferans")
+    table = await open_table(bot, GROUP, users[0], users[1:], command="/preferans balkan")
     await bot.press(users[0], await bot.table_message(GROUP), lambda text: "Начать" in text)
     presses = 0
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.base import get_game
 from engine.errors import EngineError
 from engine.preferans_ru.rules import BID_RANK, DECK, is_misere
+from engine.preferans_ru.record import score
 from engine.preferans_ru.scoring import parse_fnum
 
 G = get_game("preferans_ru")
@@ -182,6 +183,13 @@ def test_random_pulkas_keep_the_invariants(options: dict, players: int, seed: in
         replay, _ = G.apply(replay, who, action)
     assert G.dump(replay) == G.dump(state)
     assert G.load(G.dump(state)).hand_no == state.hand_no
+    # the public §9 record of the pulka scores to the same sheet (what the bot posts)
+    view = G.view(state, None)
+    scored = score(view["record"])
+    assert [parse_fnum(scored["settlement"][p]) for p in view["record"]["players"]] == [
+        parse_fnum(x) for x in view["sheet"]["settlement"]
+    ]
+    assert scored["finished"] == G.result(state)["finished"]
 
 
 @settings(max_examples=4, deadline=None)

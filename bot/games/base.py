@@ -26,6 +26,9 @@ class GameUI:
     # More words for ``/score <word>`` opening this table with these options
     # (Russian preferans: ``/score sochi`` -> {"system": "sochi"}).
     score_presets: dict[str, dict[str, Any]] = {}
+    # Group commands that open this game with these options (Russian preferans:
+    # ``/sochi`` -> {"system": "sochi"}), besides ``command``.
+    table_presets: dict[str, dict[str, Any]] = {}
     # Engine events after which the group's table message is redrawn. A group may get
     # about 20 messages a minute, so the table shows the game trick by trick (bout by
     # bout in durak), not card by card; each player's DM shows every card at once.

@@ -588,10 +588,34 @@ def hand_outcome(t: State) -> Hand:
     )
 
 
+def record_hand(hand: Hand) -> dict[str, Any]:
+    """One deal in the §9 record shape (the score-only record replays the pulka from these)."""
+    out: dict[str, Any]
+    if isinstance(hand, AllPassHand):
+        out = {"all_pass": True, "tricks": dict(hand.tricks)}
+    elif isinstance(hand, MisereHand):
+        out = {"declarer": hand.declarer, "contract": MISERE, "tricks": dict(hand.tricks)}
+    else:
+        out = {"declarer": hand.declarer, "contract": str(hand.contract), "tricks": hand.tricks}
+        if hand.whist:
+            out["whist"] = dict(hand.whist)
+    out["dealer"] = hand.dealer
+    return out
+
+
+def record_json(s: State) -> dict[str, Any]:
+    """The whole pulka as a §9 score-only record (public: the sheet knows nothing hidden)."""
+    options = s.options.model_dump(mode="json")
+    options["first_dealer"] = None  # every hand names its dealer
+    players = [seat_name(x) for x in range(s.players)]
+    return {"game": "preferans_ru", "options": options, "players": players, "hands": list(s.record_hands)}
+
+
 def _score(t: State, events: list[dict[str, Any]], played: bool) -> None:
     """Apply the deal to the pulka (§6), then the next dealer (§3.4) or the end (§6.4)."""
     hand = hand_outcome(t)
     t.sheet, gain = apply_hand(t.sheet, hand, t.options, seat_name(t.dealer) if t.dealer is not None else None)
+    t.record_hands = t.record_hands + [record_hand(hand)]
     t.series = t.series + 1 if t.raspasy else 0
     row: dict[str, Any] = {
         "hand_no": t.hand_no,
@@ -747,6 +771,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "options": s.options.model_dump(mode="json"),
         "series": s.series,
         "sheet": sheet_json(s),
+        "record": record_json(s),
         "last_row": dict(s.last_row) if s.last_row else None,
         "result": dict(s.result) if s.result else None,
     }

@@ -31,6 +31,7 @@ _LISTS = (
     "won",
     "played",
     "turned",
+    "record_hands",
 )
 
 
@@ -79,6 +80,7 @@ class State:
         "turned",
         # sheet
         "series",
+        "record_hands",
         "sheet",
         "last_row",
         "result",
@@ -122,6 +124,7 @@ class State:
         self.played: list[list[list[Any]]] = []  # finished tricks of this deal (public)
         self.turned: list[str] = []  # распасы talon cards turned so far (§5.4)
         self.series = 0  # consecutive распасы ending with the last deal (§5.5)
+        self.record_hands: list[dict[str, Any]] = []  # every scored deal in the §9 record shape
         self.sheet = Sheet.new(tuple(SEAT_NAMES[:players]))
         self.last_row: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
