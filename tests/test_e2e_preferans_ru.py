@@ -251,3 +251,73 @@ async def test_four_players_the_dealer_sits_out(bot, fake_telegram) -> None:
     assert row.status == "between" and G.result(state)["finished"]
     assert len(G.result(state)["settlement"]) == 4 and sum(parse_fnum(x) for x in G.result(state)["settlement"]) == 0
     assert len(sheet_posts(fake)) == state.hand_no
+
+
+async def test_the_group_sees_open_whisting_after_the_lead_and_never_closed_hands(bot, fake_telegram) -> None:
+    fake = fake_telegram
+    anya, boris = people(fake, 2)
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/sochi")
+    await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
+    seen = {"open": False, "closed": False}
+
+    async def watch(state: Any) -> None:
+        text = (await bot.table_message(GROUP)).text
+        shown = set(CARD_LABEL.findall(text))
+        for x in state.active:
+            if x == state.declarer or not (state.phase == "play" and state.lone is not None):
+                continue
+            hand = {label(c) for c in state.hands[x]}
+            if state.open and state.opened:  # в светлую, after the lead: both defenders' hands
+                assert hand <= shown, (x, text)
+                seen["open"] = True
+            elif hand:  # closed, or before the lead: none of their cards but what was played
+                played = {label(c) for _, c in state.trick} | {label(c) for tr in state.played[-1:] for _, c in tr}
+                assert not (hand & shown) - played, (x, text)
+                seen["closed"] |= state.open is False
+
+    def policy(view: dict, legal: list[str], rng: random.Random) -> str:
+        # people bid a six when they can; the first defender whists, the second passes,
+        # and a lone whister plays open or closed by turns
+        if view["phase"] == "auction" and view["high"] is None and legal[0].startswith("bid 6"):
+            return legal[0]
+        if view["phase"] == "whist":
+            return "whist" if view["whist_stage"] == "first" else "pass"
+        if view["phase"] == "open_choice":
+            return "open" if view["hand_no"] % 2 else "closed"
+        return easy(view, legal, rng)
+
+    async def enough() -> bool:
+        return seen["open"] and seen["closed"]
+
+    rng = random.Random(3)
+    by_id = {anya.id: anya, boris.id: boris}
+    for _ in range(3000):
+        if await enough():
+            break
+        row, state = await bot.state(table.id)
+        assert row.status == "playing", "the pulka ended before both kinds of lone whist were seen"
+        seats = sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)
+        seat = G.to_act(state)[0]
+        user = by_id[seats[seat].user_id]
+        await watch(state)
+        action = policy(G.view(state, seat), G.legal_actions(state, seat), rng)
+        message = await bot.hand_message(table.id, user)
+        await bot.fake.press(bot.app, user, message, callback_data=f"a:{table.id}:{row.version}:{move_key(action)}")
+        bot.clock.advance(3.0)
+        await bot.settle()
+    assert await enough(), seen
+
+
+async def test_timeout_forfeits_and_settles(bot, fake_telegram) -> None:
+    fake = fake_telegram
+    anya, boris = people(fake, 2)
+    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/rostov")
+    await bot.press(anya, await bot.table_message(GROUP), lambda t: t.startswith("⏱"))
+    await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
+    _, state = await bot.state(table.id)
+    idle = G.to_act(state)[0]
+    await bot.tick(61)
+    row, state = await bot.state(table.id)
+    assert row.status == "between" and G.result(state)["forfeit"] == idle
+    last = fake.last_message(GROUP)
+    assert "вышло время" in last.text and "Итог в вистах:" in last.text
