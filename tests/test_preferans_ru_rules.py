@@ -468,3 +468,21 @@ def test_dump_load_round_trip_mid_deal() -> None:
     s, _ = run(s, (B, "whist"), (C, "pass"), (B, "open"), (A, "play AS"))
     again = G.load(G.dump(s))
     assert G.dump(again) == G.dump(s) and G.view(again, B) == G.view(s, B)
+
+
+def test_3_1_four_players_the_dealer_never_calls_nor_plays() -> None:
+    s = start(dealer=D, players=4)
+    s, _ = run(s, (A, "pass"), (B, "pass"), (C, "pass"))
+    assert s.raspasy and G.to_act(s) == [A]
+    for _ in range(3):
+        seat = G.to_act(s)[0]
+        assert seat != D
+        s, _ = run(s, (seat, G.legal_actions(s, seat)[0]))
+    assert s.tricks_played == 1 and G.legal_actions(s, D) == []
+    s, _ = play_out(s)
+    assert s.won[D] == 0 and sum(s.won) == 10 and s.next_dealer == A
+    # the next deal: A deals and sits out, B is the first hand
+    s, _ = G.apply(s, None, deal_action(A, {B: HA, C: HB, D: HC}, TALON, players=4))
+    assert G.to_act(s) == [B] and G.view(s, None)["hand_counts"][A] == 0
+    s = declare(s, B, "6S", "6S")
+    assert s.defenders() == (C, D)
