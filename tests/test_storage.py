@@ -142,6 +142,7 @@ PROTOCOL_METHODS = (
     "create_table",
     "get_table",
     "find_open_table",
+    "last_table_of",
     "tables_with_status",
     "update_table",
     "get_seats",
@@ -423,6 +424,21 @@ async def test_tables_with_status(repo):
     assert [t.id for t in await repo.tables_with_status("lobby", "playing")] == [a.id, b.id]
     assert [t.id for t in await repo.tables_with_status("between")] == []
     assert [t.id for t in await repo.tables_with_status()] == [a.id, b.id, c.id]
+
+
+async def test_last_table_of_a_chat(repo):
+    """/preferans remembers a group's choice: its newest table of the preferans games."""
+    assert await repo.last_table_of(-1, ["preferans", "preferans_ru"]) is None
+    a = await new_table(repo, chat_id=-1, game="preferans")
+    await repo.update_table(a.id, status="closed")
+    b = await new_table(repo, chat_id=-1, game="preferans_ru", options={"system": "rostov"})
+    await repo.update_table(b.id, status="closed")
+    await new_table(repo, chat_id=-1, game="durak")
+    await new_table(repo, chat_id=-2, game="preferans")
+    last = await repo.last_table_of(-1, ["preferans", "preferans_ru"])
+    assert last.id == b.id and last.options == {"system": "rostov"}
+    assert (await repo.last_table_of(-1, ["preferans"])).id == a.id
+    assert (await repo.last_table_of(-2, ["preferans", "preferans_ru"])).game == "preferans"
 
 
 async def test_update_table_fields(repo):
