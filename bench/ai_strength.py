@@ -23,7 +23,7 @@ if __package__ in (None, ""):  # `python bench/ai_strength.py`
 from bench.common import header  # noqa: E402
 
 # strength modules in bench/strength/: bridge card play and the bridge auction apart
-GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "king")
+GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "preferans_ru", "king")
 
 
 def main(argv: list[str] | None = None) -> int:

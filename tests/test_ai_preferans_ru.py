@@ -329,7 +329,7 @@ def test_the_choice_depends_on_the_view_only(players: int) -> None:
     state, rng = start(players, 5 + players)
     levels = ["easy"] * players  # the deal goes on quickly; the strong player is the one checked
     checked = decisions = 0
-    while not G.is_over(state) and state.hand_no <= 2 and checked < 25:
+    while not G.is_over(state) and state.hand_no <= 6 and checked < 25:
         decisions += 1
         if decisions % 2 == 0 and G.system_action(state, random.Random(0)) is None:
             seat = G.to_act(state)[0]

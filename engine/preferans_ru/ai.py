@@ -31,9 +31,9 @@ class Level:
     play: PlayBudget | None  # None: the simple card rules
 
 
-EASY = Level(Budget(samples=0, nodes=0, margin=0.5, misere_safe=1.0), None)
-NORMAL = Level(Budget(samples=4, nodes=20_000, margin=0.5, misere_safe=0.75), PlayBudget(5_000, 1, 4))
-STRONG = Level(Budget(samples=10, nodes=60_000, margin=0.25, misere_safe=0.8), PlayBudget(20_000, 3, 16))
+EASY = Level(Budget(samples=0, nodes=0, reach=0.5, misere_safe=1.0), None)
+NORMAL = Level(Budget(samples=4, nodes=20_000, reach=0.6, misere_safe=0.75), PlayBudget(5_000, 1, 4))
+STRONG = Level(Budget(samples=10, nodes=60_000, reach=0.75, misere_safe=0.8), PlayBudget(20_000, 3, 16))
 LEVELS = {"easy": EASY, "normal": NORMAL, "strong": STRONG}
 
 

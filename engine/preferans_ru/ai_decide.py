@@ -41,14 +41,17 @@ VALUE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 QUOTA = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
 QUOTA_SPLIT = {6: (2, 2), 7: (1, 1), 8: (0, 1), 9: (0, 1), 10: (0, 1)}
 MISERE_RANK = 15  # between 8NT (14) and 9S (16), §4
-DECLARER_SLACK = 1.0  # a declarer's sampled hand may estimate this many tricks below his contract
+MOUNTAIN = 20 / 3  # whists a mountain point costs its owner at a three-player settlement (§6.5)
+WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samples overrate the
+# defence against declarers who underbid (measured against passing on the same deals)
+DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
 
 
 @dataclass(frozen=True)
 class Budget:
     samples: int  # layouts per double-dummy estimate (0: quick estimates only)
     nodes: int  # solver nodes per estimate
-    margin: float  # tricks of safety the auction asks above the level it bids
+    reach: float  # tricks the auction bids above its estimate (of a six; half a trick less higher up)
     misere_safe: float  # the share of safe layouts a мизер needs
 
 
@@ -73,7 +76,11 @@ def max_bid(seen: Seen, budget: Budget) -> int:
     unseen = [c for c in DECK if c not in seen.hand]
     best = -1
     for tricks, strain in best_strains(seen.hand, unseen):
-        level = int(tricks - budget.margin)
+        # measured: an estimate of 5.25-6 makes a six about 2 times in 3 (double-dummy),
+        # and a hand that passes into распасы with tricks pays for them (§6.3)
+        level = int(tricks + budget.reach)
+        if level >= 7:
+            level = max(6, int(tricks + budget.reach - 0.5))
         if level >= 6:
             best = max(best, bid_rank(f"{min(level, 10)}{strain}"))
     return best
@@ -187,7 +194,7 @@ def second_discard(seen: Seen) -> str:
     hand = list(seen.hand)
     if seen.misere:
         return min(hand, key=lambda c: (misere_danger([x for x in hand if x != c]), -RV[c[0]]))
-    strain = plans(seen, hand + seen.discards, Budget(0, 0, 0.0, 1.0))[0]
+    strain = plans(seen, hand + seen.discards, Budget(0, 0, 0.5, 1.0))[0]
     trump = None if strain == "NT" else strain
     return max(hand, key=lambda c: (estimate([x for x in hand if x != c], trump), -RV[c[0]]))
 
@@ -265,6 +272,16 @@ def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
     return out
 
 
+def whist_value(level: int, side: int, mine: float, quota: int, wv: int, pen: float) -> float:
+    """What whisting is worth to me in whists (§6.2, §6.5 with three players) when the
+    defence takes ``side`` tricks and I count ``mine``: the whists written, less the
+    shortfall penalty (mountain points, each ten whists shared with two others); when the
+    declarer fails, his mountain and the consolation."""
+    down = max(0, side - (10 - level))
+    short = max(0.0, quota - mine)
+    return wv * mine - MOUNTAIN * pen * short + (wv + MOUNTAIN / 2 * VALUE[level]) * down
+
+
 def whist(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> str:
     level = seen.level or 6
     v = VALUE[level]
@@ -277,22 +294,16 @@ def whist(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> s
     both = seen.whist.get(partner) == "whist" and seen.seat == second
     if both:
         quota = QUOTA_SPLIT[level][1]
-    if budget.samples:
-        got = defence_tricks(seen, rng, budget)
-    else:
-        got = []
-    if got:
-        # two whisters: each takes about half the side's tricks
-        share = 0.5 if both else 1.0
-        ev = sum(wv * d * share - pen * max(0.0, quota - d * share) for d in got) / len(got)
-    else:
+    got = defence_tricks(seen, rng, budget) if budget.samples else []
+    if not got:  # the quick estimate: the partner's cards are hoped to match ours
         mine = defender_estimate(seen.hand, seen.trump)
-        side = mine if both else mine * 2  # the partner's cards are hoped to match ours
-        ev = wv * side - pen * max(0.0, quota - side) * 2
+        got = [round(mine if both else 2 * mine)]
+    share = 0.5 if both else 1.0  # two whisters: each takes about half the side's tricks
+    ev = sum(whist_value(level, d, d * share, quota, wv, pen) for d in got) / len(got)
     half_value = QUOTA[level] / 2 * wv
     if "half" in legal and ev < half_value:
         return "half"
-    if "whist" in legal and ev > 0:
+    if "whist" in legal and ev > WHIST_EDGE:
         return "whist"
     return "pass" if "pass" in legal else legal[0]
 

@@ -1,0 +1,122 @@
+"""Russian preferans (Сочи): one strong computer against two easy ones (issue 12).
+
+The figure: **strong's result minus the mean of the two easy seats' results, per deal,
+in whists** (the settlement of rules §6.5).
+
+How it is measured: duplicate deals. Each deal (a fixed shuffle, the dealer rotating
+with the deal number) is played three times, the strong player sitting once in each
+seat, the two other seats played by the easy computer (quick estimates, simple card
+play). Every deal is the first of a fresh pulka (pool 20, so no pool fills) and is
+settled right after it (§6.5 on an unfinished sheet: the pool term counts). A deal's
+value is the mean over its three seatings of strong − (easy₁ + easy₂) / 2; распасы
+count too. The 95 % interval is over deals. The time figures are the strong player's
+decisions only, in CPU seconds (the machine is shared).
+
+On demand only (``python -m bench.strength.preferans_ru --deals 30``); the aggregator
+runs it as ``python -m bench.ai_strength preferans_ru``. 40 deals, seed 1 (94 s on the
+loaded machine): +4.12 ± 3.8 whists per deal (goal +5: missed, the interval includes it);
+CPU per decision p99 0.73 s, mean 0.054 s. No full (300-deal) run yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import time
+from fractions import Fraction
+from typing import Any
+
+from bench.strength.common import CpuDecisionTimer, Figure, at_least
+from engine.base import get_game
+from engine.preferans_ru import ai
+from engine.preferans_ru.rules import DECK
+from engine.preferans_ru.scoring import settlement
+
+GAME = "preferans_ru"
+OPTIONS = {"system": "sochi", "pool": 20}
+GOAL = 5.0  # whists per deal: a clear edge over the easy player
+FULL_DEALS, QUICK_DEALS = 300, 4
+WORKERS = 2
+
+
+def strong(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    return ai.computer_action(view, legal, rng, level="strong")
+
+
+def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    return ai.computer_action(view, legal, rng, level="easy")
+
+
+def play_deal(deal: str, strong_seat: int, seed: int, timer: CpuDecisionTimer) -> list[Fraction]:
+    """One deal from a fresh pulka; the settlement right after it."""
+    g = get_game(GAME)
+    opts = g.Options(**OPTIONS)
+    state, _ = g.apply(g.initial_state(opts, 3), None, deal)
+    rngs = [random.Random(seed * 31 + s) for s in range(3)]
+    while state.phase not in ("deal", "over"):
+        seat = g.to_act(state)[0]
+        view, legal = g.view(state, seat), g.legal_actions(state, seat)
+        chooser = timer if seat == strong_seat else easy
+        state, _ = g.apply(state, seat, chooser(view, legal, rngs[seat]))
+    result = settlement(state.sheet, state.options)
+    return [Fraction(result[name]) for name in state.sheet.players]
+
+
+def deal_result(deal: str, seed: int) -> dict[str, Any]:
+    timer = CpuDecisionTimer(strong)
+    total = Fraction(0)
+    for seat in range(3):
+        res = play_deal(deal, seat, seed * 3 + seat, timer)
+        total += res[seat] - sum(res[x] for x in range(3) if x != seat) / 2
+    return {"value": float(total / 3), "seconds": timer.seconds}
+
+
+def deals(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        cards = list(DECK)
+        rng.shuffle(cards)
+        out.append(f"deal dealer={i % 3} " + " ".join(cards))
+    return out
+
+
+def _one(job: tuple[str, int]) -> dict[str, Any]:
+    return deal_result(*job)
+
+
+def measure(n: int, seed: int, workers: int = WORKERS) -> list[dict[str, Any]]:
+    jobs = [(deal, seed * 1000 + i) for i, deal in enumerate(deals(n, seed))]
+    if workers <= 1:
+        return [_one(j) for j in jobs]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(_one, jobs, chunksize=2)
+
+
+def figures(results: list[dict[str, Any]]) -> list[Figure]:
+    timer = CpuDecisionTimer(strong)
+    for r in results:
+        timer.seconds += r["seconds"]
+    figure = at_least(GAME, "strong − mean(2 easy), whists per deal (duplicate)", [r["value"] for r in results], GOAL)
+    return [figure, *timer.figures(GAME)]
+
+
+def run(quick: bool, seed: int) -> list[Figure]:
+    return figures(measure(QUICK_DEALS if quick else FULL_DEALS, seed))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Russian preferans strength: strong against easy")
+    parser.add_argument("--deals", type=int, default=FULL_DEALS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=WORKERS)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    for f in figures(measure(args.deals, args.seed, args.workers)):
+        print(f.line())
+    print(f"({args.deals} deals, {time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
