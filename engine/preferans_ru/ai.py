@@ -33,7 +33,7 @@ class Level:
 
 EASY = Level(Budget(samples=0, nodes=0, reach=0.5, misere_safe=1.0), None)
 NORMAL = Level(Budget(samples=4, nodes=20_000, reach=0.6, misere_safe=0.75), PlayBudget(5_000, 1, 4))
-STRONG = Level(Budget(samples=10, nodes=60_000, reach=0.75, misere_safe=0.8), PlayBudget(20_000, 3, 16))
+STRONG = Level(Budget(samples=10, nodes=35_000, reach=0.75, misere_safe=0.8), PlayBudget(20_000, 3, 16))
 LEVELS = {"easy": EASY, "normal": NORMAL, "strong": STRONG}
 
 

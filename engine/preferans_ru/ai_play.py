@@ -21,8 +21,13 @@ from dataclasses import dataclass
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import playable, winning_index
 
+from engine.ddplay.sampler import Misfit
+
 from .ai_dd import OutOfNodes, Position
+from .ai_eval import estimate, misere_danger
 from .ai_view import Seen
+
+MISERE_SLACK = 4  # a мизер bidder's hand may be this far from a safe one (he hoped for the talon)
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,7 @@ def choose_card(seen: Seen, cards: list[str], rng: random.Random, budget: PlayBu
     while solved < (1 if exact else budget.most):
         if solved >= budget.least and pos.nodes + pos.nodes / max(solved, 1) > budget.nodes:
             break
-        hands = seen.sample(rng)
+        hands = seen.sample(rng, promised(seen))
         try:
             values = pos.card_values(hands, turn, seen.trick, cards)
         except OutOfNodes:
@@ -102,6 +107,19 @@ def choose_card(seen: Seen, cards: list[str], rng: random.Random, budget: PlayBu
     if solved == 0:
         return simple_card(seen, cards)
     return max(cards, key=lambda c: (round(score[c], 6), -RV[c[0]], c[1] != seen.trump))
+
+
+def promised(seen: Seen) -> dict[int, Misfit]:
+    """What the declarer's hidden cards should look like to his opponents: a hand that
+    estimates his contract, or a мизер hand (with the cards he has played back in it)."""
+    decl = seen.declarer
+    if decl is None or decl == seen.seat or decl in seen.open_hands or seen.raspasy:
+        return {}
+    shown = [c for t in seen.played for s, c in t if s == decl] + [c for s, c in seen.trick if s == decl]
+    if seen.misere:
+        return {decl: lambda cards: max(0, misere_danger(cards + shown) - MISERE_SLACK)}
+    level, trump = seen.level or 6, seen.trump
+    return {decl: lambda cards: max(0, round(10 * (level - estimate(cards + shown, trump))))}
 
 
 def simple_card(seen: Seen, cards: list[str]) -> str:
