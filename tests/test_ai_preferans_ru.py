@@ -344,3 +344,21 @@ def test_the_choice_depends_on_the_view_only(players: int) -> None:
                     checked += 1
         state = step(state, rng, levels)
     assert checked >= 15
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_misere_declarer_discards_his_dangerous_cards_one_at_a_time(level: str) -> None:
+    hand12 = ["7S", "8S", "9S", "7C", "8C", "9C", "7D", "8D", "9D", "7H", "AH", "KD"]
+    view: dict[str, Any] = {
+        **auction_view(hand12),
+        "phase": "discard",
+        "declarer": 0,
+        "bid": "MISERE",
+        "talon": ["AH", "KD"],
+        "hand_counts": [12, 10, 10],
+    }
+    first = ai.computer_action(view, ["discard " + c for c in hand12], random.Random(1), level).split()[1]
+    rest = [c for c in hand12 if c != first]
+    view = {**view, "hand": rest, "my_discards": [first], "hand_counts": [11, 10, 10]}
+    second = ai.computer_action(view, ["discard " + c for c in rest], random.Random(2), level).split()[1]
+    assert {first, second} == {"AH", "KD"}

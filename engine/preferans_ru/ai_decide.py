@@ -30,7 +30,6 @@ from .ai_eval import (
     declarer_tricks,
     estimate,
     misere_danger,
-    misere_discard,
     misere_safe,
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
@@ -44,6 +43,7 @@ MISERE_RANK = 15  # between 8NT (14) and 9S (16), §4
 MOUNTAIN = 20 / 3  # whists a mountain point costs its owner at a three-player settlement (§6.5)
 WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samples overrate the
 # defence against declarers who underbid (measured against passing on the same deals)
+MISERE_PAIRS = 4  # мизер discards checked by sampled solving
 DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
 
 
@@ -147,15 +147,14 @@ def plans(seen: Seen, hand: list[str], budget: Budget) -> list[str]:
     return ranked[: 2 if budget.samples else 1]
 
 
-def discard_pair(seen: Seen, rng: random.Random, budget: Budget) -> tuple[str, str]:
-    hand12 = list(seen.hand)
+def discard_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budget) -> tuple[str, str]:
     if seen.misere:
-        return misere_discard(hand12)
+        return misere_pair(seen, hand12, rng, budget)
     choices = [(s, game_discard(hand12, s)) for s in plans(seen, hand12, budget)]
     if budget.samples == 0 or len(choices) == 1:
         return choices[0][1]
     unseen = [c for c in DECK if c not in hand12]
-    least = parse_level(seen.contract) or bid_level(seen)
+    least = parse_level(seen.contract) or parse_level(seen.bid) or bid_level(seen)
     best, best_value = choices[0][1], None
     for strain, pair in choices:
         rest = [c for c in hand12 if c not in pair]
@@ -169,6 +168,26 @@ def discard_pair(seen: Seen, rng: random.Random, budget: Budget) -> tuple[str, s
     return best
 
 
+def misere_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budget) -> tuple[str, str]:
+    """The мизер discard: the safest pairs by the quick measure, the best of them by the
+    share of sampled layouts the catchers cannot catch (ties: the quick measure's order)."""
+    pairs = sorted(
+        combinations(sorted(hand12), 2),
+        key=lambda p: (misere_danger([c for c in hand12 if c not in p]), -sum(RV[c[0]] for c in p)),
+    )
+    if budget.samples == 0 or misere_danger([c for c in hand12 if c not in pairs[0]]) == 0:
+        return pairs[0]
+    unseen = [c for c in DECK if c not in hand12]
+    best, best_safe = pairs[0], -1.0
+    seed = rng.random()  # the same layouts for every pair: the comparison is fair
+    for pair in pairs[:MISERE_PAIRS]:
+        rest = [c for c in hand12 if c not in pair]
+        safe = misere_safe(rest, seen.seat, seen.active, unseen, random.Random(seed), budget.samples, budget.nodes)
+        if safe > best_safe:
+            best, best_safe = pair, safe
+    return best
+
+
 def bid_level(seen: Seen) -> int:
     """The declarer's winning bid level (6 when he has not bid a game)."""
     mine = [bid_of(c) for s, c in seen.calls if s == seen.seat and c.startswith("bid")]
@@ -177,11 +196,15 @@ def bid_level(seen: Seen) -> int:
 
 
 def discard(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> str:
-    """The engine takes the two discards one card at a time: the pair is chosen on the
-    twelve cards; for the second card, the best partner of the one already gone."""
+    """The engine takes the two discards one card at a time. The pair is chosen on the
+    twelve cards with a random source seeded by them, so the second call (eleven cards
+    and the first discard) finds the same pair and gives its other card."""
+    hand12 = list(seen.hand) + list(seen.discards)
+    pair = discard_pair(seen, hand12, random.Random(" ".join(sorted(hand12))), budget)
     if len(seen.hand) == 12:
-        pair = discard_pair(seen, rng, budget)
         choice = pair[0]
+    elif set(seen.discards) <= set(pair):
+        choice = next(c for c in pair if c not in seen.discards)
     else:
         choice = second_discard(seen)
     for action in legal:

@@ -61,6 +61,7 @@ class Seen:
     active: list[int]  # the three seats that play this deal, clockwise from the first hand
     declarer: int | None = None
     contract: str | None = None  # "7S", "10NT", "MISERE"; None on распасы / before the talon
+    bid: str | None = None  # the declarer's winning bid ("7S", "MISERE"), known before the contract
     raspasy: bool = False
     talon: list[str] = field(default_factory=list)  # talon cards this seat has seen
     discards: list[str] = field(default_factory=list)  # the declarer's own discards
@@ -104,6 +105,7 @@ class Seen:
             active=active,
             declarer=int(declarer) if declarer is not None else None,
             contract=str(contract) if contract else None,
+            bid=str(view["bid"]) if view.get("bid") else None,
             raspasy=bool(view.get("raspasy")),
             talon=[str(c) for c in view.get("talon") or []],
             discards=[str(c) for c in view.get("my_discards") or []],
@@ -134,7 +136,9 @@ class Seen:
 
     @property
     def misere(self) -> bool:
-        return bool(self.contract) and str(self.contract).upper().startswith("MIS")
+        """A мизер deal (the bid says so already while the declarer discards)."""
+        named = self.contract or self.bid
+        return bool(named) and str(named).upper().startswith("MIS")
 
     def next_of(self, seat: int) -> int:
         return self.active[(self.active.index(seat) + 1) % 3]
