@@ -13,9 +13,10 @@ count too. The 95 % interval is over deals. The time figures are the strong play
 decisions only, in CPU seconds (the machine is shared).
 
 On demand only (``python -m bench.strength.preferans_ru --deals 30``); the aggregator
-runs it as ``python -m bench.ai_strength preferans_ru``. 40 deals, seed 1 (94 s on the
-loaded machine): +4.12 ± 3.8 whists per deal (goal +5: missed, the interval includes it);
-CPU per decision p99 0.73 s, mean 0.054 s. No full (300-deal) run yet.
+runs it as ``python -m bench.ai_strength preferans_ru``. Seed 2, 60 deals (190 s on the
+loaded machine): +9.76 ± 4.18 whists per deal (goal +5: met); seed 1, 40 deals: +3.98 ±
+3.91 (missed, the interval includes the goal). CPU per decision p99 0.54 s, mean 0.058 s.
+No full (300-deal) run yet.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ kinds of Russian play to its two modes.
 - распасы: everybody wants few tricks; we solve "me against the other two" (both are
   assumed to push tricks on me), the safe view for the player who has to choose.
 
-This is the only module of the package that imports the Balkan game (see SEAM notes in
-pyproject's import contract): the solver is card-only and knows neither game's rules.
+This is the only module of the package that imports the Balkan game (an exception written
+into pyproject.toml's import contract): the solver is card-only and knows neither game's rules.
 """
 
 from __future__ import annotations
