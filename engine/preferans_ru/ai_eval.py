@@ -166,7 +166,6 @@ def declarer_tricks(
     rng: random.Random,
     samples: int,
     nodes: int,
-    bans: dict[int, set[str]] | None = None,
 ) -> list[int]:
     """Double-dummy tricks of ``me`` holding ``hand`` over sampled layouts of the other two
     hands (the first of ``seats`` leads); fewer than ``samples`` when the nodes run out."""
@@ -178,7 +177,7 @@ def declarer_tricks(
     pos = Position(seats, me, trump, avoid=False, limit=nodes)
     out: list[int] = []
     for _ in range(samples):
-        dealt = sample_hands(unseen, need, {}, rng, None, bans)
+        dealt = sample_hands(unseen, need, {}, rng)
         hands = {me: list(hand), **{s: dealt[s] for s in others}}
         try:
             out.append(pos.tricks(hands, seats[0]))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import RANK_VALUE as RV
-from engine.tricks import playable, winning_index
+from engine.tricks import winning_index
 
 from engine.ddplay.sampler import Misfit
 
@@ -149,8 +149,3 @@ def simple_card(seen: Seen, cards: list[str]) -> str:
         return low
     beating = [c for c in cards if winning_index(table + [c], trump) == len(table)]
     return min(beating, key=lambda c: (RV[c[0]], c)) if beating else low
-
-
-def legal_cards(hand: list[str], table: list[str], trump: str | None) -> list[str]:
-    """§5.4's legal cards (for tests and the sampling of other seats)."""
-    return playable(hand, table[0][1] if table else None, trump, True)
