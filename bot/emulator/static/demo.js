@@ -3,7 +3,7 @@
 // types or presses. Message HTML comes from the server already reduced to safe tags.
 "use strict";
 
-const view = { people: [], chats: new Map(), me: null, seq: 0, started: new Set() };
+const view = { bot: "", people: [], chats: new Map(), me: null, seq: 0, started: new Set(), startParam: new Map() };
 const main = document.getElementById("chats");
 const personSelect = document.getElementById("person");
 const sideBySide = document.getElementById("side-by-side");
@@ -32,8 +32,10 @@ function chatPane(chat) {
     input.value = "";
     post("/api/send", { user: actor(chat), chat: chat.id, text });
   });
-  pane.querySelector(".start-button").addEventListener("click", () =>
-    post("/api/send", { user: chat.id, chat: chat.id, text: "/start" }));
+  pane.querySelector(".start-button").addEventListener("click", () => {
+    const param = view.startParam.get(chat.id);
+    post("/api/send", { user: chat.id, chat: chat.id, text: param ? `/start ${param}` : "/start" });
+  });
   return pane;
 }
 
@@ -43,6 +45,7 @@ function actor(chat) {
 }
 
 function render(state) {
+  view.bot = state.bot.name;
   view.people = state.people;
   view.seq = state.seq;
   view.me = view.me ?? state.people[0].id;
@@ -87,14 +90,17 @@ function bubble(message, chat) {
     who.textContent = message.from.name;
     box.append(who);
   }
-  const meta = document.createElement("span");
-  meta.className = "meta";
-  meta.textContent = message.edited ? "edited" : "";
   const body = document.createElement("div");
   body.className = "text";
   body.innerHTML = message.html;
   if (message.document) body.prepend(`📄 ${message.document.file_name}\n`);
-  box.append(meta, body);
+  box.append(body);
+  if (message.edited) {
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    meta.textContent = "edited";
+    box.append(meta);
+  }
   item.append(box);
   if (message.keyboard.length) item.append(keyboard(message, chat));
   return item;
@@ -112,7 +118,7 @@ function keyboard(message, chat) {
       key.textContent = button.text;
       if (button.data) key.dataset.callback = button.data;
       key.addEventListener("click", async () => {
-        if (button.url) return window.open(button.url, "_blank", "noopener");
+        if (button.url) return openLink(button.url, actor(chat));
         key.classList.add("pending");
         await post("/api/press", { user: actor(chat), chat: chat.id, message_id: message.id, data: button.data });
         key.classList.remove("pending");
@@ -122,6 +128,28 @@ function keyboard(message, chat) {
     rows.append(line);
   }
   return rows;
+}
+
+// A t.me link to the bot opens the person's private chat here, as Telegram would (its
+// ?start= parameter goes with the START button); other links open in a new tab.
+function openLink(url, person) {
+  const link = new URL(url);
+  if (link.host !== "t.me" || link.pathname.slice(1).toLowerCase() !== view.bot.toLowerCase()) {
+    return window.open(url, "_blank", "noopener");
+  }
+  const param = link.searchParams.get("start");
+  if (param) view.startParam.set(person, param);
+  view.me = person;
+  personSelect.value = String(person);
+  showTab("private");
+  refreshVisibility();
+}
+
+function showTab(tab) {
+  main.dataset.tab = tab;
+  for (const button of document.getElementById("tabs").children) {
+    button.classList.toggle("active", button.dataset.tab === tab);
+  }
 }
 
 function place(message) {
@@ -194,10 +222,7 @@ document.getElementById("alert-ok").addEventListener("click", () => {
   document.getElementById("alert").hidden = true;
 });
 document.getElementById("tabs").addEventListener("click", (event) => {
-  const tab = event.target.dataset.tab;
-  if (!tab) return;
-  main.dataset.tab = tab;
-  for (const button of event.currentTarget.children) button.classList.toggle("active", button === event.target);
+  if (event.target.dataset.tab) showTab(event.target.dataset.tab);
 });
 main.addEventListener("click", (event) => {
   if (event.target.classList.contains("spoiler")) event.target.classList.add("shown");
