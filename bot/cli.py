@@ -108,6 +108,8 @@ def _demo(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"cardbot demo: cannot listen on {args.listen}: {error.strerror or error}", file=sys.stderr)
             return 2
+        except KeyboardInterrupt:  # Ctrl+C before the bot was up (afterwards PTB stops it cleanly)
+            return 130
     return 0
 
 

@@ -156,3 +156,43 @@ def test_the_emulator_keeps_telegrams_group_flood_limit():
     assert world.group_flood_limit == 20 and not world.started
     assert [p.first_name for p in people] == ["Аня", "Борис", "Вера"]
     assert world.chats[GROUP].members == {1, 2, 3} and world.chats[GROUP].admins == [1]
+
+
+def test_the_feed_carries_sends_edits_deletions_and_toasts_in_order():
+    """In-process: the page server over the emulator's HTTP API, without a bot; the calls a
+    bot would make arrive on the page's feed in order, and the state leaves deleted ones out."""
+    from bot.emulator.demo import DemoPage
+    from bot.emulator.http_api import HttpBotApi
+    from tests.demo_process import EventStream
+
+    fake, people = demo_world("en")
+    api = HttpBotApi(fake).start()
+    page = DemoPage(api, people, port=0).start()
+    events = EventStream(page.url + "api/events")
+    try:
+        fake.start_dm(1)
+        keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
+        _, sent = api.call(
+            "sendMessage", {"chat_id": 1, "text": "<b>hi</b>", "parse_mode": "HTML", "reply_markup": keyboard}
+        )
+        message_id = sent["result"]["message_id"]
+        update = page.press({"user": 1, "chat": 1, "message_id": message_id, "data": "go"})
+        api.call("editMessageText", {"chat_id": 1, "message_id": message_id, "text": "hi!", "reply_markup": keyboard})
+        api.call("answerCallbackQuery", {"callback_query_id": update["query"], "text": "Done", "show_alert": True})
+        api.call("deleteMessage", {"chat_id": 1, "message_id": message_id})
+        assert api.call("sendMessage", {"chat_id": 2, "text": "to Bob"})[0] == 403  # Bob never pressed START
+        kinds = [
+            (e.get("event", e["type"]), e["seq"])
+            for e in [events.wait_for(lambda e, n=n: e["seq"] == n) for n in range(1, 5)]
+        ]
+        assert kinds == [("sent", 1), ("edited", 2), ("answer", 3), ("deleted", 4)]
+        assert events.seen[0]["html"] == "<b>hi</b>" and events.seen[1]["text"] == "hi!"
+        assert events.seen[1]["keyboard"][0][0]["data"] == "go" and events.seen[1]["edited"]
+        assert events.seen[2] == {"type": "answer", "user": 1, "text": "Done", "alert": True, "seq": 3}
+        state = page.state()
+        assert state["seq"] == 4 and state["messages"] == []
+        assert [u["callback_query"]["data"] for u in api.pending] == ["go"]
+    finally:
+        events.close()
+        page.stop()
+        api.stop()
