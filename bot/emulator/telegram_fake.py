@@ -39,7 +39,7 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from telegram import Update
 from telegram.error import TimedOut
@@ -116,7 +116,9 @@ def _render_html(text: str) -> str:
     def err(msg: str) -> APIError:
         return _bad(f"can't parse entities: {msg}")
 
-    out, stack, i = [], [], 0
+    out: list[str] = []
+    stack: list[str] = []
+    i = 0
     while i < len(text):
         if text[i] == ">":  # tolerated by Telegram
             out.append(">")
@@ -252,6 +254,7 @@ class FakeChat:
     def to_api(self) -> dict:
         d: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.type == "private":
+            assert self.user is not None, "a private chat has its user"
             d.update({k: v for k, v in self.user.to_api().items() if k in ("first_name", "last_name", "username")})
         else:
             d["title"] = self.title
@@ -399,11 +402,11 @@ class FakeTelegram:
         self,
         chat_id: int,
         title: str,
-        admins: list[int] = (),
+        admins: Sequence[int] = (),
         forum: bool = False,
         supergroup: bool = False,
         bot_admin: bool = False,
-        members: list[int] = (),
+        members: Sequence[int] = (),
     ) -> FakeChat:
         """Register a group; ``forum=True`` implies a supergroup. admins[0] is the creator."""
         chat = FakeChat(
@@ -420,11 +423,11 @@ class FakeTelegram:
 
     def start_dm(self, user: FakeUser | int) -> None:
         """Mark the user's private chat as open (as if they pressed Start), without an update."""
-        self.started.add(getattr(user, "id", user))
+        self.started.add(user.id if isinstance(user, FakeUser) else user)
 
     def block(self, user: FakeUser | int) -> None:
         """The user blocks the bot: further sends give 403 'bot was blocked by the user'."""
-        self.blocked.add(getattr(user, "id", user))
+        self.blocked.add(user.id if isinstance(user, FakeUser) else user)
 
     def kick_bot(self, chat_id: int) -> None:
         self.chats[chat_id].bot_kicked = True
@@ -640,7 +643,7 @@ class FakeTelegram:
 
     def _api_deleteMessages(self, p: dict) -> bool:
         for message_id in p.get("message_ids", []):
-            msg = self.msgs.get(p.get("chat_id"), {}).get(message_id)
+            msg = self.msgs.get(p.get("chat_id"), {}).get(message_id)  # type: ignore[arg-type]
             if msg:
                 msg.deleted = True
                 self.notify("deleted", msg)
@@ -709,7 +712,7 @@ class FakeTelegram:
         return d
 
     def _api_getChatMember(self, p: dict) -> dict:
-        return self._member(self._chat(p.get("chat_id"), write=False), p.get("user_id"))
+        return self._member(self._chat(p.get("chat_id"), write=False), p.get("user_id"))  # type: ignore[arg-type]
 
     def _api_getChatAdministrators(self, p: dict) -> list:
         chat = self._chat(p.get("chat_id"), write=False)
