@@ -94,6 +94,9 @@ def test_bad_actions_are_refused_and_change_nothing(demo):
         ("/api/send", {"user": 1, "chat": GROUP, "text": "  "}, "1 to 4096"),
         ("/api/send", {"user": 1, "chat": GROUP, "text": "x" * 4097}, "1 to 4096"),
         ("/api/press", {"user": 1, "chat": GROUP, "message_id": 99, "data": "x"}, "gone"),
+        ("/api/press", {"user": 1, "chat": GROUP, "message_id": [2], "data": "x"}, "gone"),
+        ("/api/press", {"user": True, "chat": GROUP, "message_id": 2, "data": "x"}, "no such person"),
+        ("/api/press", {"user": 1, "chat": [GROUP], "message_id": 2, "data": "x"}, "own private chat"),
         ("/api/press", {"user": 1, "chat": GROUP, "message_id": 1, "data": "l:1:0:start"}, "no such button"),
         ("/api/nothing", {}, "not found"),
     ]

@@ -202,7 +202,7 @@ class DemoPage:
     # ---------------------------------------------------------------- actions
     def _person(self, body: dict[str, Any]) -> FakeUser:
         user = body.get("user")
-        person = self.people.get(user) if isinstance(user, int) else None
+        person = self.people.get(user) if type(user) is int else None
         if person is None:
             raise DemoError("no such person")
         return person
@@ -227,9 +227,9 @@ class DemoPage:
     def press(self, body: dict[str, Any]) -> dict[str, Any]:
         person = self._person(body)
         chat = self._chat_for(person, body.get("chat"))
-        data = body.get("data")
+        data, message_id = body.get("data"), body.get("message_id")
         with self.api._lock:
-            msg = self.fake.msgs.get(chat, {}).get(body.get("message_id"))  # type: ignore[arg-type]
+            msg = self.fake.msgs.get(chat, {}).get(message_id) if type(message_id) is int else None
             if msg is None or msg.deleted:
                 raise DemoError("that message is gone")
             if not isinstance(data, str) or data not in {b.get("callback_data") for row in msg.keyboard for b in row}:
