@@ -11,6 +11,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, ClassVar
 
+from engine.jsondata import JsonDict
+
 # the Game methods a rules module provides under the same name
 RULES_FUNCTIONS = ("new_deal", "initial_state", "apply", "legal_actions", "to_act", "view")
 # optional: only games of several deals have it (base.Game: a game without it is one deal)
@@ -34,13 +36,14 @@ class RulesFacade:
             setattr(cls, name, staticmethod(getattr(rules, name)))
 
     def is_over(self, state: Any) -> bool:
-        return state.phase == "over"
+        return bool(state.phase == "over")
 
-    def result(self, state: Any) -> dict | None:
+    def result(self, state: Any) -> JsonDict | None:
         return dict(state.result) if state.result is not None else None
 
-    def dump(self, state: Any) -> dict:
-        return state.dump()
+    def dump(self, state: Any) -> JsonDict:
+        dumped: JsonDict = state.dump()
+        return dumped
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: JsonDict) -> Any:
         return self.State.load(data)

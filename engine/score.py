@@ -10,7 +10,9 @@ Each game with a score sheet provides a module ``engine.<game>.record`` with
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Protocol, cast
+
+from engine.jsondata import JsonDict
 
 
 class ScoreError(Exception):
@@ -26,19 +28,27 @@ class ScoreError(Exception):
 SCORED_GAMES = ("preferans", "bridge", "whist")
 
 
-def _module(record: Any):
+class _RecordModule(Protocol):
+    """What ``engine/<game>/record.py`` of a scored game provides."""
+
+    def score(self, record: Any) -> JsonDict: ...
+
+    def text(self, record: Any, lang: str = ...) -> str: ...
+
+
+def _module(record: Any) -> _RecordModule:
     if not isinstance(record, dict):
         raise ScoreError(0, "the record must be a JSON object")
     game = record.get("game")
     if game not in SCORED_GAMES:
         raise ScoreError(0, f"unknown game {game!r}; expected one of {', '.join(SCORED_GAMES)}")
     try:
-        return importlib.import_module(f"engine.{game}.record")
+        return cast(_RecordModule, importlib.import_module(f"engine.{game}.record"))
     except ModuleNotFoundError:
         raise ScoreError(0, f"score sheets for {game} are not available yet") from None
 
 
-def score(record: Any) -> dict:
+def score(record: Any) -> JsonDict:
     return _module(record).score(record)
 
 

@@ -5,6 +5,7 @@ monospaced font, combining marks none; plain ``str.ljust`` would misalign the sh
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Container
 
 
 def display_width(text: str) -> int:
@@ -24,7 +25,7 @@ def rjust(text: str, width: int) -> str:
     return " " * max(width - display_width(text), 0) + text
 
 
-def grid(rows: list[list[str]], align_right: set[int] = frozenset(), gap: str = "  ") -> str:
+def grid(rows: list[list[str]], align_right: Container[int] = frozenset(), gap: str = "  ") -> str:
     """Rows of cells as aligned lines (trailing spaces dropped)."""
     widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []

@@ -41,6 +41,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
+from types import EllipsisType
 from typing import Any, Protocol, Self
 
 from storage.common import (
@@ -210,7 +211,10 @@ class SqlRepository:
             )
 
     async def get_chat_lang(self, chat_id: int) -> str | None:
-        return await self._read().fetchval("SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
+        lang: str | None = await self._read().fetchval(
+            "SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id
+        )
+        return lang
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
         async with self._write() as db:
@@ -378,8 +382,8 @@ class SqlRepository:
         table_id: int,
         seat: int,
         *,
-        dm_message_id: int | None | type[...] = ...,
-        ping_message_id: int | None | type[...] = ...,
+        dm_message_id: int | None | EllipsisType = ...,
+        ping_message_id: int | None | EllipsisType = ...,
     ) -> None:
         cols: dict[str, Any] = {}
         if dm_message_id is not ...:
@@ -425,11 +429,11 @@ class SqlRepository:
         expected_version: int,
         actions: list[ActionRow],
         *,
-        outbox: list[OutboxItem] = (),
+        outbox: Sequence[OutboxItem] = (),
         table_fields: dict[str, Any] | None = None,
-        snapshot: dict | None = None,
-        result: dict | None = None,
-        timer: TimerRow | None | type[...] = ...,
+        snapshot: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        timer: TimerRow | None | EllipsisType = ...,
     ) -> int:
         """See the protocol and the module docstring. Returns the new version.
 
@@ -504,7 +508,7 @@ class SqlRepository:
         )
         return [action_row(r) for r in rows]
 
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
         row = await self._read().fetchrow(
             """SELECT seq, state FROM snapshots WHERE table_id = :table_id
                ORDER BY seq DESC LIMIT 1""",
@@ -512,7 +516,7 @@ class SqlRepository:
         )
         return (row["seq"], loads(row["state"])) if row else None
 
-    async def game_results(self, table_id: int) -> list[dict]:
+    async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         rows = await self._read().fetch(
             "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no", table_id=table_id
         )

@@ -182,6 +182,7 @@ def latest_version() -> int:
 async def current_version(db: aiosqlite.Connection) -> int:
     async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
         row = await cur.fetchone()
+    assert row is not None, "an aggregate query returns one row"
     return int(row[0])
 
 

@@ -13,7 +13,8 @@ raised and nothing is written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from types import EllipsisType
 from typing import Any, Protocol
 
 from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
@@ -80,8 +81,8 @@ class Repository(Protocol):
         table_id: int,
         seat: int,
         *,
-        dm_message_id: int | None | type[...] = ...,
-        ping_message_id: int | None | type[...] = ...,
+        dm_message_id: int | None | EllipsisType = ...,
+        ping_message_id: int | None | EllipsisType = ...,
     ) -> None:
         """Update only the ids passed (``...`` = leave as is)."""
 
@@ -100,11 +101,11 @@ class Repository(Protocol):
         expected_version: int,
         actions: list[ActionRow],
         *,
-        outbox: list[OutboxItem] = (),
+        outbox: Sequence[OutboxItem] = (),
         table_fields: dict[str, Any] | None = None,
-        snapshot: dict | None = None,
-        result: dict | None = None,
-        timer: TimerRow | None | type[...] = ...,
+        snapshot: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        timer: TimerRow | None | EllipsisType = ...,
     ) -> int:
         """Append ``actions`` (their ``seq`` must run on from ``expected_version``),
         set the version to the last seq, apply ``table_fields``, store ``snapshot``
@@ -113,10 +114,10 @@ class Repository(Protocol):
         All or nothing. Raises ``VersionConflict``."""
 
     async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]: ...
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
         """(seq, state dict) of the newest snapshot, or None."""
 
-    async def game_results(self, table_id: int) -> list[dict]:
+    async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         """Results of the finished games of the series, ordered by game_no."""
 
     # --- outbox --------------------------------------------------------------

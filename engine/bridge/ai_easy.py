@@ -28,6 +28,7 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
 SUITS = "SHDC"
@@ -35,7 +36,7 @@ GAME_LEVEL = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 FULL = [r + s for s in SUITS for r in "23456789TJQKA"]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -68,7 +69,7 @@ def balanced(lens: dict[str, int]) -> bool:
 
 
 # ------------------------------------------------------------------------- bidding
-def choose_call(view: dict, legal: list[str]) -> str:
+def choose_call(view: JsonDict, legal: list[str]) -> str:
     me = view["seat"]
     partner = (me + 2) % 4
     hand = view["hand"]
@@ -159,7 +160,11 @@ def choose_call(view: dict, legal: list[str]) -> str:
 
 
 def _partner_points(
-    auction: list[dict], bids: list[dict], partner_bids: list[dict], my_bids: list[dict], partner_called_after_me: bool
+    auction: list[JsonDict],
+    bids: list[JsonDict],
+    partner_bids: list[JsonDict],
+    my_bids: list[JsonDict],
+    partner_called_after_me: bool,
 ) -> int:
     """What partner's bids promise, as a rough points count."""
     if not partner_bids:
@@ -206,7 +211,7 @@ def _shortness(lens: dict[str, int], trump: str) -> int:
     return sum({0: 3, 1: 2, 2: 1}.get(n, 0) for s, n in lens.items() if s != trump)
 
 
-def _best_strain(lens: dict[str, int], partner_bids: list[dict], my_bids: list[dict]) -> tuple[str, bool]:
+def _best_strain(lens: dict[str, int], partner_bids: list[JsonDict], my_bids: list[JsonDict]) -> tuple[str, bool]:
     """The strain to aim for and whether it is a trump fit (8+ cards as far as known)."""
     partner_len = {s: 2 for s in SUITS}
     partner_nt = False
@@ -230,7 +235,7 @@ def _best_strain(lens: dict[str, int], partner_bids: list[dict], my_bids: list[d
     return long, lens[long] >= 6
 
 
-def _penalty_double(last: dict | None, h: int, lens: dict[str, int]) -> bool:
+def _penalty_double(last: JsonDict | None, h: int, lens: dict[str, int]) -> bool:
     if last is None or last["level"] < 3:
         return False
     if last["strain"] == "NT":
@@ -239,7 +244,7 @@ def _penalty_double(last: dict | None, h: int, lens: dict[str, int]) -> bool:
 
 
 # ------------------------------------------------------------------------- play
-def _ours(view: dict) -> tuple[list[str], list[str]]:
+def _ours(view: JsonDict) -> tuple[list[str], list[str]]:
     """The hand due to play now and its partner hand as far as this seat can see."""
     me, due = view["seat"], view["turn"]
     hand = view["hand"]
@@ -251,7 +256,7 @@ def _ours(view: dict) -> tuple[list[str], list[str]]:
     return hand, []
 
 
-def _outstanding(view: dict, mine: list[str], partner: list[str]) -> set[str]:
+def _outstanding(view: JsonDict, mine: list[str], partner: list[str]) -> set[str]:
     """Cards this seat cannot place: not played, not in the trick, not in a hand it sees."""
     seen = set(view["played"]) | {c for _, c in view["trick"]} | set(mine) | set(partner)
     seen |= set(view.get("dummy_hand") or []) | set(view.get("declarer_hand") or [])
@@ -270,7 +275,7 @@ def _high(cards: list[str]) -> str:
     return max(cards, key=lambda c: (RV[c[0]], c))
 
 
-def choose_play(view: dict, legal: list[str]) -> str:
+def choose_play(view: JsonDict, legal: list[str]) -> str:
     claim = next((a for a in legal if a.startswith("claim ")), None)
     if claim is not None and view["tricks_played"] < 12 and _all_winners(view):
         return claim  # the first claim offered is all the remaining tricks
@@ -337,14 +342,14 @@ def _lead(cards: list[str], hand: list[str], out: set[str], trump: str | None, d
     return _low(in_suit)
 
 
-def _all_winners(view: dict) -> bool:
+def _all_winners(view: JsonDict) -> bool:
     """The declaring side's every remaining card beats every defenders' card of its suit,
     and (in a suit contract) the defenders hold no trump: every trick is won, whoever leads."""
     ours = set(view["hand"]) | set(view.get("dummy_hand") or [])
     return _sure(view, ours)
 
 
-def _sure(view: dict, ours: set[str]) -> bool:
+def _sure(view: JsonDict, ours: set[str]) -> bool:
     contract = view["contract"]
     trump = None if contract["strain"] == "NT" else contract["strain"]
     played = set(view["played"]) | {c for _, c in view["trick"]}
@@ -361,7 +366,7 @@ def _sure(view: dict, ours: set[str]) -> bool:
 CLAIM_SEARCH_BUDGET = 20_000  # cards tried; beyond it a defender plays on (rejects)
 
 
-def claim_is_sound(view: dict) -> bool:
+def claim_is_sound(view: JsonDict) -> bool:
     """A defender's answer to a claim of k tricks. With the declarer's and dummy's cards
     face up, his own hand and the played cards, he also knows his partner's cards (the
     rest), so he checks exactly that the declaring side can take k tricks against any
@@ -384,7 +389,7 @@ def claim_is_sound(view: dict) -> bool:
         return False
 
 
-def _claim_hands(view: dict) -> tuple[frozenset, ...] | None:
+def _claim_hands(view: JsonDict) -> tuple[frozenset, ...] | None:
     """The four remaining hands as a defender sees them during a claim (partner's = the rest),
     or None when the view does not add up (then nothing is accepted)."""
     seat, declarer, dummy = view.get("seat"), view.get("declarer"), view.get("dummy")
@@ -416,7 +421,7 @@ def can_take(
     """Whether side ``side`` (0 = N–S, 1 = E–W) wins at least ``need`` of the remaining tricks
     against the best play of the other side, all four hands known (no trick in progress).
     Raises ``_TooBig`` after ``budget`` cards tried."""
-    memo: dict = {}
+    memo: JsonDict = {}
     count = [0]
 
     def options(hands, seat, plays):

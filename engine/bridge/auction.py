@@ -6,6 +6,8 @@ bids ``"1C"`` … ``"7NT"``. Call ``i`` of an auction is made by seat ``(dealer 
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from .scoring import STRAINS, Contract
 
 BIDS = [f"{level}{strain}" for level in range(1, 8) for strain in STRAINS]
@@ -62,7 +64,7 @@ def legal_calls(calls: list[str], dealer: int) -> list[str]:
     return out
 
 
-def why_illegal(calls: list[str], dealer: int, call: str) -> tuple[str, dict] | None:
+def why_illegal(calls: list[str], dealer: int, call: str) -> tuple[str, JsonDict] | None:
     """None if ``call`` is legal now, else (error code, params)."""
     if call in legal_calls(calls, dealer):
         return None

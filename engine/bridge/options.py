@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.options import parse_model
+from engine.jsondata import JsonDict
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": {
@@ -82,7 +83,7 @@ def parse_options(options: Any) -> BridgeOptions:
     return parse_model(BridgeOptions, options)
 
 
-_TABLES: dict[str, dict] = {}
+_TABLES: dict[str, JsonDict] = {}
 
 
 def scoring_table(options: Any) -> dict[str, Any]:

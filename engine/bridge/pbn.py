@@ -8,6 +8,8 @@ closed by ``*``; a trick left incomplete by a concession shows ``-`` for the mis
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from .scoring import SEATS
 
 RANKS_DOWN = "AKQJT98765432"
@@ -32,16 +34,16 @@ def deal_tag(dealer: int, hands: list[list[str]]) -> str:
     return SEATS[dealer] + ":" + " ".join(_hand(hands[(dealer + i) % 4]) for i in range(4))
 
 
-def _vulnerable(vul: dict) -> str:
+def _vulnerable(vul: JsonDict) -> str:
     ns, ew = vul.get("NS"), vul.get("EW")
     return "All" if ns and ew else "NS" if ns else "EW" if ew else "None"
 
 
-def _contract(c: dict) -> str:
+def _contract(c: JsonDict) -> str:
     return f"{c['level']}{c['strain']}{'X' * c['doubling']}"
 
 
-def board_text(rec: dict, names: list[str], event: str) -> str:
+def board_text(rec: JsonDict, names: list[str], event: str) -> str:
     dealer = rec["dealer"]
     lines = [
         _tag("Event", event),

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 from engine.tricks import Trick, playable
 
 from . import auction as A
@@ -72,7 +73,7 @@ def deal_action(dealer: int, board: int, rng: random.Random) -> str:
     return f"deal dealer={SEATS[dealer]} board={board} " + " ".join(deck)
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a rubber. The deal keeps rotating across rubbers (§2.1, §7.5):
     the dealer and the board number continue from the last result of ``history``."""
     opts = parse_options(options)
@@ -117,7 +118,7 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[
     return dealer, board, deck
 
 
-def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[dict]) -> None:
+def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[JsonDict]) -> None:
     hands: list[list[str]] = [[], [], [], []]
     for i, card in enumerate(deck):
         hands[(dealer + 1 + i) % 4].append(card)
@@ -222,12 +223,12 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb == "deal" or verb == "forfeit":
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -313,7 +314,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
     return t, events
 
 
-def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
+def _call(t: State, seat: int, call: str, events: list[JsonDict]) -> None:
     t.calls.append(call)
     events.append({"type": "call", "seat": seat, "call": call_view(call)})
     if not A.finished(t.calls):
@@ -337,7 +338,7 @@ def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
     )
 
 
-def _play(s: State, card: str, events: list[dict]):
+def _play(s: State, card: str, events: list[JsonDict]):
     plays = s.trick.plays
     due = (s.trick.leader + len(plays)) % 4  # turn(s)
     hand = s.hands[due]
@@ -378,7 +379,7 @@ def _play(s: State, card: str, events: list[dict]):
 # ---------------------------------------------------------------------------------
 
 
-def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -> dict:
+def _board_record(t: State, passed_out: bool = False, how: JsonDict | None = None) -> JsonDict:
     """What PBN export and the history need of a finished deal."""
     rec = {
         "board": t.board,
@@ -404,7 +405,7 @@ def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -
     return rec
 
 
-def _end_deal(t: State, events: list[dict], how: dict) -> None:
+def _end_deal(t: State, events: list[JsonDict], how: JsonDict) -> None:
     side = side_of(t.declarer)
     tricks = t.won[side]
     honours = None
@@ -443,7 +444,7 @@ def _next_deal(t: State) -> None:
     t.trick = None
 
 
-def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
     sheet = t.sheet
     settle = sheet.settlement(t.options.rounding)
     k = settle["units"]["NS"]
@@ -500,7 +501,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     return out
 
 
-def _call_view(call: str) -> dict:
+def _call_view(call: str) -> JsonDict:
     if call in CALL_ACTION:
         return {"call": CALL_ACTION[call]}
     level, strain = A.bid_parts(call)
@@ -510,12 +511,12 @@ def _call_view(call: str) -> dict:
 _CALL_VIEWS = {call: _call_view(call) for call in [*CALL_ACTION, *A.BIDS]}
 
 
-def call_view(call: str) -> dict:
+def call_view(call: str) -> JsonDict:
     """A call as a view shows it: never a string that reads like a card (``4S``)."""
     return dict(_CALL_VIEWS[call])
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     due = turn(s)
     v: dict[str, Any] = {
         "game": "bridge",

@@ -13,10 +13,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable
 
+from engine.jsondata import JsonDict
+
 Tr = Callable[..., str]
 
 
-def _per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]:
+def _per_deal(entries: list[JsonDict], line: str) -> list[tuple[int, int, int, int]]:
     """(deal, NS points, EW points, game block) per deal that wrote on ``line``."""
     rows: dict[int, list[int]] = {}
     for e in entries:
@@ -27,7 +29,7 @@ def _per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]
     return [(deal, ns, ew, game) for deal, (ns, ew, game) in sorted(rows.items())]
 
 
-def sheet_table(sheet: dict, tr: Tr) -> str:
+def sheet_table(sheet: JsonDict, tr: Tr) -> str:
     """The sheet as plain monospaced lines (no HTML)."""
     cell = lambda v: str(v) if v else ""  # noqa: E731
     rows: list[tuple[str, str, str] | str] = [("", tr("bridge.we"), tr("bridge.they")), "="]
@@ -81,7 +83,7 @@ def units_text(value: Any) -> str:
     return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value))
 
 
-def result_lines(sheet: dict, settlement: dict, names: list[str] | None, tr: Tr) -> list[str]:
+def result_lines(sheet: JsonDict, settlement: JsonDict, names: list[str] | None, tr: Tr) -> list[str]:
     """The end of a rubber: who won it, the totals, the difference and each player's units.
     ``names`` are the four seats' names (N, E, S, W) or None (paper: We/They only)."""
     lines = []

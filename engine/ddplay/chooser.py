@@ -29,11 +29,11 @@ STRONG_BUDGET = ((48, 4), (44, 8), (40, 16), (36, 40), (28, 80), (0, 128))
 NORMAL_BUDGET = ((48, 2), (44, 2), (36, 4), (0, 6))
 
 
-def samples_for(cards_left: int, budget=STRONG_BUDGET) -> int:
+def samples_for(cards_left: int, budget: tuple[tuple[int, int], ...] = STRONG_BUDGET) -> int:
     return next(n for floor, n in budget if cards_left > floor or floor == 0)
 
 
-def lowest_first(card: str, trump: str | None) -> tuple:
+def lowest_first(card: str, trump: str | None) -> tuple[bool, int, str]:
     """Tie order: the cheapest card to give up first."""
     return (card[1] == trump, RV[card[0]], card[1])
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_VALUE as RV
+from engine.jsondata import JsonDict
 
 HIGH = RV["Q"]  # trumps from here up are "high": worth keeping while the stock is big
 NOISE = 0.05  # share of random moves
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from . import ai_policy
 from . import rules as R
 from .state import State
@@ -21,7 +23,7 @@ def outcome(s: State, me: int) -> int:
     return -1 if r["durak"] == me else 1
 
 
-def policy_view(s: State, seat: int) -> dict:
+def policy_view(s: State, seat: int) -> JsonDict:
     """The few view keys ai_policy reads, straight from a (sampled) state."""
     return {
         "trump": s.trump,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from engine.cards import RANK_VALUE as RV
 from engine.errors import EngineError
+from engine.jsondata import JsonDict
 
 from . import ai_fastsim, ai_policy
 from . import rules as R
@@ -48,7 +49,7 @@ STRONG = Budget()
 ENGINE_SLOWER = 8  # engine playouts (more than two players) against ai_fastsim's
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -67,7 +68,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Bu
     return _monte_carlo(know, cands, guess, rng, budget)
 
 
-def candidates(view: dict, legal: list[str], guess: str) -> list[str]:
+def candidates(view: JsonDict, legal: list[str], guess: str) -> list[str]:
     """The legal actions worth a search, the heuristic's choice first."""
     verb = legal[0].split(" ", 1)[0]
     if verb in ("attack", "throw", "pass"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
+from engine.jsondata import JsonDict
 
 from .options import parse_options
 from .state import State
@@ -35,7 +36,7 @@ class Knowledge:
         "perfect",
     )
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JsonDict) -> None:
         self.view = view
         self.options = parse_options(view["options"])
         self.n = view["players"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 
 from .errors import error
 from .options import check_players, parse_options
@@ -76,7 +77,7 @@ def initial_state(options: Any, players: int) -> State:
     return State(opts, check_players(opts, players))
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The ``deal`` action of the next game of a series (§3.1, §4).
 
     ``history`` holds the results of the earlier games, oldest first: ``result()``
@@ -157,7 +158,7 @@ def first_attacker(s: State) -> tuple[int, str]:
     return best, "highest_card"
 
 
-def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[dict]) -> None:
+def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[JsonDict]) -> None:
     n = s.n
     s.dealer, s.lead = dealer, lead
     hands: list[list[str]] = [[] for _ in range(n)]
@@ -311,12 +312,12 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb in SYSTEM_VERBS:
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -367,7 +368,7 @@ def _lay(s: State, seat: int, cards: list[str]) -> State:
     return t
 
 
-def _h_attack(s: State, seat: int, cards: list[str], events: list[dict]):
+def _h_attack(s: State, seat: int, cards: list[str], events: list[JsonDict]):
     _check_in_hand(s.hands[seat], cards)
     r = cards[0][0]
     if any(c[0] != r for c in cards):
@@ -385,7 +386,7 @@ def _find_unbeaten(s: State, attack: str) -> int:
     raise error("not_on_table", card=attack)
 
 
-def _h_beat(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_beat(s: State, seat: int, args: list[str], events: list[JsonDict]):
     a, c = args
     i = _find_unbeaten(s, a)
     _check_in_hand(s.hands[seat], [c])
@@ -401,7 +402,7 @@ def _h_beat(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _after_cover(t: State, events: list[dict]) -> None:
+def _after_cover(t: State, events: list[JsonDict]) -> None:
     """After a cover counts as beaten: defend on, or start a throw-in round."""
     for p in t.table:
         if p[2] is None:
@@ -410,7 +411,7 @@ def _after_cover(t: State, events: list[dict]) -> None:
     _start_round(t, "throw", events)
 
 
-def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]):
     if not s.rules.blind:
         raise error("wrong_phase", verb="blind")
     a, c = args
@@ -432,7 +433,7 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_accept(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_accept(s: State, seat: int, args: list[str], events: list[JsonDict]):
     t = s.clone()
     a = t.table[t.verdict][0]
     t.verdict = t.decider = None
@@ -441,7 +442,7 @@ def _h_accept(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_challenge(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_challenge(s: State, seat: int, args: list[str], events: list[JsonDict]):
     t = s.clone()
     a, _, c, _, _ = t.table[t.verdict]
     ok = beats(c, a, t.trump)
@@ -455,7 +456,7 @@ def _h_challenge(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]):
     c = args[0]
     mode = s.rules.transfer
     if not mode:
@@ -481,7 +482,7 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_take(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_take(s: State, seat: int, args: list[str], events: list[JsonDict]):
     t = s.clone()
     t.taking = True
     events.append({"type": "take", "seat": seat})
@@ -489,7 +490,7 @@ def _h_take(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_throw(s: State, seat: int, cards: list[str], events: list[dict]):
+def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]):
     _check_in_hand(s.hands[seat], cards)
     vis = visible_ranks(s)
     for c in cards:
@@ -506,7 +507,7 @@ def _h_throw(s: State, seat: int, cards: list[str], events: list[dict]):
     return t, events
 
 
-def _h_pass(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_pass(s: State, seat: int, args: list[str], events: list[JsonDict]):
     t = s.clone()
     events.append({"type": "pass", "seat": seat})
     t.ci += 1
@@ -532,7 +533,7 @@ _HANDLERS = {
 # ---------------------------------------------------------------------------------
 
 
-def _start_round(t: State, phase: str, events: list[dict]) -> None:
+def _start_round(t: State, phase: str, events: list[JsonDict]) -> None:
     """A THROW or FINAL round (§6): M first, then the other throwers clockwise from
     D's left. Candidates who could only pass are skipped (auto-pass)."""
     m, d, n = t.attacker, t.defender, t.n
@@ -555,7 +556,7 @@ def _can_throw(t: State, seat: int, vis: set[str]) -> bool:
     return False
 
 
-def _advance(t: State, events: list[dict]) -> None:
+def _advance(t: State, events: list[JsonDict]) -> None:
     """Move to the next candidate who has a legal throw; end the round if none."""
     cands, ci = t.cands, t.ci
     if ci < len(cands) and capacity(t) > 0:
@@ -573,7 +574,7 @@ def _advance(t: State, events: list[dict]) -> None:
         _end_bout(t, None, True, events)
 
 
-def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) -> None:
+def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]) -> None:
     """§7. ``taker`` gets the table (None: bito). ``d_leads``: D attacks next (if he
     is still in), else the next active player after D."""
     cards = [p[0] for p in t.table]
@@ -628,7 +629,7 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) ->
     events.append({"type": "bout", "bout": t.bout, "attacker": m2, "defender": t.defender})
 
 
-def _game_over(t: State, result: dict, events: list[dict]) -> None:
+def _game_over(t: State, result: JsonDict, events: list[JsonDict]) -> None:
     result["dealer"] = t.dealer
     t.result = result
     t.phase = "over"
@@ -695,7 +696,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     trump = s.trump
     table = []
     for a, by, cover, hidden, cby in s.table:

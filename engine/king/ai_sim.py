@@ -14,6 +14,7 @@ as its bachelor rule is not a sum over tricks).
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE as RV
+from engine.jsondata import JsonDict
 
 from .scoring import queens_score, scoring_cards
 
@@ -41,7 +42,7 @@ class TrickDeal:
         self.scoring = scoring_cards(no, o)
         self.per_card = {2: o.deal2_per_heart, 3: o.deal3_per_card, 6: o.deal6_penalty}.get(no, 0)
         self.per_trick = o.deal1_per_trick if no == 1 else o.trump_per_trick if no >= 9 else 0
-        self.memo: dict = {}
+        self.memo: JsonDict = {}
 
     # ---- rules ----------------------------------------------------------------------
     def legal(self, hand: list[str], plays: list) -> list[str]:
@@ -280,7 +281,7 @@ def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int, 
 # ---------------------------------------------------------------------------------
 
 
-def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> str:
+def count_pick(hand: list[str], total: int, nxt: int | None, values: JsonDict) -> str:
     """The highest card that crosses no threshold, else the card worth least."""
     if nxt is None:
         return min(hand, key=lambda c: values[c[0]])
@@ -291,7 +292,7 @@ def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> st
 
 
 def count_rollout(
-    hands: list[list[str]], turn: int, total: int, open_at: list, values: dict, stop_at_end: bool = True
+    hands: list[list[str]], turn: int, total: int, open_at: list, values: JsonDict, stop_at_end: bool = True
 ) -> list[int]:
     """Points each seat still gets in deal 7. ``open_at``: the thresholds not yet
     crossed, ``[(total, points), ...]`` in order."""
@@ -315,7 +316,7 @@ def count_rollout(
 # ---------------------------------------------------------------------------------
 
 
-def fits(card: str, rows: dict) -> bool:
+def fits(card: str, rows: JsonDict) -> bool:
     row = rows.get(card[1])
     if card[0] == "J":
         return row is None
@@ -325,7 +326,7 @@ def fits(card: str, rows: dict) -> bool:
     return i == row[1] + 1 or i == row[0] - 1
 
 
-def domino_pick(hand: list[str], rows: dict) -> str | None:
+def domino_pick(hand: list[str], rows: JsonDict) -> str | None:
     """The playable card that frees most of this hand's own cards next (its suit held
     most), a jack last when another card will do."""
     cards = [c for c in hand if fits(c, rows)]
@@ -334,7 +335,7 @@ def domino_pick(hand: list[str], rows: dict) -> str | None:
     return max(cards, key=lambda c: (sum(1 for h in hand if h[1] == c[1]), c[0] != "J", RV[c[0]]))
 
 
-def domino_play(rows: dict, card: str) -> None:
+def domino_play(rows: JsonDict, card: str) -> None:
     i = STEP[card[0]]
     row = rows.get(card[1])
     if row is None:
@@ -345,7 +346,7 @@ def domino_play(rows: dict, card: str) -> None:
         row[0] = i
 
 
-def domino_rollout(hands: list[list[str]], turn: int, rows: dict, penalty: int) -> list[int]:
+def domino_rollout(hands: list[list[str]], turn: int, rows: JsonDict, penalty: int) -> list[int]:
     """Deal 8 played out: the seat left holding cards gets ``penalty``."""
     pts = [0, 0, 0, 0]
     for _ in range(400):

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.jsondata import JsonDict
 from engine.options import parse_model
 
 from .errors import error
@@ -49,7 +50,7 @@ class KingOptions(BaseModel):
 
     @field_validator("deal7_values")
     @classmethod
-    def _values(cls, v: dict) -> dict:
+    def _values(cls, v: JsonDict) -> JsonDict:
         full = {r: 0 for r in DEAL7_VALUES}
         full.update(v)  # a rank left out is worth 0
         if any(x < 0 for x in full.values()):

@@ -19,6 +19,8 @@ import random
 from functools import lru_cache
 from zlib import crc32
 
+from engine.jsondata import JsonDict
+
 from . import ai_easy
 from .ai_eval import SUIT_OF, first_leader, more, plausible_declarer
 from .ai_sample import knowledge, sample
@@ -40,18 +42,18 @@ def _answer(est: float, d1_passed: bool, is_d2: bool) -> str:
     return "play" if est >= ai_easy.WHIST_MIN else "pass"
 
 
-def defence_worth(view: dict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
+def defence_worth(view: JsonDict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
     """Each of ``legal`` (play, pass, invite) with its expected worth to me, units of v.
     Pure (seeded by what the seat sees), so it is computed once per decision."""
     return dict(_worth("defence", _key(view, legal), nodes, samples))
 
 
-def kontra_worth(view: dict, nodes: int, samples: int) -> dict[str, float]:
+def kontra_worth(view: JsonDict, nodes: int, samples: int) -> dict[str, float]:
     """``kontra`` and ``no`` with their expected worth to me (units of v)."""
     return dict(_worth("kontra", _key(view, ("kontra", "no")), nodes, samples))
 
 
-def _key(view: dict, legal: tuple[str, ...]) -> tuple:
+def _key(view: JsonDict, legal: tuple[str, ...]) -> tuple:
     return (
         tuple(view["hand"]),
         view["number"],
@@ -68,7 +70,7 @@ def _key(view: dict, legal: tuple[str, ...]) -> tuple:
     )
 
 
-def _two_needs_kontra(view: dict) -> bool:
+def _two_needs_kontra(view: JsonDict) -> bool:
     """§5.6: an unkontra'd "two" of a declarer without refe is not played."""
     opts = view.get("options") or {}
     refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
@@ -84,11 +86,19 @@ class _Table:
     """One sampled layout: the declarer's tricks double-dummy and my worth of a defence."""
 
     def __init__(
-        self, hands: dict[int, int], solvers: dict, decl: int, fh: int, number: int, me: int, partner: int, share: float
+        self,
+        hands: dict[int, int],
+        solvers: JsonDict,
+        decl: int,
+        fh: int,
+        number: int,
+        me: int,
+        partner: int,
+        share: float,
     ):
         self.hands, self.solvers, self.decl, self.fh = hands, solvers, decl, fh
         self.number, self.me, self.partner, self.share = number, me, partner, share
-        self.cache: dict = {}
+        self.cache: JsonDict = {}
 
     def tricks(self, lone: int | None) -> int:
         """The declarer's tricks, three-handed if ``lone`` is None."""
@@ -172,7 +182,7 @@ def _partner_kontra(p_est: float, number: int) -> bool:
     return p_est >= (3.0 if number == 2 else 4.5)
 
 
-def _defence_value(table: _Table, action: str, said: dict, p_est: float, two: bool) -> float:
+def _defence_value(table: _Table, action: str, said: JsonDict, p_est: float, two: bool) -> float:
     """My worth if I answer ``action`` now; nobody kontras (except that an unkontra'd
     "two" is not played: the partner's modelled kontra decides it, or mine if I would)."""
     me, partner, decl = table.me, table.partner, table.decl
@@ -202,7 +212,7 @@ def _defence_value(table: _Table, action: str, said: dict, p_est: float, two: bo
     return table.value(Defence(tuple(plays)), plays[0])
 
 
-def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: float, two: bool) -> float:
+def _kontra_value(table: _Table, action: str, said: JsonDict, kontra: tuple, p_est: float, two: bool) -> float:
     """My worth if I say ``action`` (kontra / no) now; the partner, if he still speaks,
     by the ordinary player's rule; the declarer does not raise."""
     me, decl = table.me, table.decl
@@ -227,7 +237,7 @@ def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: 
 
 def _layout(
     know, rng: random.Random, decl: int, number: int, partner: int, partner_said: str | None, trump: str | None
-) -> dict:
+) -> JsonDict:
     """A layout fitting the declarer's contract and what the other defender said."""
     layout = sample(know, rng)
     for _ in range(40):

@@ -19,6 +19,7 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 SUIT_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5}
 NUMBER_SUIT = {n: s for s, n in SUIT_NUMBER.items()}
@@ -122,7 +123,7 @@ def _choose_contract(hand: list[str], legal: list[str]) -> str:
     return scored[0][2]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -181,7 +182,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-def _play(view: dict, legal: list[str], rng: random.Random) -> str:
+def _play(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     cards = [a.split()[1] for a in legal]
     trump = view.get("trump")
     seat, declarer = view["seat"], view["declarer"]

@@ -20,6 +20,8 @@ In Bettel the roles flip: the defenders try to make the declarer take a trick.
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 SUITS = "SDHC"
 RANKS = "789TJQKA"
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
@@ -73,7 +75,7 @@ class Solver:
         self.trump = None if trump is None else SUITS.index(trump)
         # the side that wants the declarer's trick count high
         self.max_is_decl = not bettel
-        self.tt: dict = {}
+        self.tt: JsonDict = {}
         self.nodes = 0
         # a hard cap on the nodes of all searches of this solver: past it, OutOfNodes
         self.limit = limit if limit is not None else 1 << 62

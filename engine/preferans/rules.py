@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 from engine.tricks import Trick, playable
 
 from .errors import error
@@ -51,7 +52,7 @@ def _deal_action(dealer: int, rng: random.Random) -> str:
     return f"deal dealer={dealer} " + " ".join(shuffled(DECK, rng))
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a new pulka: the first dealer by lot, or ``first_dealer``."""
     opts = parse_options(options)
     if players != 3:
@@ -71,7 +72,7 @@ def system_action(s: State, rng: random.Random) -> str | None:
     return _deal_action((s.dealer + 1) % 3, rng)
 
 
-def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None:
+def _do_deal(t: State, dealer: int, deck: list[str], events: list[JsonDict]) -> None:
     """§3: 5 each from first hand, 2 to the talon, 5 each."""
     t.dealer = dealer
     t.hand_no += 1
@@ -152,10 +153,10 @@ PHASE_VERBS = {
 }
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if s.phase == "over":
         raise error("game_over")
     if verb == "deal":
@@ -244,7 +245,7 @@ def auction_legal(s: State, seat: int) -> list[str]:
     return out
 
 
-def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     _auction_checks(s, seat, verb, args)
     t = s.clone()
     if verb == "pass":
@@ -268,7 +269,7 @@ def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[dic
     return t, events
 
 
-def _auction_next(t: State, last: int, events: list[dict]) -> None:
+def _auction_next(t: State, last: int, events: list[JsonDict]) -> None:
     """After a call: the end of the auction (§5.1 End), or the next player's turn
     (skipping passed players and igra callers; a numeric caller is passed automatically
     once somebody said igra)."""
@@ -308,13 +309,13 @@ def _auction_next(t: State, last: int, events: list[dict]) -> None:
     raise AssertionError("auction did not settle")  # pragma: no cover
 
 
-def _all_pass(t: State, events: list[dict]) -> None:
+def _all_pass(t: State, events: list[JsonDict]) -> None:
     """§5.2: nobody plays; maybe a refe round; the deal passes on."""
     events.append({"type": "all_pass"})
     _write(t, {"all_pass": True}, events)
 
 
-def _auction_won(t: State, seat: int, igra: bool, events: list[dict]) -> None:
+def _auction_won(t: State, seat: int, igra: bool, events: list[JsonDict]) -> None:
     t.declarer = seat
     t.igra = igra
     t.bid = None if igra else t.high
@@ -341,7 +342,7 @@ def naming_legal(s: State, seat: int) -> list[str]:
     return out
 
 
-def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     if s.named is None and verb != "name":
         raise error("must_name")
     if verb == "name" and s.named is not None and CONTRACTS[args[0]] <= s.named:
@@ -377,7 +378,7 @@ def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[dict
 
 
 # ---------------------------------------------------------------------------------- talon, contract
-def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     card = args[0]
     if card not in s.hands[seat]:
         raise error("not_in_hand", card=card)
@@ -395,7 +396,7 @@ def contract_legal(s: State) -> list[str]:
     return [f"contract {NAME_OF[n]}" for n in range(lo, 8)]
 
 
-def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     n = CONTRACTS[args[0]]
     if not s.igra and n < s.bid:
         raise error("contract_low", bid=s.bid)
@@ -405,7 +406,7 @@ def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[di
     return t, events
 
 
-def _contract_set(t: State, events: list[dict]) -> None:
+def _contract_set(t: State, events: list[JsonDict]) -> None:
     d = t.declarer
     events.append(
         {"type": "contract", "declarer": d, "number": t.number, "igra": t.igra, "contract": NAME_OF[t.number]}
@@ -430,7 +431,7 @@ def defence_legal(s: State, seat: int) -> list[str]:
     return ["play", "pass"]
 
 
-def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     d1, d2 = defenders(s.declarer)
     if verb == "invite" and not (seat == d2 and s.defence.get(d1) == "pass"):
         raise error("no_invite")
@@ -452,7 +453,7 @@ def _eligible(t: State) -> list[int]:
     return [x for x in defenders(t.declarer) if t.defence.get(x) in ("play", "invite")]
 
 
-def _start_kontra(t: State, events: list[dict]) -> None:
+def _start_kontra(t: State, events: list[JsonDict]) -> None:
     queue = _eligible(t)
     t.kontra, t.level = [], 0
     if not queue:
@@ -466,7 +467,7 @@ def kontra_legal(s: State, seat: int) -> list[str]:
     return ["kontra", "no"] if s.kstage == "round" else ["raise", "stop"]
 
 
-def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     if (s.kstage == "round") != (verb in ("kontra", "no")):
         raise error("wrong_phase", verb=verb)
     t = s.clone()
@@ -519,12 +520,12 @@ def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[dict
     return t, events
 
 
-def _end_chain(t: State, events: list[dict]):
+def _end_chain(t: State, events: list[JsonDict]):
     _after_kontra(t, events)
     return t, events
 
 
-def _after_kontra(t: State, events: list[dict]) -> None:
+def _after_kontra(t: State, events: list[JsonDict]) -> None:
     """§5.6 and §5.4: no play (both passed, or an unkontra'd two), else trick play."""
     t.kstage, t.kqueue, t.kindex = None, [], 0
     entry = _entry(t, tricks=None)
@@ -550,7 +551,7 @@ def _next_participant(t: State, seat: int) -> int:
     raise AssertionError("no participant")  # pragma: no cover
 
 
-def _start_play(t: State, events: list[dict]) -> None:
+def _start_play(t: State, events: list[JsonDict]) -> None:
     parts = participants(t)
     leader = t.fh if t.fh in parts else _next_participant(t, t.fh)
     if t.number == SANS:
@@ -574,7 +575,7 @@ def play_legal(s: State, seat: int) -> list[str]:
     return [f"play {c}" for c in sort_cards(cards, trump(s))]
 
 
-def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
     card = args[0]
     if card not in s.hands[seat]:
         raise error("not_in_hand", card=card)
@@ -607,7 +608,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
 
 
 # ---------------------------------------------------------------------------------- scoring
-def _entry(t: State, tricks: dict | None) -> dict:
+def _entry(t: State, tricks: JsonDict | None) -> JsonDict:
     return {
         "declarer": t.declarer,
         "number": t.number,
@@ -619,7 +620,7 @@ def _entry(t: State, tricks: dict | None) -> dict:
     }
 
 
-def _write(t: State, entry: dict, events: list[dict]) -> None:
+def _write(t: State, entry: JsonDict, events: list[JsonDict]) -> None:
     entry = normalise(t.pull, entry, t.options)
     t.pull, row = apply_entry(t.pull, entry, t.options)
     row = dict(row, hand_no=t.hand_no, dealer=t.dealer)
@@ -631,7 +632,7 @@ def _write(t: State, entry: dict, events: list[dict]) -> None:
         _game_over(t, events)
 
 
-def sheet_json(t) -> dict:
+def sheet_json(t) -> JsonDict:
     """The public sheet (a fresh copy of the cached summary)."""
     d = t.pull.summary
     return {
@@ -645,7 +646,7 @@ def sheet_json(t) -> dict:
     }
 
 
-def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
     t.phase = "over"
     t.turn = None
     p = t.pull
@@ -692,7 +693,7 @@ def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
     return sorted(cards, key=key)
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     p = s.pull
     v: dict[str, Any] = {
         "game": "preferans",

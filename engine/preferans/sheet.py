@@ -13,6 +13,8 @@ from engine.text import grid
 
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 from .scoring import parse_fnum, shown
 
 WORDS = {
@@ -87,7 +89,7 @@ WORDS = {
 }
 
 
-def words(lang: str) -> dict:
+def words(lang: str) -> JsonDict:
     return WORDS.get(lang, WORDS["en"])
 
 
@@ -114,7 +116,7 @@ def _signed(v: Any, rounding: str) -> str:
     return s if s.startswith("−") or s == "0" else "+" + s
 
 
-def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
+def row_summary(row: JsonDict, names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
     """One line: what a hand wrote."""
     w = words(lang)
     if row["type"] == "all_pass":
@@ -147,7 +149,7 @@ def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", 
     return text
 
 
-def _entries(row: dict, names: list[str], rounding: str) -> str:
+def _entries(row: JsonDict, names: list[str], rounding: str) -> str:
     parts = [f"{names[int(k)]} {_signed(v, rounding)}" for k, v in row["contract"].items()]
     for key, v in row.get("soups", {}).items():
         wr, tg = int(key[0]), int(key[1])
@@ -155,7 +157,7 @@ def _entries(row: dict, names: list[str], rounding: str) -> str:
     return ", ".join(parts)
 
 
-def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
+def table_rows(sheet: JsonDict, names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
     """Header + one row per player (from ``rules.sheet_json`` / ``scoring.Pull.to_json``)."""
     w = words(lang)
     rows = [["#", w["player"], w["left"], w["contract"], w["right"], w["refe"], w["hat"], w["result"]]]
@@ -184,14 +186,14 @@ def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})
 
 
 def sheet_parts(
-    sheet: dict,
-    rows: list[dict],
+    sheet: JsonDict,
+    rows: list[JsonDict],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: JsonDict | None = None,
 ) -> tuple[str, list[str], str]:
     """(title, summary lines, table text) of the sheet after the last written hand."""
     w = words(lang)
@@ -210,14 +212,14 @@ def sheet_legend(lang: str) -> str:
 
 
 def sheet_text(
-    sheet: dict,
-    rows: list[dict],
+    sheet: JsonDict,
+    rows: list[JsonDict],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: JsonDict | None = None,
 ) -> str:
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
     return "\n".join([title, *lines, table, sheet_legend(lang)])

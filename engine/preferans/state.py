@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 from .options import PreferansOptions, parse_options
 from .scoring import Pull
 
@@ -102,8 +104,8 @@ class State:
         self.tricks_played = 0
         self.played: list[list] = []  # this hand's finished tricks, [[seat, card], ...] each (public)
         self.pull = Pull.start(options.bula)
-        self.last_row: dict | None = None  # what the last finished hand wrote (public)
-        self.result: dict | None = None
+        self.last_row: JsonDict | None = None  # what the last finished hand wrote (public)
+        self.result: JsonDict | None = None
 
     def clone(self) -> "State":
         s = State.__new__(State)

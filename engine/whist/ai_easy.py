@@ -15,13 +15,14 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 
 def _cost(card: str, trump: str | None) -> tuple:
     return (card[1] == trump, RV[card[0]], card[1])
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:

@@ -14,6 +14,8 @@ the match tally.
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from .scoring import SIDES, Sheet
 
 WORDS = {
@@ -56,7 +58,7 @@ WORDS = {
 }
 
 
-def words(lang: str) -> dict:
+def words(lang: str) -> JsonDict:
     return WORDS.get(lang, WORDS["en"])
 
 

@@ -13,6 +13,7 @@ Deterministic: no randomness is used.
 from __future__ import annotations
 
 from engine.bridge.inference import auction_inferences, last_meaning, normalize
+from engine.jsondata import JsonDict
 
 from . import slam
 from .hand import Hand
@@ -30,7 +31,7 @@ def to_action(call: str) -> str:
     return ACTION.get(call) or "bid " + call
 
 
-def choose_call(view: dict, legal: list[str]) -> str:
+def choose_call(view: JsonDict, legal: list[str]) -> str:
     """One of ``legal`` (action strings) for the seat's auction turn."""
     calls = normalize(view["auction"])
     legal_calls = {to_call(a) for a in legal}

@@ -23,6 +23,8 @@ shows what that level needs, less what the partner has already shown.
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from .hand import SUITS, Hand
 from .system import MAJORS, bid_rank, cheapest, natural
 
@@ -64,7 +66,7 @@ def strain_nt(call: str) -> bool:
     return call.endswith("NT")
 
 
-def natural_range(call: str, before: list[str], dealer: int, shown: dict):
+def natural_range(call: str, before: list[str], dealer: int, shown: JsonDict):
     """What a call the table does not know shows, given what each seat had shown."""
     from engine.bridge.inference import HandRange, range_of
 
@@ -131,7 +133,7 @@ def their_suits(calls: list[str], dealer: int, seat: int) -> str:
     )
 
 
-def partner_estimate(hand: Hand, partner, inf: dict, seat: int) -> float:
+def partner_estimate(hand: Hand, partner, inf: JsonDict, seat: int) -> float:
     """Partner's working points, no more than the opponents' shown minimum leaves him."""
     opp = inf[(seat + 1) % 4].hcp[0] + inf[(seat + 3) % 4].hcp[0]
     return max(partner.hcp[0], min(partner.est(), 40 - hand.hcp - opp))
@@ -148,7 +150,7 @@ def my_points(hand: Hand, strain: str, partner) -> int:
     return hand.length_points
 
 
-def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict, forcing: bool) -> str:
+def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: JsonDict, forcing: bool) -> str:
     """The natural call: a contract the side is worth, a competitive bid, a double or pass."""
     partner = inf[(seat + 2) % 4]
     last = next((i for i in range(len(calls) - 1, -1, -1) if calls[i][0].isdigit()), None)
