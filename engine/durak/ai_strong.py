@@ -33,6 +33,7 @@ from . import ai_fastsim, ai_policy
 from . import rules as R
 from .ai_search import OutOfBudget, Solver, outcome, rollout
 from .ai_world import Knowledge
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
     return max(cands, key=score.__getitem__)
 
 
-def _playout(s, me: int) -> int:
+def _playout(s: State, me: int) -> int:
     if s.phase == "over":
         return outcome(s, me)
     pos = ai_fastsim.from_state(s, me)

@@ -122,6 +122,7 @@ class Knowledge:
 def _candidates(s: State, me: int) -> list[int]:
     """The throw-in order of the round (rules._start_round), me included."""
     m, d, n = s.attacker, s.defender, s.n
+    assert m is not None and d is not None, "a round belongs to a bout"
     cands = [m]
     if s.rules.throw_all:
         for i in range(1, n):

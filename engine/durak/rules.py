@@ -52,7 +52,7 @@ def beats(c: str, a: str, trump: str | None) -> bool:
     return trump is not None and c[1] == trump
 
 
-def card_key(c: str) -> tuple:
+def card_key(c: str) -> tuple[int, int, str]:
     """Sort key: rank, then suit, then copy id."""
     return (RV[c[0]], SUIT_ORDER[c[1]], c)
 
@@ -87,6 +87,7 @@ def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonD
     opts = parse_options(options)
     n = check_players(opts, players)
     lead = "rule"
+    dealer: Any  # read from the history's JSON, checked below
     if not history:
         dealer = rng.randrange(n)
     else:
@@ -134,11 +135,13 @@ def _parse_deal(s: State, action: str, parts: list[str]) -> tuple[int, str, list
 def first_attacker(s: State) -> tuple[int, str]:
     """§4: who attacks first, and why (for the deal event)."""
     n, dealer = s.n, s.dealer
+    assert dealer is not None, "the deal sets the dealer"
     if s.lead == "left":
         return (dealer + 1) % n, "dealer_left"
     order = [(dealer + 1 + i) % n for i in range(n)]
     trump = s.trump
     if trump is not None:
+        assert s.trump_card is not None, "a game with trumps turns a trump card"
         high = RV[s.trump_card[0]] >= RV[s.rules.high_from]
         best, best_v = None, None
         for seat in order:
@@ -231,6 +234,7 @@ def room(s: State, defender: int) -> int:
 
 
 def capacity(s: State) -> int:
+    assert s.defender is not None, "asked only during a bout"
     return room(s, s.defender)
 
 
@@ -368,7 +372,7 @@ def _lay(s: State, seat: int, cards: list[str]) -> State:
     return t
 
 
-def _h_attack(s: State, seat: int, cards: list[str], events: list[JsonDict]):
+def _h_attack(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _check_in_hand(s.hands[seat], cards)
     r = cards[0][0]
     if any(c[0] != r for c in cards):
@@ -386,7 +390,7 @@ def _find_unbeaten(s: State, attack: str) -> int:
     raise error("not_on_table", card=attack)
 
 
-def _h_beat(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_beat(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     a, c = args
     i = _find_unbeaten(s, a)
     _check_in_hand(s.hands[seat], [c])
@@ -411,7 +415,7 @@ def _after_cover(t: State, events: list[JsonDict]) -> None:
     _start_round(t, "throw", events)
 
 
-def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not s.rules.blind:
         raise error("wrong_phase", verb="blind")
     a, c = args
@@ -424,6 +428,7 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]):
     t.table[i] = (a, owner, c, True, seat)
     events.append({"type": "blind", "seat": seat, "attack": a})
     decider = t.attacker if owner == seat else owner
+    assert decider is not None, "a bout has an attacker"
     if not t.hands[decider] and not t.stock:  # a finished decider accepts at once (§9)
         events.append({"type": "accept", "seat": decider, "attack": a, "auto": True})
         _after_cover(t, events)
@@ -433,8 +438,9 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_accept(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_accept(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
+    assert t.verdict is not None, "the verdict phase names the blind pair"
     a = t.table[t.verdict][0]
     t.verdict = t.decider = None
     events.append({"type": "accept", "seat": seat, "attack": a, "auto": False})
@@ -442,9 +448,11 @@ def _h_accept(s: State, seat: int, args: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_challenge(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_challenge(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
+    assert t.verdict is not None, "the verdict phase names the blind pair"
     a, _, c, _, _ = t.table[t.verdict]
+    assert c is not None, "a blind pair is covered"
     ok = beats(c, a, t.trump)
     p = t.table[t.verdict]
     t.table[t.verdict] = (a, p[1], c, False, p[4])  # turned face up for everyone
@@ -456,7 +464,7 @@ def _h_challenge(s: State, seat: int, args: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     c = args[0]
     mode = s.rules.transfer
     if not mode:
@@ -482,7 +490,7 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_take(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_take(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     t.taking = True
     events.append({"type": "take", "seat": seat})
@@ -490,7 +498,7 @@ def _h_take(s: State, seat: int, args: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]):
+def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _check_in_hand(s.hands[seat], cards)
     vis = visible_ranks(s)
     for c in cards:
@@ -507,7 +515,7 @@ def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]):
     return t, events
 
 
-def _h_pass(s: State, seat: int, args: list[str], events: list[JsonDict]):
+def _h_pass(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     events.append({"type": "pass", "seat": seat})
     t.ci += 1
@@ -537,6 +545,7 @@ def _start_round(t: State, phase: str, events: list[JsonDict]) -> None:
     """A THROW or FINAL round (§6): M first, then the other throwers clockwise from
     D's left. Candidates who could only pass are skipped (auto-pass)."""
     m, d, n = t.attacker, t.defender, t.n
+    assert m is not None and d is not None, "a round belongs to a bout"
     cands = [m]
     if t.rules.throw_all:
         hands, stock = t.hands, t.stock
@@ -595,6 +604,7 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]
             _game_over(t, {"durak": taker, "by_52": True}, events)
             return
     n, m, d, hands = t.n, t.attacker, t.defender, t.hands
+    assert m is not None and d is not None, "a bout has an attacker and a defender"
     # refill: M, the others clockwise from D's left, D last
     if t.stock:
         order = [m] + [x for x in ((d + i) % n for i in range(1, n)) if x != m] + [d]
@@ -622,7 +632,9 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]
     if d_leads and hands[d]:
         m2 = d
     else:
-        m2 = _next_active(t, d)
+        next_seat = _next_active(t, d)
+        assert next_seat is not None, "two players still hold cards"
+        m2 = next_seat
     t.attacker, t.defender = m2, _next_active(t, m2)
     t.bout += 1
     t.phase = "open"
@@ -675,7 +687,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     # defend
     trump = s.trump
     open_pairs = [p[0] for p in s.table if p[2] is None]
-    out = []
+    out: list[str] = []
     by_cost = sorted(hand, key=_COST[trump].__getitem__)
     for a in open_pairs:
         out.extend(f"beat {a} {c}" for c in by_cost if beats(c, a, trump))

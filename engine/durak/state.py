@@ -15,7 +15,7 @@ from engine.jsondata import JsonDict
 from .options import DurakOptions, parse_options
 
 # One pair on the table: (attack card, its owner, cover or None, face-down?, who covered).
-Pair = tuple  # (str, int, str | None, bool, int | None)
+Pair = tuple[str, int, str | None, bool, int | None]
 
 PHASES = ("deal", "open", "defend", "verdict", "throw", "final", "over")
 
