@@ -23,7 +23,7 @@ from engine.jsondata import JsonDict
 DEAL7_DEFAULT = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 
 
-def _danger(card: str, no: int) -> tuple:
+def _danger(card: str, no: int) -> tuple[int, int]:
     """How much a penalty deal wants to get rid of ``card`` (higher = sooner)."""
     special = 0
     if no == 6 and card == "KH":

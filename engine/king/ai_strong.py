@@ -92,7 +92,7 @@ def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget
     return choice if choice in legal else ai_easy.computer_action(view, legal, rng)
 
 
-def _best(cands: list, totals: JsonDict) -> object:
+def _best(cands: list[str], totals: dict[str, float]) -> str:
     """The highest total; the first candidate (the heuristic's) wins ties."""
     best = cands[0]
     for c in cands[1:]:
@@ -133,10 +133,10 @@ def _play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, 
     return "play " + _best(cands, totals)
 
 
-def _distinct(cards: list[str], unseen: list[str], plays: list, deal: TrickDeal) -> list[str]:
+def _distinct(cards: list[str], unseen: list[str], plays: list[tuple[int, str]], deal: TrickDeal) -> list[str]:
     """One card of each run of equals: cards of one suit with no unseen card and no card
     of the trick between them, that score the same, play the same in every line."""
-    between = {}
+    between: dict[str, list[int]] = {}  # suit -> ranks of the unseen and trick cards
     for c in list(unseen) + [c for _, c in plays]:
         between.setdefault(c[1], []).append(RV[c[0]])
     out, prev = [], None
@@ -205,7 +205,7 @@ def _choose(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
 
 def _count(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me, total = view["seat"], view.get("total", 0)
-    values = dict(options.deal7_values)
+    values: dict[str, int] = {rank: v for rank, v in options.deal7_values.items()}
     open_at = [(at, pts) for at, pts, seat in view.get("thresholds", []) if seat is None]
     cards = [a.split()[1] for a in legal if a.startswith("play ")]
     by_value: dict[int, str] = {}  # only a card's value matters here: one card per value

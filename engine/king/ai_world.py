@@ -100,7 +100,9 @@ class World:
             hands = self._try(rng, strict=True)
             if hands is not None:
                 return hands
-        return self._try(rng, strict=False)
+        hands = self._try(rng, strict=False)
+        assert hands is not None, "a try that may ignore the voids always deals"
+        return hands
 
     def _try(self, rng: random.Random, strict: bool) -> list[list[str]] | None:
         n = len(self.counts)

@@ -9,7 +9,7 @@ action never changes anything.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine import tricks
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled, sort_hand
@@ -17,7 +17,7 @@ from engine.errors import split_action
 from engine.jsondata import JsonDict
 
 from .errors import error
-from .options import PLAYERS, SEAT_LETTERS, check_players, parse_options
+from .options import PLAYERS, SEAT_LETTERS, Rank, check_players, parse_options
 from .scoring import CONTRACTS, DECK, TRUMP_DEALS, deal_score, kind, places, scoring_cards
 from .state import State, options_json
 
@@ -64,6 +64,7 @@ def system_action(s: State, rng: random.Random) -> str | None:
         return None
     if s.deal_no == 0:
         return _deal_text(1, _first_dealer(s.options, rng), rng)
+    assert s.dealer is not None, "deal 1 set the dealer"
     return _deal_text(s.deal_no + 1, (s.dealer + 1) % PLAYERS, rng)
 
 
@@ -95,8 +96,10 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[
         fd = s.options.first_dealer
         if fd != "random" and dealer != SEAT_LETTERS.index(fd):
             raise error("bad_deal", detail=f"first_dealer is {fd}, so deal 1's dealer is seat {SEAT_LETTERS.index(fd)}")
-    elif dealer != (s.dealer + 1) % PLAYERS:
-        raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} deals now")
+    else:
+        assert s.dealer is not None, "deal 1 set the dealer"
+        if dealer != (s.dealer + 1) % PLAYERS:
+            raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} deals now")
     if sorted(deck) != _SORTED_DECK:
         raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
     return no, dealer, deck
@@ -115,6 +118,7 @@ def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[Js
     t.pile, t.total, t.awards = [], 0, []
     t.rows, t.passed, t.out = {}, [], []
     f = t.first
+    assert f is not None, "the dealer is set just above"
     events.append({"type": "deal", "no": no, "contract": CONTRACTS[no], "dealer": dealer, "first": f})
     if no in TRUMP_DEALS:  # §3.4: the chooser sees d0–2 first; nobody else has cards yet
         t.deck = list(deck)
@@ -209,6 +213,7 @@ def _domino_advance(t: State, events: list[JsonDict]) -> None:
     is their only action): stop at the first player who can play."""
     for _ in range(2 * t.n):
         seat = t.turn
+        assert seat is not None, "deals 7 and 8 always have a turn"
         if not t.hands[seat]:
             t.turn = _next_with_cards(t, seat)
             continue
@@ -306,9 +311,10 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[Json
 # ---------------------------------------------------------------------------------
 
 
-def _choose(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]):
+def _choose(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     deck = t.deck
+    assert t.dealer is not None, "a trump deal has a dealer"
     t.hands = packets(deck, t.dealer)
     turned: list[str] = []
     asked = args[0] if args else None
@@ -351,7 +357,7 @@ def _refuse_card(s: State, seat: int, card: str) -> None:
     raise error("must_trump", suit=s.trump)
 
 
-def _play_trick(s: State, seat: int, card: str, events: list[JsonDict]):
+def _play_trick(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if card not in playable_cards(s, seat):
         _refuse_card(s, seat, card)
     t = s.clone()
@@ -392,12 +398,12 @@ def _deal_decided(t: State, last_cards: list[str]) -> bool:
 # ---------------------------------------------------------------------------------
 
 
-def _lay(s: State, seat: int, card: str, events: list[JsonDict]):
+def _lay(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     o = s.options
     t = s.clone()
     t.hands[seat].remove(card)
     t.pile.append([seat, card])
-    t.total += o.deal7_values[card[0]]
+    t.total += o.deal7_values[cast(Rank, card[0])]  # the rank of a card in hand
     events.append({"type": "lay", "seat": seat, "card": card, "total": t.total})
     for i, (at, points) in enumerate(o.deal7_thresholds):
         if t.awards[i] is None and t.total >= at:
@@ -416,7 +422,7 @@ def _lay(s: State, seat: int, card: str, events: list[JsonDict]):
 # ---------------------------------------------------------------------------------
 
 
-def _domino(s: State, seat: int, card: str, events: list[JsonDict]):
+def _domino(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not fits(card, s.rows):
         raise error("not_playable", card=card)
     t = s.clone()
@@ -442,7 +448,7 @@ def _domino(s: State, seat: int, card: str, events: list[JsonDict]):
     return t, events
 
 
-def _pass(s: State, seat: int, events: list[JsonDict]):
+def _pass(s: State, seat: int, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not s.options.deal8_free_pass:
         raise error("cannot_pass", detail="you have a card to play")
     if not _may_pass(s, seat):

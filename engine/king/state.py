@@ -61,12 +61,12 @@ class State:
         self.trump_asked: str | None = None  # the suit named or asked for
         self.turned: list[str] = []  # cards turned face up for the chooser (public)
         self.leader: int | None = None  # who leads the current trick
-        self.plays: list[list] = []  # the current trick: [seat, card] in play order
+        self.plays: list[list[Any]] = []  # the current trick: [seat, card] in play order (JSON pairs)
         self.winners: list[int] = []  # winner of each finished trick of this deal
         self.won: list[list[str]] = [[] for _ in range(n)]  # cards each seat took this deal
         self.last_trick: JsonDict | None = None  # {"no", "plays", "winner"}
         self.turn: int | None = None  # whose turn in deals 7 and 8
-        self.pile: list[list] = []  # deal 7: [seat, card] laid so far
+        self.pile: list[list[Any]] = []  # deal 7: [seat, card] laid so far (JSON pairs)
         self.total = 0  # deal 7: the running total
         self.awards: list[int | None] = []  # deal 7: seat that crossed each threshold
         self.rows: dict[str, list[str]] = {}  # deal 8: suit -> [lowest rank, highest rank]
