@@ -28,7 +28,7 @@ import random
 from endplay._dds import DDSError
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import NORMAL_BUDGET, samples_for
+from engine.ddplay.chooser import NORMAL_BUDGET, Budget, samples_for
 from engine.ddplay.sampler import Hands, voids
 from engine.jsondata import JsonDict
 
@@ -66,7 +66,7 @@ def known_voids(view: JsonDict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
+def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -90,7 +90,7 @@ def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget=STR
 
     def sample(r: random.Random) -> tuple[Hands, float]:
         hands, log_weight = sample_weighted(pool, need, void, bans, r)
-        if fixed:
+        if fixed and dealer is not None:
             hands[dealer] = hands[dealer] + fixed
         return hands, log_weight
 
@@ -100,7 +100,7 @@ def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget=STR
     return "play " + card
 
 
-def _action(view: JsonDict, legal: list[str], rng: random.Random, budget) -> str:
+def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1 or not legal[0].startswith("play "):

@@ -27,7 +27,7 @@ from engine.jsondata import JsonDict
 from engine.tricks import playable, winning_index
 
 from .errors import error
-from .options import parse_options
+from .options import WhistOptions, parse_options
 from .scoring import SIDES, other, side_of
 from .state import SEAT_LETTERS, State, initial_state  # noqa: F401 (re-exported)
 
@@ -81,6 +81,7 @@ def system_action(state: State, rng: random.Random) -> str | None:
 
 def to_act(state: State) -> list[int]:
     if state.phase == "trump":
+        assert state.chooser is not None, "the trump phase has a chooser"
         return [state.chooser]
     if state.phase == "play":
         return [state.to_play()]
@@ -111,7 +112,7 @@ def legal_actions(state: State, seat: int) -> list[str]:
     return []
 
 
-def honours_in(cards: list[str], trump: str, ranks: tuple[str, ...]) -> int:
+def honours_in(cards: list[str], trump: str | None, ranks: tuple[str, ...]) -> int:
     return sum(1 for c in cards if c[1] == trump and c[0] in ranks)
 
 
@@ -368,7 +369,7 @@ def _score(s: State, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     return s, events
 
 
-def honours_not_written(deal: JsonDict, options) -> JsonDict:
+def honours_not_written(deal: JsonDict, options: WhistOptions) -> JsonDict:
     """Why a side's honours are missing from the sheet, for the post: ``dropped`` (the
     other side won the game by tricks first, §5.3) or ``barred`` (``honours_barred_from``)."""
     out: dict[str, Any] = {}

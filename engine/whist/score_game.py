@@ -179,7 +179,8 @@ class WhistScoreGame(RulesFacade):
         return state.over
 
     def result(self, state: ScoreState) -> JsonDict | None:
-        return _copy(state.result)
+        result: JsonDict | None = _copy(state.result)
+        return result
 
     def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
         # level: every game takes one (engine.base.Game); no computer plays a score sheet
@@ -223,7 +224,7 @@ class WhistScoreGame(RulesFacade):
             raise error("game_over")
         if not state.opened:
             raise error("wrong_phase", verb=verb)
-        number = None
+        number = 0  # the argument of "tricks" and "honours"
         if verb in ("tricks", "honours"):
             if len(args) != 1 or not args[0].isdigit():
                 raise error("bad_syntax", action=action, detail=f"{verb} takes a number")

@@ -61,7 +61,7 @@ class State:
         self.plays: list[tuple[int, str]] = []  # the trick in progress
         self.won: list[list[str]] = [[], []]  # cards of the tricks won, per side (NS, EW)
         self.last_trick: JsonDict | None = None  # {"leader", "plays", "winner"}
-        self.played: list[list] = []  # [seat, card] of this deal's finished tricks, in order
+        self.played: list[list[Any]] = []  # [seat, card] of this deal's finished tricks, in order (JSON pairs)
         self.held: list[int] = [0, 0]  # trump honours held as dealt, per side
         self.sheet = Sheet(options)
         self.votes: list[int] = []  # seats that want another rubber (no limit)
@@ -72,6 +72,7 @@ class State:
         return [len(self.won[0]) // 4, len(self.won[1]) // 4]
 
     def to_play(self) -> int:
+        assert self.leader is not None, "asked only while a trick is played"
         return (self.leader + len(self.plays)) % 4
 
     def clone(self) -> "State":
