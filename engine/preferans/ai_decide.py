@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 from zlib import crc32
 
@@ -43,7 +44,7 @@ from .ai_eval import (
     more,
     plausible_declarer,
 )
-from .ai_sample import Knowledge, auction_knowledge, knowledge, sample
+from .ai_sample import Knowledge, Layout, auction_knowledge, knowledge, sample
 from .dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
 from .scoring import value
@@ -64,7 +65,7 @@ STRONG = Budget(nodes=10000, samples=10, candidates=2)
 NORMAL = Budget(nodes=3000, samples=4, candidates=1)
 
 
-def _seed(*parts) -> int:
+def _seed(*parts: object) -> int:
     return crc32(repr(parts).encode())
 
 
@@ -194,7 +195,7 @@ def make_chance(view: JsonDict, budget: Budget) -> float:
 
 
 @lru_cache(maxsize=64)
-def _make_chance(key: tuple, budget: Budget) -> float:
+def _make_chance(key: tuple[Any, ...], budget: Budget) -> float:
     hand, number, decl, me, fh, talon, igra, counts = key
     view = {
         "hand": list(hand),
@@ -226,7 +227,7 @@ def _make_chance(key: tuple, budget: Budget) -> float:
     return made / samples if samples else 0.7  # nothing solved: a middling guess
 
 
-def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int) -> JsonDict:
+def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int) -> Layout:
     """A layout in which the declarer's hand fits his having declared ``number``."""
     layout = sample(know, rng)
     for _ in range(30):

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 from zlib import crc32
 
 from engine.jsondata import JsonDict
 
 from . import ai_easy
 from .ai_eval import SUIT_OF, first_leader, more, plausible_declarer
-from .ai_sample import knowledge, sample
+from .ai_sample import Knowledge, Layout, knowledge, sample
 from .ai_settle import NO_PLAY, Defence, table_worth
 from .dd import OutOfNodes, Solver, mask_of
 
@@ -53,7 +54,7 @@ def kontra_worth(view: JsonDict, nodes: int, samples: int) -> dict[str, float]:
     return dict(_worth("kontra", _key(view, ("kontra", "no")), nodes, samples))
 
 
-def _key(view: JsonDict, legal: tuple[str, ...]) -> tuple:
+def _key(view: JsonDict, legal: tuple[str, ...]) -> tuple[Any, ...]:
     return (
         tuple(view["hand"]),
         view["number"],
@@ -88,17 +89,17 @@ class _Table:
     def __init__(
         self,
         hands: dict[int, int],
-        solvers: JsonDict,
+        solvers: dict[int | None, Solver],
         decl: int,
         fh: int,
         number: int,
         me: int,
         partner: int,
         share: float,
-    ):
+    ) -> None:
         self.hands, self.solvers, self.decl, self.fh = hands, solvers, decl, fh
         self.number, self.me, self.partner, self.share = number, me, partner, share
-        self.cache: JsonDict = {}
+        self.cache: dict[int | None, int] = {}  # lone defender (None: both play) -> tricks
 
     def tricks(self, lone: int | None) -> int:
         """The declarer's tricks, three-handed if ``lone`` is None."""
@@ -129,7 +130,7 @@ class _Table:
 
 
 @lru_cache(maxsize=64)
-def _worth(kind: str, key: tuple, node_budget: int, max_samples: int) -> tuple:
+def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) -> tuple[tuple[str, float], ...]:
     hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
     said = dict(said)
     view = {
@@ -149,7 +150,7 @@ def _worth(kind: str, key: tuple, node_budget: int, max_samples: int) -> tuple:
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
     partner = d2 if me == d1 else d1
     know = knowledge(view)
-    solvers = {None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget)}
+    solvers: dict[int | None, Solver] = {None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget)}
     for x in (d1, d2):
         solvers[x] = Solver(decl, sorted([decl, x]), trump, False, limit=node_budget)
     mine = mask_of(hand)
@@ -208,11 +209,13 @@ def _defence_value(table: _Table, action: str, said: JsonDict, p_est: float, two
     if len(plays) == 2:
         return table.value(Defence((d1, d2), kontra), None)
     if two and kontra:  # a lone defender's kontra brings the passed one in
-        return table.value(Defence(plays, kontra, True), None)
+        return table.value(Defence(tuple(plays), kontra, True), None)
     return table.value(Defence(tuple(plays)), plays[0])
 
 
-def _kontra_value(table: _Table, action: str, said: JsonDict, kontra: tuple, p_est: float, two: bool) -> float:
+def _kontra_value(
+    table: _Table, action: str, said: JsonDict, kontra: tuple[int, ...], p_est: float, two: bool
+) -> float:
     """My worth if I say ``action`` (kontra / no) now; the partner, if he still speaks,
     by the ordinary player's rule; the declarer does not raise."""
     me, decl = table.me, table.decl
@@ -236,8 +239,14 @@ def _kontra_value(table: _Table, action: str, said: JsonDict, kontra: tuple, p_e
 
 
 def _layout(
-    know, rng: random.Random, decl: int, number: int, partner: int, partner_said: str | None, trump: str | None
-) -> JsonDict:
+    know: Knowledge,
+    rng: random.Random,
+    decl: int,
+    number: int,
+    partner: int,
+    partner_said: str | None,
+    trump: str | None,
+) -> Layout:
     """A layout fitting the declarer's contract and what the other defender said."""
     layout = sample(know, rng)
     for _ in range(40):

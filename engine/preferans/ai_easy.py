@@ -154,7 +154,7 @@ def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str
         target = best_target(hand, 0.0)
         trump = NUMBER_SUIT.get(target or 0)
 
-        def cost(a: str) -> tuple:
+        def cost(a: str) -> tuple[bool, bool, int, int]:
             c = a.split()[1]
             return (c[1] == trump, RV[c[0]] == 14, len(counts[c[1]]), RV[c[0]])
 

@@ -21,6 +21,7 @@ from engine.jsondata import JsonDict
 from .rules import DECK
 
 PILE = 3  # holder index of the discards / untouched talon
+Layout = dict[int, list[str]]  # seat (or PILE) -> its cards
 
 
 @dataclass

@@ -142,7 +142,7 @@ def _participants(p: JsonDict) -> list[int]:
     return [d] + [x for x in defenders(d) if p["defence"][str(x)] != "pass"]
 
 
-def _entry_of(p: JsonDict, tricks: JsonDict | None) -> JsonDict:
+def _entry_of(p: JsonDict, tricks: dict[int, int] | None) -> JsonDict:
     return {
         "declarer": p["declarer"],
         "number": p["number"],
@@ -254,10 +254,12 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[JsonDict]) -> 
         t.pending = {"step": "confirm", "all_pass": True}
         return t
     if verb == "declarer":
+        assert arg is not None, "legal_actions: declarer <letter>"
         t.pending = {"step": "contract", "declarer": LETTERS.index(arg), "defence": {}}
         return t
     assert p is not None
     if verb == "contract":
+        assert arg is not None, "legal_actions: contract <name>"
         p["number"] = CONTRACTS[arg]
         p["step"] = "igra"
     elif verb == "igra":
@@ -285,6 +287,7 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[JsonDict]) -> 
             _after_kontra(t, p)
     elif verb == "kontra":
         elig = _eligible(p)
+        assert arg is not None, "legal_actions: kontra <who>"
         k = [] if arg == "none" else elig if arg == "both" else [LETTERS.index(arg)]
         p["kontra"] = k
         p["defence"] = dict(p["defence"])
@@ -300,9 +303,11 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[JsonDict]) -> 
             p["level"] = 1 if k else 0
             _after_kontra(t, p)
     elif verb == "level":
+        assert arg is not None, "legal_actions: level <n>"
         p["level"] = int(arg)
         _after_kontra(t, p)
     elif verb == "tricks":
+        assert arg is not None, "legal_actions: tricks <n>"
         p["tricks"] = dict(p["tricks"])
         p["tricks"][str(p["tseat"])] = int(arg)
         _tricks_next(p)

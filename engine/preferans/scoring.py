@@ -23,6 +23,8 @@ from typing import Any
 
 from engine.jsondata import JsonDict
 
+from .options import PreferansOptions
+
 CONTRACTS = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 NAME_OF = {n: c for c, n in CONTRACTS.items()}
 TRUMP_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
@@ -155,7 +157,7 @@ def settlement(pull: Pull) -> list[Fraction]:
     return out
 
 
-def _grant_refe(pull: Pull, options) -> tuple[Pull, bool]:
+def _grant_refe(pull: Pull, options: PreferansOptions) -> tuple[Pull, bool]:
     """§5.2: a refe round for everybody unless somebody is under the hat or the cap is reached."""
     if any(c >= 0 for c in pull.contract):
         return pull, False
@@ -184,7 +186,7 @@ def participants(entry: JsonDict) -> list[int]:
     return [d] + [x for x in defenders(d) if entry["defence"][x] != "pass"]
 
 
-def two_check(pull: Pull, entry: JsonDict, options) -> bool:
+def two_check(pull: Pull, entry: JsonDict, options: PreferansOptions) -> bool:
     """§5.6: a "two" (spades with the talon), no refe for the declarer, nobody kontra'd."""
     return (
         options.two_requires_kontra
@@ -195,7 +197,7 @@ def two_check(pull: Pull, entry: JsonDict, options) -> bool:
     )
 
 
-def normalise(pull: Pull, entry: JsonDict, options) -> JsonDict:
+def normalise(pull: Pull, entry: JsonDict, options: PreferansOptions) -> JsonDict:
     """Check a hand entry against the rules and the sheet; return it normalised (a lone
     defender's kontra makes the passed defender his invited partner, §5.5).
     Raises :class:`EntryError`."""
@@ -299,13 +301,13 @@ def normalise(pull: Pull, entry: JsonDict, options) -> JsonDict:
 
 
 # ------------------------------------------------------------------------------ writing
-def apply_entry(pull: Pull, entry: JsonDict, options) -> tuple[Pull, JsonDict]:
+def apply_entry(pull: Pull, entry: JsonDict, options: PreferansOptions) -> tuple[Pull, JsonDict]:
     """Write one hand (§5.2, §5.6, §6.2, §6.3). ``entry`` must come from :func:`normalise`
     (the engine builds valid ones). Returns the new sheet and the JSON row describing
     what was written (also appended to ``pull.rows``)."""
     if entry.get("all_pass"):
         new, granted = _grant_refe(pull, options)
-        row = {"type": "all_pass", "refe": granted}
+        row: JsonDict = {"type": "all_pass", "refe": granted}
         return replace(new, rows=pull.rows + (row,)), row
     d, number, igra = entry["declarer"], entry["number"], entry["igra"]
     d1, d2 = defenders(d)
@@ -313,7 +315,7 @@ def apply_entry(pull: Pull, entry: JsonDict, options) -> tuple[Pull, JsonDict]:
     v = value(number, igra)
     r = 2 if pull.refe[d] > 0 else 1
     big_m = 2**level
-    row: dict[str, Any] = {
+    row = {
         "type": "hand",
         "declarer": d,
         "number": number,

@@ -9,11 +9,11 @@ column, the soup on his right neighbour, refe marks (─ unused, ╱ used), hat 
 
 from __future__ import annotations
 
-from engine.text import grid
-
+from collections.abc import Container
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.text import grid
 
 from .scoring import parse_fnum, shown
 
@@ -102,8 +102,8 @@ def contract_name(number: int, igra: bool, lang: str) -> str:
 def kontra_name(level: int, lang: str) -> str:
     w = words(lang)
     if level < len(w["kontra"]):
-        return w["kontra"][level]
-    return w["kontra_n"].format(m=2**level)
+        return str(w["kontra"][level])
+    return str(w["kontra_n"].format(m=2**level))
 
 
 def _num(v: Any, rounding: str) -> str:
@@ -122,7 +122,7 @@ def row_summary(row: JsonDict, names: list[str], lang: str, rounding: str = "non
     if row["type"] == "all_pass":
         return f"{w['all_pass']}: {w['refe_granted'] if row.get('refe') else w['no_refe']}"
     if row["type"] == "forfeit":
-        return w["forfeit"].format(name=names[row["seat"]], bula=bula)
+        return str(w["forfeit"].format(name=names[row["seat"]], bula=bula))
     d = row["declarer"]
     head = f"{names[d]}: {contract_name(row['number'], row['igra'], lang)}"
     extras = []
@@ -181,7 +181,7 @@ def table_rows(sheet: JsonDict, names: list[str], lang: str, rounding: str = "no
     return rows
 
 
-def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})) -> str:
+def plain_table(rows: list[list[str]], align_right: Container[int] = frozenset({3, 7})) -> str:
     return grid(rows, align_right)
 
 
@@ -208,7 +208,7 @@ def sheet_parts(
 
 def sheet_legend(lang: str) -> str:
     """The line under the table that explains the soup columns and the bracketed numbers."""
-    return words(lang)["legend"]
+    return str(words(lang)["legend"])
 
 
 def sheet_text(
