@@ -9,8 +9,9 @@ bound to the subclass as plain staticmethods, so the hot paths (``apply``, ``vie
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from engine.jsondata import JsonDict
 
@@ -26,14 +27,13 @@ class RulesFacade:
 
     State: ClassVar[Any]
 
-    if TYPE_CHECKING:  # bound from the rules module by __init_subclass__; typed for engine.base.Game
-
-        def new_deal(self, options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str: ...
-        def initial_state(self, options: Any, players: int) -> Any: ...
-        def apply(self, state: Any, seat: int | None, action: str) -> tuple[Any, list[JsonDict]]: ...
-        def legal_actions(self, state: Any, seat: int) -> list[str]: ...
-        def to_act(self, state: Any) -> list[int]: ...
-        def view(self, state: Any, seat: int | None) -> JsonDict: ...
+    # bound from the rules module by __init_subclass__ (annotations only, for engine.base.Game)
+    new_deal: Callable[[Any, int, random.Random, list[JsonDict]], str]
+    initial_state: Callable[[Any, int], Any]
+    apply: Callable[[Any, int | None, str], tuple[Any, list[JsonDict]]]
+    legal_actions: Callable[[Any, int], list[str]]
+    to_act: Callable[[Any], list[int]]
+    view: Callable[[Any, int | None], JsonDict]
 
     def __init_subclass__(cls, rules: ModuleType | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -18,7 +18,7 @@ import random
 
 from endplay._dds import DDSError
 
-from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
+from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, Budget
 from engine.jsondata import JsonDict
 
 from .bidding import choose_call  # first: the bidding package and inference.py import each other
@@ -34,7 +34,7 @@ def _call(view: JsonDict, legal: list[str], rng: random.Random, normal: bool) ->
     return choose_call(view, legal)
 
 
-def _action(view: JsonDict, legal: list[str], rng: random.Random, budget, normal: bool = False) -> str:
+def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, normal: bool = False) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:

@@ -92,7 +92,9 @@ def passed_out(calls: list[str]) -> bool:
 def contract_and_declarer(calls: list[str], dealer: int) -> tuple[Contract, int]:
     """For a finished auction with a bid: the contract and the declarer — the first
     player of the contracting side to name the final strain (§3)."""
-    index, bid = last_bid(calls)
+    found = last_bid(calls)
+    assert found is not None, "the auction has a bid"
+    index, bid = found
     level, strain = bid_parts(bid)
     side = caller(dealer, index) % 2
     doubling, _ = status(calls)

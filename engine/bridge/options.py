@@ -72,7 +72,7 @@ class BridgeOptions(BaseModel):
 
     @field_validator("undertrick_doubled")
     @classmethod
-    def _non_empty(cls, value):
+    def _non_empty(cls, value: dict[Vul, list[Points]] | None) -> dict[Vul, list[Points]] | None:
         if value is not None and any(len(v) == 0 for v in value.values()):
             raise ValueError("each list needs at least one value")
         return value

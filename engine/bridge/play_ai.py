@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import STRONG_BUDGET, choose_card, samples_for
+from engine.ddplay.chooser import STRONG_BUDGET, Budget, choose_card, samples_for
 from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_fitting, sample_hands, voids
 from engine.jsondata import JsonDict
 from engine.tricks import winning_index
@@ -87,7 +87,7 @@ def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
 
 
 def choose_play(
-    view: JsonDict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET, nodes: int | None = None
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET, nodes: int | None = None
 ) -> str:
     """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere).
     ``nodes``: the DDS work allowed for extra deals (default: ``STRONG_NODES`` with the

@@ -138,6 +138,7 @@ def legal(s: ScoreState) -> list[str]:
     elif st == "tricks":
         out = [f"tricks {n}" for n in range(14)]
     elif st == "honours":
+        assert s.pending is not None, "a step belongs to an entry"
         held = (4,) if s.pending["strain"] == "NT" else (4, 5)
         out = ["honours none"] + [f"honours {side} {h}" for side in ("NS", "EW") for h in held]
     else:
@@ -227,19 +228,22 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
         t.pending = {"passed_out": True}
     elif verb == "stop":
         t.pending = {"stop": True}
-    elif verb == "level":
-        t.pending["level"] = int(args[0])
-    elif verb == "strain":
-        t.pending["strain"] = args[0]
-    elif verb == "doubling":
-        t.pending["doubling"] = args[0]
-    elif verb == "tricks":
-        t.pending["tricks"] = int(args[0])
-    elif verb == "honours":
-        t.pending["honours"] = None if args[0] == "none" else {"side": args[0], "held": int(args[1])}
+    elif verb in ("level", "strain", "doubling", "tricks", "honours"):
+        assert t.pending is not None, "legal_actions: the next step of an entry"
+        if verb == "level":
+            t.pending["level"] = int(args[0])
+        elif verb == "strain":
+            t.pending["strain"] = args[0]
+        elif verb == "doubling":
+            t.pending["doubling"] = args[0]
+        elif verb == "tricks":
+            t.pending["tricks"] = int(args[0])
+        else:
+            t.pending["honours"] = None if args[0] == "none" else {"side": args[0], "held": int(args[1])}
     elif verb == "undo":
         _undo(t, events)
     elif verb == "confirm":
+        assert t.pending is not None, "legal_actions: confirm ends an entry"
         if t.pending.get("stop"):
             t.pending = None
             _stop(t, events)
@@ -262,6 +266,7 @@ def _record_of(p: JsonDict) -> JsonDict:
 
 
 def _confirm(t: ScoreState, events: list[JsonDict]) -> None:
+    assert t.pending is not None, "confirm ends an entry"
     deal = _record_of(t.pending)
     entry = _entry_of(deal)
     if entry is not None and entry["honours"] is not None:

@@ -85,10 +85,10 @@ def undertrick_points(contract: Contract, down: int, vulnerable: bool, table: Js
     """§5.3: the penalty for ``down`` undertricks."""
     vul = "v" if vulnerable else "nv"
     if contract.doubling == 0:
-        return down * table["undertrick_undoubled"][vul]
+        return int(down * table["undertrick_undoubled"][vul])
     steps = table["undertrick_doubled"][vul]
     doubled = sum(steps[min(i, len(steps) - 1)] for i in range(down))
-    return doubled * (table["redouble_factor"] if contract.doubling == 2 else 1)
+    return int(doubled * (table["redouble_factor"] if contract.doubling == 2 else 1))
 
 
 def deal_items(contract: Contract, tricks: int, vulnerable: bool, table: JsonDict) -> list[JsonDict]:
@@ -150,11 +150,11 @@ def honours_points(strain: str, held: int, table: JsonDict) -> int:
     if strain == "NT":
         if held != 4:
             raise ValueError("in NT only all 4 aces score")
-        return table["honours"]["four_aces_nt"]
+        return int(table["honours"]["four_aces_nt"])
     if held == 4:
-        return table["honours"]["four_trump"]
+        return int(table["honours"]["four_trump"])
     if held == 5:
-        return table["honours"]["five_trump"]
+        return int(table["honours"]["five_trump"])
     raise ValueError("honours are 4 or 5 trump honours")
 
 

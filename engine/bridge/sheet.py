@@ -31,7 +31,10 @@ def _per_deal(entries: list[JsonDict], line: str) -> list[tuple[int, int, int, i
 
 def sheet_table(sheet: JsonDict, tr: Tr) -> str:
     """The sheet as plain monospaced lines (no HTML)."""
-    cell = lambda v: str(v) if v else ""  # noqa: E731
+
+    def cell(v: int) -> str:
+        return str(v) if v else ""
+
     rows: list[tuple[str, str, str] | str] = [("", tr("bridge.we"), tr("bridge.they")), "="]
     above = _per_deal(sheet["entries"], "above")
     for deal, ns, ew, _ in reversed(above):
