@@ -14,7 +14,7 @@ import random
 import signal
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from telegram import BotCommand, Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop, TypeHandler
@@ -145,7 +145,8 @@ def build_application(
     sender_clock: Callable[[], float] = time.monotonic,
     background: bool = True,
 ) -> Application:
-    builder = ApplicationBuilder().token(settings.token)
+    # (Any: the rate limiter below changes the builder's type parameters)
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = ApplicationBuilder().token(settings.token)
     if settings.api_base_url:
         base = settings.api_base_url.rstrip("/")
         builder = builder.base_url(base if base.endswith("/bot") else base + "/bot")

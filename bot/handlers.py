@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
@@ -46,8 +46,25 @@ def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
     return context.application.bot_data["service"]
 
 
+# The handlers are registered for updates that carry a chat, a message and a user
+# (commands, button presses): a missing one is a bug, not something a user can send.
+def chat_of(update: Update) -> Chat:
+    assert update.effective_chat is not None, "the handler's update has a chat"
+    return update.effective_chat
+
+
+def message_of(update: Update) -> Message:
+    assert update.effective_message is not None, "the handler's update has a message"
+    return update.effective_message
+
+
+def user_of(update: Update) -> User:
+    assert update.effective_user is not None, "the handler's update has a user"
+    return update.effective_user
+
+
 def person_of(update: Update) -> Person:
-    user = update.effective_user
+    user = user_of(update)
     return Person(user.id, user.full_name or str(user.id), user.username, user.language_code)
 
 
@@ -59,12 +76,12 @@ def thread_of(update: Update) -> int:
 
 
 def is_group(update: Update) -> bool:
-    return update.effective_chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+    return chat_of(update).type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     if is_group(update):
-        stored = await service_of(context).repo.get_chat_lang(update.effective_chat.id)
+        stored = await service_of(context).repo.get_chat_lang(chat_of(update).id)
         if stored:
             return stored
     return pick_lang(update.effective_user.language_code if update.effective_user else None)
@@ -77,7 +94,7 @@ def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
     async def check(chat_id: int) -> bool:
         if chat_id > 0:  # a private chat has no administrators
             return False
-        member = await context.bot.get_chat_member(chat_id, update.effective_user.id)
+        member = await context.bot.get_chat_member(chat_id, user_of(update).id)
         return member.status in ("administrator", "creator")
 
     return check
@@ -93,13 +110,13 @@ def press_place(update: Update) -> PressPlace:
 
 
 async def reply(update: Update, text: str, markup=None) -> None:
-    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message_of(update).reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
 # ---------------------------------------------------------------------- commands
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    if update.effective_chat.type == ChatType.PRIVATE:
+    if chat_of(update).type == ChatType.PRIVATE:
         await service_of(context).dm_opened(person_of(update))
         await reply(update, t(lang, "start.dm_ready"))
     else:
@@ -111,7 +128,7 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(update):
         await reply(update, t(lang, "err.group_only"))
         return
-    command = update.effective_message.text.split()[0].lstrip("/").split("@")[0].lower()
+    command = (message_of(update).text or "").split()[0].lstrip("/").split("@")[0].lower()
     games = playable_games()
     game = command if command in games else (context.args[0].lower() if context.args else None)
     if game not in games:
@@ -139,12 +156,12 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _open(update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str) -> bool:
     try:
         await service_of(context).open_table(
-            update.effective_chat.id,
+            chat_of(update).id,
             thread_of(update),
             game,
             person_of(update),
             lang,
-            update.effective_chat.title or "",
+            chat_of(update).title or "",
         )
         return True
     except UserError as error:
@@ -166,7 +183,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
     service = service_of(context)
     if is_group(update):
-        await service.set_language(update.effective_chat.id, thread_of(update), choice)
+        await service.set_language(chat_of(update).id, thread_of(update), choice)
     else:
         person = person_of(update)
         person.lang = choice
@@ -195,7 +212,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         key = await service_of(context).cancel(
-            update.effective_chat.id, thread_of(update), person_of(update), admin_check(update, context)
+            chat_of(update).id, thread_of(update), person_of(update), admin_check(update, context)
         )
     except UserError as error:
         key = error.key
@@ -208,15 +225,13 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     lang = await chat_lang(update, context)
     service = service_of(context)
-    table = (
-        await service.repo.find_open_table(update.effective_chat.id, thread_of(update)) if is_group(update) else None
-    )
+    table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
     if table is None or table.game != "bridge":
         await reply(update, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
-    await update.effective_message.reply_document(
+    await message_of(update).reply_document(
         document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption")
     )
 
@@ -224,6 +239,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # ---------------------------------------------------------------------- buttons
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
+    assert query is not None, "registered for button presses"
     lang = await chat_lang(update, context)
     service = service_of(context)
     person = person_of(update)
@@ -252,6 +268,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             else:
                 if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
                     raise UserError("err.bad_button")
+                assert query.message is not None, "press_place checked it"
                 toast = await service.act(
                     table_id, version, person.id, command, query.message.message_id, place, computers=False
                 )
@@ -311,7 +328,7 @@ async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message = update.effective_message
+    message = message_of(update)
     if message.migrate_to_chat_id:
         await service_of(context).migrate_chat(message.chat.id, message.migrate_to_chat_id)
 

@@ -44,6 +44,15 @@ FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
 
 
+def _ids(rows: list[OutboxItem]) -> list[int]:
+    """The ids of outbox rows read back from the database (a stored row has its id)."""
+    ids: list[int] = []
+    for row in rows:
+        assert row.id is not None, "a stored outbox row has its id"
+        ids.append(row.id)
+    return ids
+
+
 class GroupBudget:
     def __init__(self, clock: Callable[[], float], per_minute: int, min_interval: float) -> None:
         self.clock = clock
@@ -210,7 +219,7 @@ class Sender:
         if resting > 0:  # flood wait or DM pace: nothing goes to this chat yet
             for rows in groups.values():
                 if rows[0].kind in ("group", "hand"):  # one waiting refresh marker is enough
-                    done += [r.id for r in rows[:-1]]
+                    done += _ids(rows[:-1])
             return resting
         for rows in groups.values():
             first = rows[0]
@@ -222,7 +231,7 @@ class Sender:
                 wait = delay if delay > 0 else None  # over the group's budget from here on
             if is_group_message and wait is not None:  # wait, keeping the group's order
                 if first.kind == "group":  # one waiting refresh marker is enough
-                    done += [r.id for r in rows[:-1]]
+                    done += _ids(rows[:-1])
                 continue
             try:
                 sent = await self._deliver(first, tables)
@@ -269,9 +278,9 @@ class Sender:
             if sent:
                 self.pacing.spend(chat_id)
             if first.kind in ("post", "ping", "notice"):  # new messages: never send one twice,
-                await self.repo.mark_done([r.id for r in rows])  # so done at once, not after the drain
+                await self.repo.mark_done(_ids(rows))  # so done at once, not after the drain
             else:
-                done += [r.id for r in rows]
+                done += _ids(rows)
         return wait
 
     # ------------------------------------------------------------------ one row

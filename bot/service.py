@@ -265,11 +265,11 @@ class TableService:
             if command == "join" or command.startswith("join:"):
                 if mine and not (ui.seat_names and command.startswith("join:")):
                     raise UserError("err.already_seated")
-                place = self._free_place(seats, hi, ui.seat_names, command)
+                free_seat = self._free_place(seats, hi, ui.seat_names, command)
                 await self.remember_user(person)
                 if mine:  # moving to another seat at a fixed-seat table
                     seats.remove(mine)
-                seats.append(SeatRow(table.id, place, person.id, person.name))
+                seats.append(SeatRow(table.id, free_seat, person.id, person.name))
                 toast = "ok.joined"
             elif command == "leave":
                 if not mine:
@@ -279,10 +279,10 @@ class TableService:
             elif command == "cpu+":
                 if not mine:
                     await require_host()
-                place = self._free_place(seats, hi, ui.seat_names, "join")
+                free_seat = self._free_place(seats, hi, ui.seat_names, "join")
                 used = {s.user_id for s in seats}
                 number = next(k for k in range(1, 100) if -k not in used)
-                seats.append(SeatRow(table.id, place, -number, f"🤖 {number}", is_computer=True))
+                seats.append(SeatRow(table.id, free_seat, -number, f"🤖 {number}", is_computer=True))
             elif command == "cpu-":
                 if not mine:
                     await require_host()
@@ -308,8 +308,8 @@ class TableService:
                 fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
             elif command == "on_timeout":
                 await require_host()
-                nxt = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
-                fields["settings"] = {**table.settings, "on_timeout": nxt}
+                mode = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
+                fields["settings"] = {**table.settings, "on_timeout": mode}
             elif command == "start":
                 await require_host()
                 return await self._start_from_lobby(table, seats)
@@ -418,6 +418,7 @@ class TableService:
         history = await self._history(table)
         if game.is_over(after):
             result = game.result(after)
+            assert result is not None, "a game that is over has a result"
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True

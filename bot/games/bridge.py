@@ -236,7 +236,9 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
 def action_rows(legal: list[str], view: dict, lang: str, mode: str) -> tuple[Rows, list[tuple[str, str]]]:
     """The bidding box (pass/double/redouble, then one row per level), the cards one row
     per suit, and a second keyboard for claiming (declarer) or conceding (a defender)."""
-    calls, bids, cards, claims, concede, answers = [], {}, {}, [], [], []
+    calls, claims, concede, answers = [], [], [], []
+    bids: dict[int, list[tuple[str, int]]] = {}  # level -> its bid buttons
+    cards: dict[str, list[tuple[str, int]]] = {}  # suit -> its card buttons
     for i, action in enumerate(legal):
         verb, *args = action.split()
         if verb in ("pass", "double", "redouble"):

@@ -93,7 +93,7 @@ def _row_text(suit: str, row: list[str]) -> str:
 
 def _status_lines(view: dict, names: list[str], lang: str) -> list[str]:
     """What is on the table now: the trick (and the last one), the pile, the rows."""
-    lines = []
+    lines: list[str] = []
     k = view.get("kind")
     if view["phase"] == "deal" or k is None:
         return lines
@@ -223,7 +223,10 @@ def action_label(action: str, lang: str) -> str:
 def action_rows(legal: list[str], lang: str) -> Rows:
     """Cards four to a row; in the trump choice: name a suit, open until a suit, open
     until the highest; the domino pass on its own row."""
-    cards, names, untils, other = [], [], [], []
+    cards: list[tuple[str, int]] = []
+    names: list[tuple[str, int]] = []
+    untils: list[tuple[str, int]] = []
+    other: list[tuple[str, int]] = []
     for i, action in enumerate(legal):
         verb = action.split()[0]
         target = {"play": cards, "name": names, "until": untils}.get(verb, other)

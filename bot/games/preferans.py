@@ -74,7 +74,7 @@ def _signed(v) -> str:
 
 # ------------------------------------------------------------------------------ status lines
 def status_lines(view: dict, names: list[str], lang: str, seat: int | None = None) -> list[str]:
-    lines = []
+    lines: list[str] = []
     if view["dealer"] is None:
         return lines
     lines.append(
@@ -304,7 +304,7 @@ def chain_label(options: dict, lang: str) -> str:
     allow, cap = KONTRA_CHAINS[_chain_index(options)]
     if allow and cap is None:
         return t(lang, "preferans.opt.chain_unlimited")
-    top = 2 if not allow else cap
+    top = 2 if not allow or cap is None else cap  # (allowed with no cap returned above)
     return t(lang, "preferans.opt.chain_upto", name=level_name(top, lang))
 
 

@@ -106,7 +106,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
 
 def action_label(action: str, view: dict, lang: str) -> str:
     verb, *args = action.split()
-    arg = args[0] if args else None
+    arg = args[0] if args else ""  # every verb read below has its argument
     if verb == "declarer":
         return _who(view, arg)
     if verb == "contract":
@@ -125,7 +125,8 @@ def action_label(action: str, view: dict, lang: str) -> str:
 
 
 def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
-    main, tail = [], []
+    main: list[tuple[str, int]] = []
+    tail: list[tuple[str, int]] = []
     for i, action in enumerate(legal):
         item = (action_label(action, view, lang), i)
         (tail if action.split()[0] in ("cancel", "undo", "allpass") else main).append(item)
