@@ -260,6 +260,22 @@ async def test_leave_stops_the_updates(bot, fake_telegram):
     assert "не смотрите этот стол" in answer.text
 
 
+async def test_bot_removed_from_the_group_ends_the_watching(bot, fake_telegram):
+    fake = fake_telegram
+    anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
+    table = await open_table(bot, KITCHEN, anya, [boris])
+    await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
+    await bot.send(vera, vera, "/start")
+    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
+    watched = spectator_message(fake, vera)
+    fake.kick_bot(KITCHEN)
+    await bot.play(table.id, [anya, boris])  # until the group message fails and the table closes
+    await bot.settle()
+    assert (await bot.repo.get_table(table.id)).status == "closed"
+    assert "Стол закрыт" in watched.text and watched.keyboard == []
+    assert await bot.repo.get_spectators(table.id) == []
+
+
 async def test_watch_buttons_are_bound_to_their_chat(bot, fake_telegram):
     fake = fake_telegram
     anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
