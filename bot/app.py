@@ -102,6 +102,7 @@ class Runtime:
                 if any(ui.score_for for ui in all_uis()):
                     names.append("score")
                 names.append("export")
+                names.append("mytables")
                 commands = [BotCommand(c, t(lang, f"command.{c}")) for c in names]
                 await self.app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except Exception:  # cosmetic; never block start-up on it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, LinkPreviewOptions, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
@@ -19,14 +19,18 @@ from telegram.ext import (
     filters,
 )
 
+from bot import watching
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
-from bot.render.common import keyboard
+from bot.render.common import fit_message, keyboard
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError, button_number
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
+
+# refusals shown as an alert the presser must close: they ask them to do something first
+ALERTS = ("err.dm_needed", "watch.err.start_bot")
 
 # a move key (bot.screens.move_key) or a legacy index: ASCII letters, digits, - and _
 MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -219,6 +223,18 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, t(lang, key))
 
 
+async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/mytables`` in the DM: the tables the person sits at, in every group."""
+    lang = await chat_lang(update, context)
+    if is_group(update):
+        await reply(update, t(lang, "mytables.dm_only"))
+        return
+    text = await watching.my_tables_text(service_of(context), user_of(update).id, lang)
+    await message_of(update).reply_text(
+        fit_message(text), parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+    )
+
+
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/export``: the bridge deals of this chat's table as a PBN file."""
     from engine.bridge.pbn import export_all
@@ -252,6 +268,15 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif kind == "lang" and rest in LANGUAGES:
             await _set_language(update, context, rest)
             lang, toast = rest, "language.set"
+        elif kind == "w":  # watch a game / stop watching (bot.watching)
+            table_id, game_no, command = _parse_table_data(rest)
+            place = press_place(update)
+            if command == "on":
+                toast = await watching.start_watching(service, table_id, game_no, person.id, place)
+            elif command == "off":
+                toast = await watching.stop_watching(service, table_id, person.id, place)
+            else:
+                raise UserError("err.bad_button")
         elif kind in ("l", "a", "r", "u"):
             table_id, version, command = _parse_table_data(rest)
             place = press_place(update)  # every table button is checked against its table's chat
@@ -277,7 +302,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise UserError("err.bad_button")
         await answer(query, t(lang, toast) if toast != "ok.move" else None)
     except UserError as error:
-        await answer(query, t(lang, error.key, **error.params), alert=error.key == "err.dm_needed")
+        await answer(query, t(lang, error.key, **error.params), alert=error.key in ALERTS)
         return
     except VersionConflict:  # another process moved the table on first
         await answer(query, t(lang, "err.stale"))
@@ -355,6 +380,7 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler([ui.command for ui in all_uis() if ui.command] + ["newgame"], new_table))
     app.add_handler(CommandHandler("score", score))
     app.add_handler(CommandHandler("export", export))
+    app.add_handler(CommandHandler("mytables", my_tables))
     app.add_handler(CommandHandler("language", language))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))

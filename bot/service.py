@@ -887,12 +887,15 @@ class TableService:
                     except VersionConflict:
                         continue
                     seats = await self.repo.get_seats(table.id)
+                    spectators = await self.repo.get_spectators(table.id)
                     await self._enqueue(
                         [
                             OutboxItem("notice", s.user_id, table.id, payload={"key": "table.closed_removed"})
                             for s in seats
                             if not s.is_computer
                         ]
+                        # spectators see the table closed, once (no group message to follow now)
+                        + [OutboxItem("watch", s.user_id, table.id) for s in spectators]
                     )
                     log.warning("table %s closed: the bot cannot write in chat %s any more", table.id, chat_id)
                     break

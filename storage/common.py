@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
+from storage.models import ActionRow, OutboxItem, SeatRow, SpectatorRow, TableRow, TimerRow, UserRow
 
 STATUSES = frozenset({"lobby", "playing", "between", "closed"})
 
@@ -80,6 +80,10 @@ def seat_row(row: Mapping[str, Any]) -> SeatRow:
         keyboard=row["keyboard"],
         keyboard_version=row["keyboard_version"],
     )
+
+
+def spectator_row(row: Mapping[str, Any]) -> SpectatorRow:
+    return SpectatorRow(table_id=row["table_id"], user_id=row["user_id"], dm_message_id=row["dm_message_id"])
 
 
 def user_row(row: Mapping[str, Any]) -> UserRow:

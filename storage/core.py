@@ -57,12 +57,13 @@ from storage.common import (
     outbox_row,
     seat_row,
     seat_values,
+    spectator_row,
     table_row,
     timer_row,
     user_row,
 )
 from storage.dialect import Dialect
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
+from storage.models import ActionRow, OutboxItem, SeatRow, SpectatorRow, TableRow, TimerRow, UserRow
 from storage.repository import StorageError, TableExists, VersionConflict
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both indexable by column name
@@ -421,6 +422,49 @@ class SqlRepository:
             user_id=user_id,
         )
         return [table_row(r) for r in rows]
+
+    # --- spectators ------------------------------------------------------------
+    async def add_spectator(self, table_id: int, user_id: int) -> bool:
+        """True if the user was not watching the table yet (a new row, no DM message)."""
+        async with self._write() as db:
+            added = await db.execute(
+                """INSERT INTO spectators (table_id, user_id, dm_message_id, created_at)
+                   VALUES (:table_id, :user_id, NULL, :now)
+                   ON CONFLICT (table_id, user_id) DO NOTHING""",
+                table_id=table_id,
+                user_id=user_id,
+                now=time.time(),
+            )
+        return added == 1
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> SpectatorRow | None:
+        """The removed row (its DM message id included), or None if they were not watching."""
+        async with self._write() as db:
+            row = await db.fetchrow(
+                """DELETE FROM spectators WHERE table_id = :table_id AND user_id = :user_id
+                   RETURNING table_id, user_id, dm_message_id""",
+                table_id=table_id,
+                user_id=user_id,
+            )
+        return spectator_row(row) if row else None
+
+    async def get_spectators(self, table_id: int) -> list[SpectatorRow]:
+        rows = await self._read().fetch(
+            """SELECT table_id, user_id, dm_message_id FROM spectators
+               WHERE table_id = :table_id ORDER BY created_at, user_id""",
+            table_id=table_id,
+        )
+        return [spectator_row(r) for r in rows]
+
+    async def set_spectator_message(self, table_id: int, user_id: int, dm_message_id: int | None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """UPDATE spectators SET dm_message_id = :dm_message_id
+                   WHERE table_id = :table_id AND user_id = :user_id""",
+                dm_message_id=dm_message_id,
+                table_id=table_id,
+                user_id=user_id,
+            )
 
     # --- the action log ------------------------------------------------------
     async def commit_actions(

@@ -140,10 +140,23 @@ CREATE TABLE processed_updates (
 CREATE INDEX ix_processed_updates_seen ON processed_updates (seen_at);
 """
 
+# Spectators: people who watch a table's public view in their DM (the "👁 Watch"
+# button); dm_message_id is the message there that the bot keeps editing.
+V3 = """
+CREATE TABLE spectators (
+    table_id       INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL,
+    dm_message_id  INTEGER,
+    created_at     REAL    NOT NULL,
+    PRIMARY KEY (table_id, user_id)
+);
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
     (2, V2),
+    (3, V3),
 ]
 
 SCHEMA_VERSION_DDL = """

@@ -44,6 +44,15 @@ class SeatRow:
 
 
 @dataclass
+class SpectatorRow:
+    """Someone watching a table's public view in their DM (not a player)."""
+
+    table_id: int
+    user_id: int
+    dm_message_id: int | None = None  # the watched table's message in their DM
+
+
+@dataclass
 class UserRow:
     user_id: int
     name: str
@@ -70,7 +79,10 @@ class OutboxItem:
     - ``hand``: refresh seat ``target``'s DM hand message (coalesced);
     - ``ping``: tell seat ``target`` it is their turn (delete the previous ping);
     - ``unping``: seat ``target``'s turn is over: delete its ping;
-    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message.
+    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message;
+    - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
+    - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
+      the table as it was, without buttons.
     """
 
     kind: str

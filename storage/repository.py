@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from types import EllipsisType
 from typing import Any, Protocol
 
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
+from storage.models import ActionRow, OutboxItem, SeatRow, SpectatorRow, TableRow, TimerRow, UserRow
 
 
 class StorageError(Exception):
@@ -93,6 +93,19 @@ class Repository(Protocol):
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         """Tables (not closed) where the user holds a seat."""
+
+    # --- spectators (people watching a table's public view in their DM) ------
+    async def add_spectator(self, table_id: int, user_id: int) -> bool:
+        """True if the user was not watching the table yet; False (no change) if they were."""
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> SpectatorRow | None:
+        """Stop watching: the removed row, or None if the user was not watching."""
+
+    async def get_spectators(self, table_id: int) -> list[SpectatorRow]:
+        """The table's spectators, in the order they started watching."""
+
+    async def set_spectator_message(self, table_id: int, user_id: int, dm_message_id: int | None) -> None:
+        """The spectator's DM message the bot edits (no-op if they stopped watching)."""
 
     # --- the action log ----------------------------------------------------
     async def commit_actions(
