@@ -23,6 +23,7 @@ from engine.errors import EngineError
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow, TimerRow
 from storage.repository import Repository, TableExists, VersionConflict
 from bot.games import ui_for
+from bot.ratings import durak_finish_order, ending
 from bot.render.common import display_name
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
@@ -416,11 +417,17 @@ class TableService:
         result = None
         timer: TimerRow | None = None
         history = await self._history(table)
+        finished, rate = None, None
         if game.is_over(after):
             result = game.result(after)
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
+            # the game joins the group's history and its ratings, in the same transaction
+            order = None
+            if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
+                order = await self._durak_finish_order(table, actions)
+            finished, rate = ending(table, seats, result, self.clock(), order)
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
@@ -450,12 +457,22 @@ class TableService:
             snapshot=game.dump(after) if snapshot else None,
             result=result,
             timer=timer,
+            finished=finished,
+            rate=rate,
         )
         table.version = version
         for key, value in fields.items():
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    async def _durak_finish_order(self, table: TableRow, last: list[tuple[int | None, str]]) -> list[list[int]]:
+        """A durak game is one deal, stored with a snapshot: replay from there."""
+        snap = await self.repo.latest_snapshot(table.id)
+        if snap is None:
+            return []
+        seq, data = snap
+        return durak_finish_order(get_game(table.game).load(data), await self.repo.load_actions(table.id, seq), last)
 
     def _dm_rows(
         self,

@@ -1,0 +1,144 @@
+"""Ratings and history through the real Application and the fake Bot API: /top,
+/stats (and /stats off, /stats on), /history with its record button (a document that
+`cardbot replay` accepts), /forget with its confirmation (admins only). Each test runs
+on SQLite and on PostgreSQL (the ``bot`` fixture)."""
+
+from __future__ import annotations
+
+import json
+
+from bot.cli import main as cardbot
+from engine.base import get_game
+from engine.records import replay
+from tests.e2e import open_table
+
+GROUP = -1001  # "Кухня", admin: user 1
+
+
+def people(fake, n):
+    names = ["Аня", "Борис", "Вера"]
+    return [fake.user(i + 1, names[i]) for i in range(n)]
+
+
+async def command(bot, user, chat, text):
+    """Send a command and return the bot's answer (the last message in that chat)."""
+    bot.clock.advance(10)  # the same command again within seconds is not answered twice
+    await bot.send(user, chat, text)
+    return bot.fake.last_message(chat if isinstance(chat, int) else user.id)
+
+
+def with_button(fake, text):
+    """The group's last message with a button saying ``text`` (the game-over post)."""
+    return [m for m in fake.messages(GROUP) if any(text in b for b, _ in fake.buttons(m))][-1]
+
+
+async def play_durak(bot, users, computers=0, seed=1):
+    table = await open_table(bot, GROUP, users[0], users[1:], computers=computers)
+    await bot.press(users[0], await bot.table_message(GROUP), "Начать")
+    await bot.play(table.id, users, seed=seed)
+    row, state = await bot.state(table.id)
+    assert row.status == "between"
+    return table, get_game("durak").result(state)
+
+
+async def test_top_stats_and_opting_out(bot, fake_telegram):
+    fake = fake_telegram
+    anya, boris = people(fake, 2)
+    assert "нет партий" in (await command(bot, anya, GROUP, "/top")).text
+
+    table, result = await play_durak(bot, [anya, boris])
+    # both were rated in the commit that ended the game
+    top = await command(bot, anya, GROUP, "/top")
+    assert "Дурак" in top.text and "Аня" in top.text and "Борис" in top.text
+    assert "партий 1" in top.text
+    rows = await bot.repo.top_ratings(GROUP, "durak")
+    assert {r.player: r.games for r in rows} == {"u1": 1, "u2": 1}
+    if "durak" in result:  # the winner is first in the group's table, with its win
+        winner = "u2" if result["durak"] == 0 else "u1"
+        assert rows[0].player == winner and rows[0].wins == 1 and rows[1].wins == 0
+    assert (await command(bot, anya, GROUP, "/top durak")).text == top.text
+    assert "Игры с рейтингом" in (await command(bot, anya, GROUP, "/top chess")).text
+
+    # /stats: in private, across groups; in the group it points to the private chat
+    assert "в личном чате" in (await command(bot, anya, GROUP, "/stats")).text
+    stats = await command(bot, anya, anya, "/stats")
+    assert "Ваш рейтинг" in stats.text and "Кухня" in stats.text and "Дурак" in stats.text
+
+    # /stats off: deleted, no longer listed, the next game does not rate her
+    assert "больше не идут" in (await command(bot, anya, anya, "/stats off")).text
+    assert "отказались" in (await command(bot, anya, anya, "/stats")).text
+    top = await command(bot, boris, GROUP, "/top")
+    assert "Аня" not in top.text and "Борис" in top.text
+    await bot.press(anya, with_button(fake, "Ещё партию"), "Ещё партию")
+    await bot.play(table.id, [anya, boris], seed=2)
+    assert {r.player: r.games for r in await bot.repo.top_ratings(GROUP, "durak")} == {"u2": 2}
+
+    # /stats on: rated again from the next game
+    assert "снова" in (await command(bot, anya, anya, "/stats on")).text
+    assert "нет партий" in (await command(bot, anya, anya, "/stats")).text
+    assert "/stats off" in (await command(bot, anya, anya, "/stats nonsense")).text
+
+
+async def test_computers_have_a_rating_per_level(bot, fake_telegram):
+    anya, boris = people(fake_telegram, 2)
+    await play_durak(bot, [anya, boris], computers=1)
+    rows = await bot.repo.top_ratings(GROUP, "durak")
+    assert {r.player for r in rows} == {"u1", "u2", "cpu:easy"}
+    assert "🤖 Компьютер (лёгкий)" in (await command(bot, anya, GROUP, "/top")).text
+
+
+async def test_history_button_sends_a_record_cardbot_replay_reads(bot, fake_telegram, tmp_path):
+    fake = fake_telegram
+    anya, boris = people(fake, 2)
+    assert "нет доигранных" in (await command(bot, anya, GROUP, "/history")).text
+    table, result = await play_durak(bot, [anya, boris])
+
+    listing = await command(bot, boris, GROUP, "/history")
+    assert "Последние партии" in listing.text and "Дурак" in listing.text and "Аня, Борис" in listing.text
+    assert ("ничья" in listing.text) or ("дурак: " in listing.text)
+    before = len(fake.messages(GROUP))
+    answer = await bot.press(boris, listing, "📄 1")
+    assert answer.text == "Отправляю запись…"
+    documents = [m for m in fake.messages(GROUP)[before:] if m.document]
+    names = [d.document["file_name"] for d in documents]
+    assert names == [f"durak-{table.id}-1.json", f"durak-{table.id}-1.txt"]
+
+    record = json.loads(documents[0].document["content"])
+    assert replay(record)["result"] == result  # the record is the game, move for move
+    path = tmp_path / "game.json"
+    path.write_bytes(documents[0].document["content"])
+    assert cardbot(["replay", str(path)]) == 0
+    summary = documents[1].document["content"].decode("utf-8")
+    assert "Аня" in summary and "<b>" not in summary
+
+    # a forged or foreign game id changes nothing
+    assert (await bot.press_raw(boris, GROUP, listing.message_id, "h:999999")).text == "Эта партия уже стёрта."
+    fake.group(-2002, "Другая", admins=[2], supergroup=True)
+    other = await command(bot, boris, -2002, "/history")
+    assert "нет доигранных" in other.text
+    assert "другом чате" in (await bot.press_raw(boris, -2002, other.message_id, fake.buttons(listing)[0][1])).text
+
+
+async def test_forget_needs_an_admin_and_a_confirmation(bot, fake_telegram):
+    fake = fake_telegram
+    anya, boris = people(fake, 2)  # Аня is the group's admin
+    table, _ = await play_durak(bot, [anya, boris])
+    await bot.press(anya, with_button(fake, "Закрыть"), "Закрыть")  # the table closes: its log may go too
+
+    assert "только администратор" in (await command(bot, boris, GROUP, "/forget")).text
+    confirm = await command(bot, anya, GROUP, "/forget")
+    assert "Стереть все" in confirm.text
+    # a non-admin cannot press it for her
+    refused = await bot.press(boris, confirm, "🗑 Да, стереть")
+    assert "только администратор" in refused.text
+    assert len(await bot.repo.finished_games(GROUP)) == 1
+
+    answer = await bot.press(anya, confirm, "🗑 Да, стереть")
+    assert answer.text == "Стёрто."
+    assert "партий — 1" in fake.msgs[GROUP][confirm.message_id].text
+    assert await bot.repo.finished_games(GROUP) == [] and await bot.repo.top_ratings(GROUP, "durak") == []
+    assert await bot.repo.get_table(table.id) is None  # the closed table and its action log
+    assert "нет доигранных" in (await command(bot, anya, GROUP, "/history")).text
+    assert "нет партий" in (await command(bot, anya, GROUP, "/top")).text
+    # in a private chat there is nothing to forget
+    assert "работает в группе" in (await command(bot, anya, anya, "/forget")).text
