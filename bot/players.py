@@ -41,13 +41,16 @@ def _date(stamp: float) -> str:
     return time.strftime("%d.%m.%Y", time.gmtime(stamp))
 
 
-def _player_name(row: RatingRow | dict[str, Any], lang: str) -> str:
-    """A person's name, or a computer level ("🤖 easy"), escaped for HTML."""
-    player = row.player if isinstance(row, RatingRow) else row["player"]
-    name = row.name if isinstance(row, RatingRow) else row["name"]
-    if player.startswith("cpu:"):
-        return html.escape(t(lang, f"rating.cpu.{player[4:]}"))
-    return html.escape(display_name(name))
+def _rated_name(row: RatingRow, lang: str) -> str:
+    """A person's name, or a computer level ("🤖 Computer (easy)"), escaped for HTML."""
+    if row.player.startswith("cpu:"):
+        return html.escape(t(lang, f"rating.cpu.{row.player[4:]}"))
+    return html.escape(display_name(row.name))
+
+
+def _seat_name(seat: dict[str, Any]) -> str:
+    """A seat of a finished game as the table showed it ("Аня", "🤖 2"), escaped for HTML."""
+    return html.escape(display_name(seat["name"]))
 
 
 def _game_title(game: str, lang: str) -> str:
@@ -63,7 +66,7 @@ def top_text(game: str, rows: list[RatingRow], lang: str) -> str:
                 lang,
                 "top.row",
                 n=i,
-                name=_player_name(row, lang),
+                name=_rated_name(row, lang),
                 rating=Skill(row.mu, row.sigma).display,
                 games=row.games,
                 wins=row.wins,
@@ -149,7 +152,7 @@ async def _chat_title(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> str:
 # ---------------------------------------------------------------------- /history
 def result_line(fg: FinishedGame, lang: str) -> str:
     """The outcome of a finished game in one line (HTML)."""
-    r, names = fg.result, [_player_name(p, lang) for p in fg.players]
+    r, names = fg.result, [_seat_name(p) for p in fg.players]
 
     def name(seat: Any) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -170,7 +173,7 @@ def result_line(fg: FinishedGame, lang: str) -> str:
         text = " · ".join(f"{name(i)} {signed(r['totals'][i])}" for i in order)
     elif r.get("winner") in ("NS", "EW"):
         seats = (0, 2) if r["winner"] == "NS" else (1, 3)
-        text = t(lang, "history.won", names=" & ".join(name(s) for s in seats if s < len(names)))
+        text = t(lang, "history.won", names=", ".join(name(s) for s in seats if s < len(names)))
     else:
         text = t(lang, "history.no_winner")
     forfeit = r.get("forfeit")
@@ -183,7 +186,7 @@ def result_line(fg: FinishedGame, lang: str) -> str:
 def history_text(games: list[FinishedGame], lang: str) -> str:
     lines = [t(lang, "history.title")]
     for i, fg in enumerate(games, 1):
-        players = ", ".join(_player_name(p, lang) for p in fg.players)
+        players = ", ".join(_seat_name(p) for p in fg.players)
         lines.append(
             t(
                 lang,
@@ -221,10 +224,7 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
     stem = f"{fg.game}-{fg.table_id}-{fg.game_no}"
     files = [(f"{stem}.json", json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))]
     game, ui = get_game(fg.game), ui_for(fg.game)
-    names = [
-        display_name(p["name"]) if p["user_id"] is not None else t(lang, f"rating.cpu.{p['player'][4:]}")
-        for p in fg.players
-    ]
+    names = [display_name(p["name"]) for p in fg.players]
     earlier = (await repo.game_results(fg.table_id))[: fg.game_no - 1]
     state = game.initial_state(game.Options(**fg.options), len(fg.players))
     texts: list[str] = []

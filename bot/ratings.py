@@ -32,7 +32,7 @@ def finished_game(
         options=dict(table.options),
         players=[
             {
-                "name": level if s.is_computer else s.name,
+                "name": s.name,
                 "player": player_key(s, level),
                 "user_id": None if s.is_computer else s.user_id,
             }

@@ -142,3 +142,33 @@ async def test_forget_needs_an_admin_and_a_confirmation(bot, fake_telegram):
     assert "нет партий" in (await command(bot, anya, GROUP, "/top")).text
     # in a private chat there is nothing to forget
     assert "работает в группе" in (await command(bot, anya, anya, "/forget")).text
+
+
+async def test_bridge_history_sends_the_pbn_too_and_rates_partnerships(bot, fake_telegram):
+    from tests.test_e2e_bridge import passive
+
+    fake = fake_telegram
+    anya = fake.user(1, "Аня")
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    await bot.play(table.id, [anya], choose=passive, max_moves=4000)
+    row, state = await bot.state(table.id)
+    assert row.status == "between"
+    result = get_game("bridge").result(state)
+
+    # Аня (North) and her partner (South, a computer) move together against East-West
+    rows = {r.player: r for r in await bot.repo.top_ratings(GROUP, "bridge")}
+    assert set(rows) == {"u1", "cpu:easy"} and rows["u1"].games == 1 and rows["cpu:easy"].games == 1
+    assert rows["u1"].wins == (1 if result["winner"] == "NS" else 0)
+
+    listing = await command(bot, anya, GROUP, "/history")
+    assert "Бридж" in listing.text and "Аня, 🤖 1, 🤖 2, 🤖 3" in listing.text
+    assert ("победа: Аня, 🤖 2" in listing.text) == (result["winner"] == "NS")
+    before = len(fake.messages(GROUP))
+    await bot.press(anya, listing, "📄 1")
+    documents = {m.document["file_name"]: m.document["content"] for m in fake.messages(GROUP)[before:] if m.document}
+    stem = f"bridge-{table.id}-1"
+    assert set(documents) == {f"{stem}.json", f"{stem}.txt", f"{stem}.pbn"}
+    assert replay(json.loads(documents[f"{stem}.json"]))["result"] == result
+    pbn = documents[f"{stem}.pbn"].decode("utf-8")
+    assert pbn.count("[Board ") == len(state.boards) and '[North "Аня"]' in pbn
