@@ -27,6 +27,7 @@ from bot.render.common import display_name, keyboard
 from bot.service import UserError, button_number
 
 TOP_LIMIT = 10  # rows of a group's table
+RESEND_AFTER = 60.0  # seconds: one game's files go to a chat once in this time, however often pressed
 HISTORY_LIMIT = 10  # games /history lists
 _TAG = re.compile(r"<[^>]+>")
 
@@ -262,14 +263,24 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert query is not None  # this handler is for button presses only
     lang = await chat_lang(update, context)
     kind, _, rest = (query.data or "").partition(":")
+    assert kind in ("h", "fg")  # the handler's pattern
     try:
         place = press_place(update)
         if kind == "h":
-            fg = await service_of(context).repo.finished_game(button_number(rest))
+            game_id = button_number(rest)
+            fg = await service_of(context).repo.finished_game(game_id)
             if fg is None:
                 raise UserError("history.gone")
             if place.private or place.chat_id != fg.chat_id:
                 raise UserError("err.other_chat")
+            # every press would cost the group's message budget: a burst sends the files once
+            sent: dict[int, float] = context.application.bot_data.setdefault("history_sent", {})
+            now = time.monotonic()
+            if game_id in sent and now - sent[game_id] < RESEND_AFTER:
+                raise UserError("history.just_sent")
+            sent[game_id] = now
+            if len(sent) > 1000:
+                sent.clear()
             await answer(query, t(lang, "history.sending"))
             message = query.message
             if not isinstance(message, Message):  # too old for Telegram to include

@@ -111,6 +111,11 @@ async def test_history_button_sends_a_record_cardbot_replay_reads(bot, fake_tele
     summary = documents[1].document["content"].decode("utf-8")
     assert "Аня" in summary and "<b>" not in summary
 
+    # pressed again at once: the files are above already, nothing is sent twice
+    count = len(fake.messages(GROUP))
+    assert "только что" in (await bot.press(anya, listing, "📄 1")).text
+    assert len(fake.messages(GROUP)) == count
+
     # a forged or foreign game id changes nothing
     assert (await bot.press_raw(boris, GROUP, listing.message_id, "h:999999")).text == "Эта партия уже стёрта."
     fake.group(-2002, "Другая", admins=[2], supergroup=True)
