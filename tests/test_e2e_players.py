@@ -177,3 +177,32 @@ async def test_bridge_history_sends_the_pbn_too_and_rates_partnerships(bot, fake
     assert replay(json.loads(documents[f"{stem}.json"]))["result"] == result
     pbn = documents[f"{stem}.pbn"].decode("utf-8")
     assert pbn.count("[Board ") == len(state.boards) and '[North "Аня"]' in pbn
+
+
+async def test_a_forfeit_is_a_loss_and_a_table_closed_mid_game_is_not_rated(bot, fake_telegram):
+    fake = fake_telegram
+    anya, boris = people(fake, 2)
+    await open_table(bot, GROUP, anya, [boris])
+    await bot.press(anya, await bot.table_message(GROUP), "без таймера")  # -> 1 min, the idle player loses
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    table = await bot.table(GROUP)
+    _, state = await bot.state(table.id)
+    seats = sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)
+    idle = seats[get_game("durak").to_act(state)[0]]
+    await bot.tick(46)
+    await bot.tick(20)  # the minute ran out: a forfeit
+    assert (await bot.repo.get_table(table.id)).status == "between"
+    rows = {r.player: r for r in await bot.repo.top_ratings(GROUP, "durak")}
+    left, stayed = f"u{idle.user_id}", f"u{(boris if idle.user_id == anya.id else anya).id}"
+    assert rows[left].wins == 0 and rows[stayed].wins == 1
+    assert rows[stayed].mu > rows[left].mu
+    assert "время вышло" in (await command(bot, anya, GROUP, "/history")).text
+
+    # the next table is closed before its game ends: not rated, not in the history
+    await bot.press(anya, with_button(fake, "Закрыть"), "Закрыть")
+    await open_table(bot, GROUP, anya, [boris])
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    await command(bot, anya, GROUP, "/cancel")
+    assert await bot.repo.find_open_table(GROUP, 0) is None
+    assert len(await bot.repo.finished_games(GROUP)) == 1
+    assert {r.player: r.games for r in await bot.repo.top_ratings(GROUP, "durak")} == {left: 1, stayed: 1}
