@@ -108,3 +108,57 @@ def test_real_results_of_each_game_are_rated(game, players):
     assert found is not None and sorted(s for team in found.teams for s in team) == list(range(players))
     new = update([f"u{s}" for s in range(players)], {}, found)
     assert len(new) == players
+
+
+def _table(game: str, level: str = "normal"):
+    from storage.models import TableRow
+
+    return TableRow(7, -100, 0, game, {}, "playing", 1, 10, 2, None, "ru", {"computers": level})
+
+
+def _seats(n: int, computers: tuple[int, ...] = ()):
+    from storage.models import SeatRow
+
+    return [
+        SeatRow(7, s, -s - 1 if s in computers else 100 + s, f"🤖 {s}" if s in computers else f"P{s}", s in computers)
+        for s in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("game", "result", "winners"),
+    [
+        ("king", {"totals": [17, -14, -5, -6], "places": [1, 4, 2, 3]}, {"u100"}),
+        ("preferans", {"finished": True, "forfeit": None, "settlement": [-10, 40, -30]}, {"cpu:normal"}),
+        ("whist", {"winner": "EW", "balance": {"NS": -2, "EW": 2}}, {"cpu:normal", "u103"}),
+        ("bridge", {"winner": "NS", "amounts": [5, -5, 5, -5]}, {"u100", "u102"}),
+        ("durak", {"durak": 0, "by_52": False, "forfeit": True}, {"cpu:normal", "u102", "u103"}),
+    ],
+)
+def test_the_service_rows_for_each_result_shape(game, result, winners):
+    """What the service hands to the storage when a game ends: a history row with every
+    seat, and an update that writes one row per player with its game and win counted."""
+    from bot.ratings import ending
+    from storage.models import RatingRow
+
+    players = 3 if game == "preferans" else 4
+    finished, rate = ending(_table(game), _seats(players, computers=(1,)), result, 1000.0)
+    assert finished.rated and [p["player"] for p in finished.players][:2] == ["u100", "cpu:normal"]
+    assert finished.players[1] == {"name": "🤖 1", "player": "cpu:normal", "user_id": None}
+    old = RatingRow(-100, game, "u100", 100, "P0", mu=30.0, sigma=5.0, games=4, wins=3, last_played=1.0)
+    rows = {r.player: r for r in rate({"u100": old}, set())}
+    assert set(rows) == {p["player"] for p in finished.players}
+    assert rows["u100"].games == 5 and all(r.games == 1 for k, r in rows.items() if k != "u100")
+    assert {k for k, r in rows.items() if r.wins > (3 if k == "u100" else 0)} == winners
+    assert all(r.last_played == 1000.0 and r.chat_id == -100 for r in rows.values())
+    # an opted-out person is left out of what is written
+    assert "u102" not in {r.player for r in rate({}, {102})}
+
+
+def test_score_sheets_and_tables_without_people_are_history_only():
+    from bot.ratings import ending
+
+    finished, rate = ending(_table("preferans_score"), _seats(3), {"settlement": [1, 0, -1]}, 5.0)
+    assert rate is None and not finished.rated and finished.finished_at == 5.0
+    _, rate = ending(_table("durak"), _seats(2, computers=(0, 1)), {"durak": 0}, 5.0)
+    assert rate is None
