@@ -21,7 +21,9 @@ from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow, TimerRow
+from storage.models import FinishedGame
 from storage.repository import Repository, TableExists, VersionConflict
+from storage.repository import RateFn
 from bot.games import ui_for
 from bot.ratings import durak_finish_order, ending
 from bot.render.common import display_name
@@ -417,17 +419,14 @@ class TableService:
         result = None
         timer: TimerRow | None = None
         history = await self._history(table)
-        finished, rate = None, None
+        finished: FinishedGame | None = None
+        rate: RateFn | None = None
         if game.is_over(after):
             result = game.result(after)
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
-            # the game joins the group's history and its ratings, in the same transaction
-            order = None
-            if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
-                order = await self._durak_finish_order(table, actions)
-            finished, rate = ending(table, seats, result, self.clock(), order)
+            finished, rate = await self._ending(table, seats, result or {}, actions)
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
@@ -465,6 +464,16 @@ class TableService:
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    async def _ending(
+        self, table: TableRow, seats: list[SeatRow], result: dict, last: list[tuple[int | None, str]]
+    ) -> tuple[FinishedGame, RateFn | None]:
+        """The game joins the group's history and its players' ratings: both are written
+        in the transaction of its last move (``bot.ratings``)."""
+        order = None
+        if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
+            order = await self._durak_finish_order(table, last)
+        return ending(table, seats, result, self.clock(), order)
 
     async def _durak_finish_order(self, table: TableRow, last: list[tuple[int | None, str]]) -> list[list[int]]:
         """A durak game is one deal, stored with a snapshot: replay from there."""
