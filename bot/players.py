@@ -26,7 +26,9 @@ from bot.i18n import t
 from bot.render.common import display_name, keyboard
 from bot.service import UserError, button_number
 
-TOP_LIMIT = 10  # rows of a group's table
+TOP_LIMIT = 10  # rows of a group's table for one game ...
+TOP_LIMIT_ALL = 5  # ... and for each game when /top names none (one message holds them all)
+STATS_LIMIT = 30  # /stats rows, the most recently played first
 RESEND_AFTER = 60.0  # seconds: one game's files go to a chat once in this time, however often pressed
 HISTORY_LIMIT = 10  # games /history lists
 _TAG = re.compile(r"<[^>]+>")
@@ -89,7 +91,8 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, t(lang, "top.unknown", games=", ".join(RATED_GAMES)))
         return
     games = [wanted] if wanted else await repo.rated_games(chat_id)
-    tables = [(g, await repo.top_ratings(chat_id, g, TOP_LIMIT)) for g in games]
+    limit = TOP_LIMIT if wanted else TOP_LIMIT_ALL
+    tables = [(g, await repo.top_ratings(chat_id, g, limit)) for g in games]
     tables = [(g, rows) for g, rows in tables if rows]
     if not tables:
         await reply(update, t(lang, "top.empty"))
@@ -124,7 +127,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     titles: dict[int, str] = {}
     lines = [t(lang, "stats.title")]
-    for row in rows:
+    for row in rows[:STATS_LIMIT]:
         if row.chat_id not in titles:
             titles[row.chat_id] = await _chat_title(context, row.chat_id)
         lines.append(

@@ -206,3 +206,13 @@ async def test_a_forfeit_is_a_loss_and_a_table_closed_mid_game_is_not_rated(bot,
     assert await bot.repo.find_open_table(GROUP, 0) is None
     assert len(await bot.repo.finished_games(GROUP)) == 1
     assert {r.player: r.games for r in await bot.repo.top_ratings(GROUP, "durak")} == {left: 1, stayed: 1}
+
+
+async def test_names_with_html_are_shown_as_written(bot, fake_telegram):
+    fake = fake_telegram
+    tom, anya = fake.user(1, "Том & <b>Джерри</b>"), fake.user(2, "Аня")
+    await play_durak(bot, [tom, anya])
+    for text in ("/top", "/history"):
+        shown = (await command(bot, tom, GROUP, text)).text
+        assert "Том & <b>Джерри</b>" in shown  # the fake parsed the HTML: the name came out escaped
+    assert "Кухня" in (await command(bot, tom, tom, "/stats")).text
