@@ -266,8 +266,9 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert query is not None  # this handler is for button presses only
     lang = await chat_lang(update, context)
     kind, _, rest = (query.data or "").partition(":")
-    assert kind in ("h", "fg")  # the handler's pattern
     try:
+        if kind not in ("h", "fg"):  # python-telegram-bot lets a press without data past the pattern
+            raise UserError("err.bad_button")
         place = press_place(update)
         if kind == "h":
             game_id = button_number(rest)

@@ -138,6 +138,11 @@ async def test_forget_needs_an_admin_and_a_confirmation(bot, fake_telegram):
     assert "только администратор" in refused.text
     assert len(await bot.repo.finished_games(GROUP)) == 1
 
+    for forged in ("fg:", "fg:-", "fg:١", "h:", "h:²", f"fg:{GROUP}0", ""):
+        answer = await bot.press_raw(anya, GROUP, confirm.message_id, forged)
+        assert answer.text in ("Неизвестная кнопка.", "Эта кнопка — от стола в другом чате."), forged
+    assert len(await bot.repo.finished_games(GROUP)) == 1
+
     answer = await bot.press(anya, confirm, "🗑 Да, стереть")
     assert answer.text == "Стёрто."
     assert "партий — 1" in fake.msgs[GROUP][confirm.message_id].text
