@@ -81,9 +81,19 @@ async def test_top_stats_and_opting_out(bot, fake_telegram):
 
 async def test_computers_have_a_rating_per_level(bot, fake_telegram):
     anya, boris = people(fake_telegram, 2)
-    await play_durak(bot, [anya, boris], computers=1)
+    table, result = await play_durak(bot, [anya, boris], computers=1)
     rows = await bot.repo.top_ratings(GROUP, "durak")
     assert {r.player for r in rows} == {"u1", "u2", "cpu:easy"}
+    # the first out of cards (durak: the order of finishing) is the one winner
+    game = get_game("durak")
+    state = game.initial_state(game.Options(**table.options), 3)
+    first: list[int] = []
+    for row in await bot.repo.load_actions(table.id):
+        state, events = game.apply(state, row.seat, row.action)
+        first = first or [e["seat"] for e in events if e["type"] == "finished"]
+    if "durak" in result:
+        keys = ["u1", "u2", "cpu:easy"]
+        assert {r.player for r in rows if r.wins} == {keys[s] for s in first}
     assert "🤖 Компьютер (лёгкий)" in (await command(bot, anya, GROUP, "/top")).text
 
 
