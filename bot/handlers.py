@@ -374,6 +374,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def install(app: Application) -> None:
+    from bot import players  # it uses this module's helpers
+
     app.add_handler(TypeHandler(object, gate), group=-2)
     app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))
@@ -385,6 +387,7 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("cancel", cancel))
+    players.install(app)  # /top /stats /history /forget and their buttons, before the catch-all
     app.add_handler(CallbackQueryHandler(button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     app.add_error_handler(on_error)

@@ -21,8 +21,11 @@ from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow, TimerRow
+from storage.models import FinishedGame
 from storage.repository import Repository, TableExists, VersionConflict
+from storage.repository import RateFn
 from bot.games import ui_for
+from bot.ratings import durak_finish_order, ending
 from bot.render.common import display_name
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
@@ -416,12 +419,15 @@ class TableService:
         result = None
         timer: TimerRow | None = None
         history = await self._history(table)
+        finished: FinishedGame | None = None
+        rate: RateFn | None = None
         if game.is_over(after):
             result = game.result(after)
             assert result is not None, "a game that is over has a result"
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
+            finished, rate = await self._ending(table, seats, result or {}, actions)
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
@@ -451,12 +457,32 @@ class TableService:
             snapshot=game.dump(after) if snapshot else None,
             result=result,
             timer=timer,
+            finished=finished,
+            rate=rate,
         )
         table.version = version
         for key, value in fields.items():
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    async def _ending(
+        self, table: TableRow, seats: list[SeatRow], result: dict, last: list[tuple[int | None, str]]
+    ) -> tuple[FinishedGame, RateFn | None]:
+        """The game joins the group's history and its players' ratings: both are written
+        in the transaction of its last move (``bot.ratings``)."""
+        order = None
+        if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
+            order = await self._durak_finish_order(table, last)
+        return ending(table, seats, result, self.clock(), order)
+
+    async def _durak_finish_order(self, table: TableRow, last: list[tuple[int | None, str]]) -> list[list[int]]:
+        """A durak game is one deal, stored with a snapshot: replay from there."""
+        snap = await self.repo.latest_snapshot(table.id)
+        if snap is None:
+            return []
+        seq, data = snap
+        return durak_finish_order(get_game(table.game).load(data), await self.repo.load_actions(table.id, seq), last)
 
     def _dm_rows(
         self,

@@ -53,8 +53,10 @@ from storage.common import (
     conflict_message,
     dumps,
     encode_fields,
+    finished_row,
     loads,
     outbox_row,
+    rating_row,
     seat_row,
     seat_values,
     spectator_row,
@@ -63,8 +65,18 @@ from storage.common import (
     user_row,
 )
 from storage.dialect import Dialect
-from storage.models import ActionRow, OutboxItem, SeatRow, SpectatorRow, TableRow, TimerRow, UserRow
-from storage.repository import StorageError, TableExists, VersionConflict
+from storage.models import (
+    ActionRow,
+    FinishedGame,
+    OutboxItem,
+    RatingRow,
+    SeatRow,
+    SpectatorRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
+from storage.repository import RateFn, StorageError, TableExists, VersionConflict
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both indexable by column name
 
@@ -127,6 +139,8 @@ SEAT_COLS = "table_id, seat, user_id, name, is_computer, dm_message_id, ping_mes
 OUTBOX_COLS = "table_id, chat_id, kind, target, payload, created_at"
 ACTION_COLS = "table_id, seq, game_no, seat, action, created_at"
 TIMER_COLS = "table_id, version, remind_at, expire_at, reminded"
+FINISHED_COLS = "chat_id, thread_id, table_id, game_no, game, options, players, result, rated, finished_at"
+RATING_COLS = "chat_id, game, player, user_id, name, mu, sigma, games, wins, last_played"
 
 
 class SqlRepository:
@@ -251,6 +265,8 @@ class SqlRepository:
                 **ids,
             )
             await db.execute("DELETE FROM chat_settings WHERE chat_id = :old", **ids)
+            await db.execute("UPDATE finished_games SET chat_id = :new WHERE chat_id = :old", **ids)
+            await db.execute("UPDATE ratings SET chat_id = :new WHERE chat_id = :old", **ids)
             await db.execute("UPDATE outbox SET chat_id = :new WHERE chat_id = :old AND done_at IS NULL", **ids)
 
     # --- tables and seats ----------------------------------------------------
@@ -478,6 +494,8 @@ class SqlRepository:
         snapshot: dict[str, Any] | None = None,
         result: dict[str, Any] | None = None,
         timer: TimerRow | None | EllipsisType = ...,
+        finished: FinishedGame | None = None,
+        rate: RateFn | None = None,
     ) -> int:
         """See the protocol and the module docstring. Returns the new version.
 
@@ -536,6 +554,8 @@ class SqlRepository:
                     result=result_json,
                     now=now,
                 )
+            if finished is not None:
+                await self._store_finished(db, finished, rate, now)
             await self._insert_outbox(db, outbox, now)
             if timer is None:
                 await db.execute("DELETE FROM timers WHERE table_id = :table_id", table_id=table_id)
@@ -565,6 +585,130 @@ class SqlRepository:
             "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no", table_id=table_id
         )
         return [loads(r["result"]) for r in rows]
+
+    # --- history and ratings ------------------------------------------------
+    async def _store_finished(self, db: Session, game: FinishedGame, rate: RateFn | None, now: float) -> None:
+        """The game joins the group's history; the first time only, its players are
+        rated. Rows of the players are created first and then read locked, in one order:
+        two games ending at once for one player wait for each other, never lose an update."""
+        stored = await db.fetchval(
+            f"""INSERT INTO finished_games ({FINISHED_COLS}) VALUES ({marks(FINISHED_COLS)})
+                ON CONFLICT (table_id, game_no) DO NOTHING RETURNING id""",
+            chat_id=game.chat_id,
+            thread_id=game.thread_id or 0,
+            table_id=game.table_id,
+            game_no=game.game_no,
+            game=game.game,
+            options=dumps(game.options or {}),
+            players=dumps(game.players),
+            result=dumps(game.result),
+            rated=bool(game.rated and rate is not None),
+            finished_at=game.finished_at or now,
+        )
+        if stored is None or rate is None or not game.rated:
+            return
+        user_ids = sorted({int(p["user_id"]) for p in game.players if p.get("user_id") is not None})
+        opted_out: set[int] = set()
+        if user_ids:
+            rows = await db.fetch("SELECT user_id FROM rating_opt_out WHERE user_id = ANY(:ids)", ids=user_ids)
+            opted_out = {int(r["user_id"]) for r in rows}
+        seats = {p["player"]: p for p in game.players if p.get("user_id") not in opted_out}
+        keys = sorted(seats)
+        if not keys:
+            return
+        where = {"chat_id": game.chat_id, "game": game.game}
+        await db.executemany(
+            f"""INSERT INTO ratings ({RATING_COLS}) VALUES ({marks(RATING_COLS)})
+                ON CONFLICT (chat_id, game, player) DO NOTHING""",
+            [
+                {**where, "player": k, "user_id": seats[k].get("user_id"), "name": seats[k].get("name", "")}
+                | {"mu": 0.0, "sigma": 0.0, "games": 0, "wins": 0, "last_played": now}
+                for k in keys
+            ],
+        )
+        rows = await db.fetch(
+            """SELECT * FROM ratings WHERE chat_id = :chat_id AND game = :game AND player = ANY(:keys)
+               ORDER BY player {for_update}""",
+            **where,
+            keys=keys,
+        )
+        current = {r["player"]: rating_row(r) for r in rows if r["games"] > 0}  # games 0: just created
+        for row in rate(current, opted_out):
+            await db.execute(
+                f"""UPDATE ratings SET {assignments(["user_id", "name", "mu", "sigma", "games", "wins", "last_played"])}
+                    WHERE chat_id = :chat_id AND game = :game AND player = :player""",
+                chat_id=row.chat_id,
+                game=row.game,
+                player=row.player,
+                user_id=row.user_id,
+                name=row.name,
+                mu=float(row.mu),
+                sigma=float(row.sigma),
+                games=row.games,
+                wins=row.wins,
+                last_played=row.last_played,
+            )
+
+    async def finished_games(self, chat_id: int, limit: int = 10) -> list[FinishedGame]:
+        rows = await self._read().fetch(
+            "SELECT * FROM finished_games WHERE chat_id = :chat_id ORDER BY id DESC LIMIT :limit",
+            chat_id=chat_id,
+            limit=limit,
+        )
+        return [finished_row(r) for r in rows]
+
+    async def finished_game(self, game_id: int) -> FinishedGame | None:
+        row = await self._read().fetchrow("SELECT * FROM finished_games WHERE id = :id", id=game_id)
+        return finished_row(row) if row else None
+
+    async def top_ratings(self, chat_id: int, game: str, limit: int = 10) -> list[RatingRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM ratings WHERE chat_id = :chat_id AND game = :game AND games > 0
+               ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT :limit""",
+            chat_id=chat_id,
+            game=game,
+            limit=limit,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def rated_games(self, chat_id: int) -> list[str]:
+        rows = await self._read().fetch(
+            "SELECT DISTINCT game FROM ratings WHERE chat_id = :chat_id AND games > 0 ORDER BY game", chat_id=chat_id
+        )
+        return [r["game"] for r in rows]
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM ratings WHERE user_id = :user_id AND games > 0
+               ORDER BY last_played DESC, chat_id, game""",
+            user_id=user_id,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def set_rating_opt_out(self, user_id: int, opted_out: bool) -> None:
+        async with self._transaction() as db:
+            if opted_out:
+                await db.execute(
+                    """INSERT INTO rating_opt_out (user_id, since) VALUES (:user_id, :now)
+                       ON CONFLICT (user_id) DO NOTHING""",
+                    user_id=user_id,
+                    now=time.time(),
+                )
+                await db.execute("DELETE FROM ratings WHERE user_id = :user_id", user_id=user_id)
+            else:
+                await db.execute("DELETE FROM rating_opt_out WHERE user_id = :user_id", user_id=user_id)
+
+    async def rating_opted_out(self, user_id: int) -> bool:
+        found = await self._read().fetchval("SELECT 1 FROM rating_opt_out WHERE user_id = :user_id", user_id=user_id)
+        return found is not None
+
+    async def forget_chat(self, chat_id: int) -> int:
+        async with self._transaction() as db:
+            erased = await db.execute("DELETE FROM finished_games WHERE chat_id = :chat_id", chat_id=chat_id)
+            await db.execute("DELETE FROM ratings WHERE chat_id = :chat_id", chat_id=chat_id)
+            # the action logs of the group's closed tables go with them (ON DELETE CASCADE)
+            await db.execute("DELETE FROM tables WHERE chat_id = :chat_id AND status = 'closed'", chat_id=chat_id)
+        return erased
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:

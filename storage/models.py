@@ -101,3 +101,39 @@ class TimerRow:
     remind_at: float | None
     expire_at: float
     reminded: bool = False
+
+
+@dataclass
+class FinishedGame:
+    """A finished game of a group, kept for ``/history``: who sat where (each seat
+    ``{"name", "player", "user_id"}``; ``player`` is the rating key, ``"u<id>"`` for a
+    person, ``"cpu:<level>"`` for a computer) and the game's ``result``. The record is
+    rebuilt from the table's action log (``table_id``, ``game_no``)."""
+
+    chat_id: int
+    thread_id: int
+    table_id: int
+    game_no: int
+    game: str
+    options: dict[str, Any]
+    players: list[dict[str, Any]]
+    result: dict[str, Any]
+    rated: bool = False
+    id: int | None = None
+    finished_at: float = 0.0
+
+
+@dataclass
+class RatingRow:
+    """A player's rating in one group and game (OpenSkill's ``mu`` and ``sigma``)."""
+
+    chat_id: int
+    game: str
+    player: str  # "u<user id>" or "cpu:<level>"
+    user_id: int | None
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    last_played: float = 0.0

@@ -17,7 +17,22 @@ from collections.abc import Callable, Sequence
 from types import EllipsisType
 from typing import Any, Protocol
 
-from storage.models import ActionRow, OutboxItem, SeatRow, SpectatorRow, TableRow, TimerRow, UserRow
+from storage.models import (
+    ActionRow,
+    FinishedGame,
+    OutboxItem,
+    RatingRow,
+    SeatRow,
+    SpectatorRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
+
+# The rating update of a finished game, run inside the transaction that stores it: given
+# the current rows of its players (by player key; a player never rated has none) and the
+# user ids of those who opted out (/stats off), the rows to write.
+RateFn = Callable[[dict[str, RatingRow], set[int]], list[RatingRow]]
 
 
 class StorageError(Exception):
@@ -119,11 +134,15 @@ class Repository(Protocol):
         snapshot: dict[str, Any] | None = None,
         result: dict[str, Any] | None = None,
         timer: TimerRow | None | EllipsisType = ...,
+        finished: FinishedGame | None = None,
+        rate: RateFn | None = None,
     ) -> int:
         """Append ``actions`` (their ``seq`` must run on from ``expected_version``),
         set the version to the last seq, apply ``table_fields``, store ``snapshot``
         (the state after the last action) and ``result`` (for the current game_no),
         queue ``outbox``, and replace the table's timer (None clears it, ``...`` keeps it).
+        A game that ends stores ``finished`` in the group's history and, the first time
+        only (one row per table and game_no), writes the ratings ``rate`` returns.
         All or nothing. Raises ``VersionConflict``."""
 
     async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]: ...
@@ -132,6 +151,29 @@ class Repository(Protocol):
 
     async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         """Results of the finished games of the series, ordered by game_no."""
+
+    # --- history and ratings ------------------------------------------------
+    async def finished_games(self, chat_id: int, limit: int = 10) -> list[FinishedGame]:
+        """The group's last finished games, newest first."""
+
+    async def finished_game(self, game_id: int) -> FinishedGame | None: ...
+    async def top_ratings(self, chat_id: int, game: str, limit: int = 10) -> list[RatingRow]:
+        """The group's table for ``game``, best conservative rating (mu - 3 sigma) first."""
+
+    async def rated_games(self, chat_id: int) -> list[str]:
+        """Games the group has ratings in, by name."""
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRow]:
+        """A person's ratings in every group and game."""
+
+    async def set_rating_opt_out(self, user_id: int, opted_out: bool) -> None:
+        """/stats off (True): the person's ratings are deleted and no game rates them
+        again; /stats on (False): rated from the next game on."""
+
+    async def rating_opted_out(self, user_id: int) -> bool: ...
+    async def forget_chat(self, chat_id: int) -> int:
+        """Erase the group's finished games, its ratings and its closed tables (with
+        their action logs); open tables are left alone. Returns the games erased."""
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:
