@@ -4,12 +4,15 @@ hand in what happened, and the same scoring code the engines use computes the sh
 Each game with a score sheet provides a module ``engine.<game>.record`` with
 ``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
-``ScoreError`` for a malformed or impossible record.
+``ScoreError`` for a malformed or impossible record. ``text`` wraps the prose lines to
+the 40 columns a phone shows (the tables already fit).
 """
 
 from __future__ import annotations
 
 import importlib
+
+from engine.text import wrap_lines
 from typing import Any
 
 
@@ -43,4 +46,4 @@ def score(record: Any) -> dict:
 
 
 def text(record: Any, lang: str = "en") -> str:
-    return _module(record).text(record, lang)
+    return wrap_lines(_module(record).text(record, lang))

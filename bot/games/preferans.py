@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
-from engine.preferans.sheet import row_summary, sheet_legend, sheet_parts
+from engine.preferans.sheet import row_summary, sheet_parts, under_table
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 
@@ -44,7 +44,12 @@ def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_
     rounding = view["options"].get("display_rounding", "none") if view.get("options") else "none"
     title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no, rounding, last)
     return "\n".join(
-        [f"<b>{esc(title)}</b>", *(esc(line) for line in lines), f"<pre>{esc(table)}</pre>", esc(sheet_legend(lang))]
+        [
+            f"<b>{esc(title)}</b>",
+            *(esc(line) for line in lines),
+            f"<pre>{esc(table)}</pre>",
+            *(esc(line) for line in under_table(view["sheet"], names, lang, rounding)),
+        ]
     )
 
 

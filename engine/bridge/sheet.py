@@ -16,7 +16,7 @@ from typing import Any, Callable
 Tr = Callable[..., str]
 
 
-def _per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]:
+def per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]:
     """(deal, NS points, EW points, game block) per deal that wrote on ``line``."""
     rows: dict[int, list[int]] = {}
     for e in entries:
@@ -31,12 +31,12 @@ def sheet_table(sheet: dict, tr: Tr) -> str:
     """The sheet as plain monospaced lines (no HTML)."""
     cell = lambda v: str(v) if v else ""  # noqa: E731
     rows: list[tuple[str, str, str] | str] = [("", tr("bridge.we"), tr("bridge.they")), "="]
-    above = _per_deal(sheet["entries"], "above")
+    above = per_deal(sheet["entries"], "above")
     for deal, ns, ew, _ in reversed(above):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
     rows.append("═")
     games_done = sheet["game"]
-    below = _per_deal(sheet["entries"], "below")
+    below = per_deal(sheet["entries"], "below")
     for i, (deal, ns, ew, game) in enumerate(below):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
         nxt = below[i + 1][3] if i + 1 < len(below) else games_done

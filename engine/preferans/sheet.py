@@ -2,14 +2,17 @@
 table in a <pre> block) and printed by ``cardbot score --text``. Plain text, no HTML;
 the words live here (not in the bot's catalogs) so the engine can print the sheet.
 
-Per player: the soup on his left neighbour (the next player clockwise), his contract
-column, the soup on his right neighbour, refe marks (─ unused, ╱ used), hat marks
-(∧ hat, ∨ inverted hat) and what the settlement would give now.
+The table reads on a phone held upright (at most 40 columns, ``engine.text.PHONE_WIDTH``):
+one column per player, headed by his seat number (a legend under the table gives the
+names once), and the rows of the paper pulka: his contract column, the soup he wrote on
+each other player ("Soup on 2": the column's player on player 2), refe marks (─ unused,
+╱ used), hat marks (∧ hat, ∨ inverted hat) and what the settlement would give now,
+rounded to whole points (the exact value is in the final settlement).
 """
 
 from __future__ import annotations
 
-from engine.text import grid
+from engine.text import phone_grid, wrap_lines
 
 from typing import Any
 
@@ -19,10 +22,8 @@ WORDS = {
     "ru": {
         "title": "Пуля {bula} · раздача {n}",
         "title0": "Пуля {bula}",
-        "player": "Игрок",
-        "left": "Юха→лев",
         "contract": "Контракт",
-        "right": "Юха→прав",
+        "soup_row": "Юха на {n}",
         "refe": "Рефет",
         "hat": "Шляпа",
         "result": "Расчёт",
@@ -47,16 +48,15 @@ WORDS = {
         "writes": "пишут",
         "soup_on": "{w}→{t} {x}",
         "hand": "{n}.",
-        "legend": "Юха→лев / Юха→прав: висты на соседа слева / справа (в скобках его №). "
-        "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята.",
+        "legend": "Юха на N: что игрок столбца написал игроку N. "
+        "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята. Расчёт округлён до целых.",
+        "exact": "Точный расчёт: {values}",
     },
     "en": {
         "title": "Bula {bula} · hand {n}",
         "title0": "Bula {bula}",
-        "player": "Player",
-        "left": "Soup→L",
         "contract": "Contract",
-        "right": "Soup→R",
+        "soup_row": "Soup on {n}",
         "refe": "Refe",
         "hat": "Hat",
         "result": "Result",
@@ -81,8 +81,9 @@ WORDS = {
         "writes": "write",
         "soup_on": "{w}→{t} {x}",
         "hand": "{n}.",
-        "legend": "Soup→L / Soup→R: whists on the left / right neighbour (his # in brackets). "
-        "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off.",
+        "legend": "Soup on N: what the column's player wrote on player N. "
+        "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off. Result rounded to whole points.",
+        "exact": "Exact result: {values}",
     },
 }
 
@@ -155,32 +156,57 @@ def _entries(row: dict, names: list[str], rounding: str) -> str:
     return ", ".join(parts)
 
 
+def _marks(mark: str, count: int) -> str:
+    """``count`` marks in a row, or ``mark×count`` when there are too many for a cell."""
+    return mark * count if count <= 3 else f"{mark}{count}"
+
+
+def _hats(hats: list[str]) -> str:
+    on, off = hats.count("^"), len(hats) - hats.count("^")
+    if len(hats) <= 3:
+        return "".join("∧" if m == "^" else "∨" for m in hats)
+    return (f"∧{on}" if on else "") + (f"∨{off}" if off else "")
+
+
 def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
-    """Header + one row per player (from ``rules.sheet_json`` / ``scoring.Pull.to_json``)."""
+    """Header + one row per line of the paper pulka, one column per player (his seat
+    number heads it). Cells are rounded to whole points: fractions do not fit a phone.
+    Input is ``rules.sheet_json`` / ``scoring.Pull.to_json``; ``names`` and ``rounding``
+    are kept for the callers (names go in the legend, the exact values in the settlement)."""
     w = words(lang)
-    rows = [["#", w["player"], w["left"], w["contract"], w["right"], w["refe"], w["hat"], w["result"]]]
+    rows = [["", "1", "2", "3"], [w["contract"], *(_num(sheet["contract"][i], "int") for i in range(3))]]
+    for target in range(3):
+        soups = [_num(sheet["soups"][i][target], "int") if i != target else "·" for i in range(3)]
+        rows.append([w["soup_row"].format(n=target + 1), *soups])
+    rows.append(
+        [w["refe"], *(_marks("─", sheet["refe"][i]) + _marks("╱", sheet["refe_used"][i]) or "·" for i in range(3))]
+    )
+    rows.append([w["hat"], *(_hats(list(sheet["hats"][i])) or "·" for i in range(3))])
     settle = sheet.get("settlement")
-    for i in range(3):
-        left, right = (i + 1) % 3, (i + 2) % 3
-        refe = "─" * int(sheet["refe"][i]) + "╱" * int(sheet["refe_used"][i])
-        hats = "".join("∧" if m == "^" else "∨" for m in sheet["hats"][i])
-        rows.append(
-            [
-                str(i + 1),
-                names[i],
-                f"({left + 1}) {_num(sheet['soups'][i][left], rounding)}",
-                _num(sheet["contract"][i], rounding),
-                f"({right + 1}) {_num(sheet['soups'][i][right], rounding)}",
-                refe or "·",
-                hats or "·",
-                _signed(settle[i], rounding) if settle is not None else "",
-            ]
-        )
+    if settle is not None:
+        rows.append([w["result"], *(_signed(settle[i], "int") for i in range(3))])
     return rows
 
 
-def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})) -> str:
-    return grid(rows, align_right)
+def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({1, 2, 3})) -> str:
+    return phone_grid(rows, align_right)
+
+
+def names_legend(names: list[str]) -> list[str]:
+    """The seat numbers heading the columns, with the players' names (once per sheet)."""
+    return [f"{i + 1} — {name}" for i, name in enumerate(names)]
+
+
+def exact_line(sheet: dict, lang: str, rounding: str = "none") -> str | None:
+    """The exact settlement when a rounded cell hides a fraction and the table keeps exact
+    values (``display_rounding`` "none") or the pulka is closed; else None."""
+    settle = sheet.get("settlement")
+    if settle is None or all(parse_fnum(v).denominator == 1 for v in settle):
+        return None
+    if rounding != "none" and not sheet.get("finished"):
+        return None
+    values = ", ".join(f"{i + 1} {_signed(settle[i], 'none')}" for i in range(3))
+    return words(lang)["exact"].format(values=values)
 
 
 def sheet_parts(
@@ -205,7 +231,7 @@ def sheet_parts(
 
 
 def sheet_legend(lang: str) -> str:
-    """The line under the table that explains the soup columns and the bracketed numbers."""
+    """The line under the table that explains the soup rows, the marks and the rounding."""
     return words(lang)["legend"]
 
 
@@ -219,5 +245,13 @@ def sheet_text(
     rounding: str = "none",
     last: dict | None = None,
 ) -> str:
+    """The whole sheet as ``cardbot score --text`` prints it, every line within a phone's width."""
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
-    return "\n".join([title, *lines, table, sheet_legend(lang)])
+    return wrap_lines("\n".join([title, *lines, table, *under_table(sheet, names, lang, rounding)]))
+
+
+def under_table(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[str]:
+    """The lines under the table: who is who, what the rows and marks mean, the exact
+    settlement when the rounded table hides a fraction."""
+    exact = exact_line(sheet, lang, rounding)
+    return [*names_legend(names), sheet_legend(lang), *([exact] if exact else [])]
