@@ -145,9 +145,16 @@ CREATE TABLE processed_updates (
 CREATE INDEX ix_processed_updates_seen ON processed_updates (seen_at);
 """
 
+# How the group wants its score sheets: "text", "picture" or "both" (NULL: text, and a
+# picture at the end of a game). Set with /sheets.
+V3 = """
+ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
+    (3, V3),
 ]
 
 # pg_advisory_xact_lock key serialising migrations (b"cardbot" as a number). One key for

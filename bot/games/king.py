@@ -307,6 +307,19 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
     return "\n".join(lines)
 
 
+def sheet_picture(view: dict, names: list[str], lang: str) -> dict:
+    """The King grid as a picture spec (``bot.render.pictures.king_picture``)."""
+    return {
+        "game": "king",
+        "lang": lang,
+        "title": t(lang, "sheets.pic.king"),
+        "names": names,
+        "sheet": view["sheet"],
+        "totals": view["totals"],
+        "first_dealer": view.get("first_dealer"),
+    }
+
+
 def sheet_post(view: dict, names: list[str], lang: str, deal_no: int | None) -> str:
     parts = []
     if deal_no is not None:
@@ -394,6 +407,9 @@ class KingUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, lang), []
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang)
 
     def posts(self, events, view, names, lang, history):
         scored = [e for e in events if e["type"] == "deal_scored"]

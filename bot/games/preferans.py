@@ -13,6 +13,7 @@ from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
 from engine.preferans.sheet import row_summary, sheet_parts, under_table
+from engine.preferans.sheet import words as sheet_words
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 
@@ -51,6 +52,20 @@ def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_
             *(esc(line) for line in under_table(view["sheet"], names, lang, rounding)),
         ]
     )
+
+
+def sheet_picture(view: dict, names: list[str], lang: str, hand_no: int | None) -> dict:
+    """The pulka as a picture spec (``bot.render.pictures.preferans_picture``)."""
+    w = sheet_words(lang)
+    title = w["title"].format(bula=view["bula"], n=hand_no) if hand_no else w["title0"].format(bula=view["bula"])
+    return {
+        "game": "preferans",
+        "lang": lang,
+        "title": title,
+        "names": names,
+        "bula": view["bula"],
+        "sheet": view["sheet"],
+    }
 
 
 def result_lines(result: dict, names: list[str], lang: str) -> list[str]:
@@ -399,6 +414,9 @@ class PreferansUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang), []
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang, view.get("hand_no"))
 
     def posts(self, events, view, names, lang, history):
         out = []
