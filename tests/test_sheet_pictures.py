@@ -126,3 +126,46 @@ def test_every_game_spec_draws_a_png():
         assert image.format == "PNG" and min(image.size) >= 500
     with pytest.raises(KeyError):
         pictures.draw({"game": "durak"})
+
+
+PICTURED = ["preferans", "preferans_score", "king", "bridge", "bridge_score"]
+
+
+@pytest.mark.parametrize("game_name", PICTURED)
+def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
+    """Random play until a few sheets were posted: each picture spec (made from the
+    public view) survives JSON, draws, and names no card still hidden in a hand."""
+    import random
+
+    from bot.games import ui_for
+    from engine.base import get_game
+
+    game, ui = get_game(game_name), ui_for(game_name)
+    players = max(game.seat_range(game.Options())[0], 3 if "preferans" in game_name else 4)
+    names = [f"Игрок {i + 1}" for i in range(players)]
+    rng = random.Random(5)
+    options = game.Options()
+    state, events = game.apply(game.initial_state(options, players), None, game.new_deal(options, players, rng, []))
+    drawn = 0
+    for _ in range(4000):
+        view = game.view(state, None)
+        if ui.posts(events, view, names, "ru", []):
+            spec = ui.picture(events, view, names, "ru")
+            assert spec is not None
+            text = json.dumps(spec, ensure_ascii=False)
+            hands = [set(game.view(state, s).get("hand") or []) for s in range(players)]
+            assert not any(f'"{card}"' in text for hand in hands for card in hand)
+            assert Image.open(io.BytesIO(pictures.draw(json.loads(text)))).format == "PNG"
+            drawn += 1
+            if drawn == 3:
+                return
+        if game.is_over(state):
+            break
+        system = getattr(game, "system_action", None)
+        action = system(state, rng) if system else None
+        if action is not None:
+            state, events = game.apply(state, None, action)
+            continue
+        seat = game.to_act(state)[0]
+        state, events = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert drawn > 0, f"{game_name} posted no sheet"
