@@ -145,7 +145,7 @@ def preferans_picture(spec: dict[str, Any]) -> Image.Image:
         _text_at(img, (center[0] - dx * 15, center[1] - dy * 15), caption, small, FAINT, angle)
         _text_at(img, (center[0] + dx * 12, center[1] + dy * 12), value, fitted(value, 26, room, True), INK, angle)
 
-    def whist(writer: int, target: int) -> tuple[str, str]:
+    def soup(writer: int, target: int) -> tuple[str, str]:
         return t(lang, "sheets.pic.whists_on", n=target + 1), _num(sheet["soups"][writer][target])
 
     def marks(i: int) -> str:
@@ -158,8 +158,8 @@ def preferans_picture(spec: dict[str, Any]) -> Image.Image:
     half = band / 2
     # seat 2, top: whists on seat 1 (left half, touching seat 1's sector) and seat 3
     span = (size - 2 * band) / 2
-    cell((x0 + band / 2 + span / 2 + half / 2, y0 + half), *whist(1, 0), 0, span - 20)
-    cell((cx + span / 2 - half / 2, y0 + half), *whist(1, 2), 0, span - 20)
+    cell((x0 + band / 2 + span / 2 + half / 2, y0 + half), *soup(1, 0), 0, span - 20)
+    cell((cx + span / 2 - half / 2, y0 + half), *soup(1, 2), 0, span - 20)
     cell((cx, y0 + band + half), contract_caption, _num(sheet["contract"][1]), 0, size - 4 * band)
     cell((cx, y0 + 2 * band + half), marks_caption, marks(1), 0, size - 6 * band)
     # seat 1, left (reads upwards) and seat 3, right (reads downwards)
@@ -168,9 +168,9 @@ def preferans_picture(spec: dict[str, Any]) -> Image.Image:
         seat = 0 if i == 0 else 2
         up_target = 1  # the vertical arm touches the top player's sector
         down_target = 2 if seat == 0 else 0  # the bottom arm touches the other side player
-        cell((xe + sign * half, y0 + band + arm / 2), *whist(seat, up_target), angle, arm - 40)
+        cell((xe + sign * half, y0 + band + arm / 2), *soup(seat, up_target), angle, arm - 40)
         bottom_x = (x0 + cx) / 2 if seat == 0 else (cx + x1) / 2
-        caption, value = whist(seat, down_target)
+        caption, value = soup(seat, down_target)
         cell((bottom_x + sign * half / 2, y1 - half), caption, value, 0, size / 2 - band - 20)
         d.line((xe, y1 - band, xe + sign * band, y1 - band), fill=LINE, width=2)
         cell((xe + sign * (band + half), cy), contract_caption, _num(sheet["contract"][seat]), angle, size - 4 * band)
