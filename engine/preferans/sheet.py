@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.text import phone_grid, wrap_lines
 
+from collections.abc import Collection
 from typing import Any
 
 from .scoring import parse_fnum, shown
@@ -88,7 +89,7 @@ WORDS = {
 }
 
 
-def words(lang: str) -> dict:
+def words(lang: str) -> dict[str, Any]:
     return WORDS.get(lang, WORDS["en"])
 
 
@@ -101,8 +102,8 @@ def contract_name(number: int, igra: bool, lang: str) -> str:
 def kontra_name(level: int, lang: str) -> str:
     w = words(lang)
     if level < len(w["kontra"]):
-        return w["kontra"][level]
-    return w["kontra_n"].format(m=2**level)
+        return str(w["kontra"][level])
+    return str(w["kontra_n"].format(m=2**level))
 
 
 def _num(v: Any, rounding: str) -> str:
@@ -115,13 +116,13 @@ def _signed(v: Any, rounding: str) -> str:
     return s if s.startswith("−") or s == "0" else "+" + s
 
 
-def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
+def row_summary(row: dict[str, Any], names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
     """One line: what a hand wrote."""
     w = words(lang)
     if row["type"] == "all_pass":
         return f"{w['all_pass']}: {w['refe_granted'] if row.get('refe') else w['no_refe']}"
     if row["type"] == "forfeit":
-        return w["forfeit"].format(name=names[row["seat"]], bula=bula)
+        return str(w["forfeit"].format(name=names[row["seat"]], bula=bula))
     d = row["declarer"]
     head = f"{names[d]}: {contract_name(row['number'], row['igra'], lang)}"
     extras = []
@@ -148,7 +149,7 @@ def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", 
     return text
 
 
-def _entries(row: dict, names: list[str], rounding: str) -> str:
+def _entries(row: dict[str, Any], names: list[str], rounding: str) -> str:
     parts = [f"{names[int(k)]} {_signed(v, rounding)}" for k, v in row["contract"].items()]
     for key, v in row.get("soups", {}).items():
         wr, tg = int(key[0]), int(key[1])
@@ -168,7 +169,7 @@ def _hats(hats: list[str]) -> str:
     return (f"∧{on}" if on else "") + (f"∨{off}" if off else "")
 
 
-def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
+def table_rows(sheet: dict[str, Any], names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
     """Header + one row per line of the paper pulka, one column per player (his seat
     number heads it). Cells are rounded to whole points: fractions do not fit a phone.
     Input is ``rules.sheet_json`` / ``scoring.Pull.to_json``; ``names`` and ``rounding``
@@ -188,7 +189,7 @@ def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none")
     return rows
 
 
-def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({1, 2, 3})) -> str:
+def plain_table(rows: list[list[str]], align_right: Collection[int] = frozenset({1, 2, 3})) -> str:
     return phone_grid(rows, align_right)
 
 
@@ -197,7 +198,7 @@ def names_legend(names: list[str]) -> list[str]:
     return [f"{i + 1} — {name}" for i, name in enumerate(names)]
 
 
-def exact_line(sheet: dict, lang: str, rounding: str = "none") -> str | None:
+def exact_line(sheet: dict[str, Any], lang: str, rounding: str = "none") -> str | None:
     """The exact settlement when a rounded cell hides a fraction and the table keeps exact
     values (``display_rounding`` "none") or the pulka is closed; else None."""
     settle = sheet.get("settlement")
@@ -206,18 +207,18 @@ def exact_line(sheet: dict, lang: str, rounding: str = "none") -> str | None:
     if rounding != "none" and not sheet.get("finished"):
         return None
     values = ", ".join(f"{i + 1} {_signed(settle[i], 'none')}" for i in range(3))
-    return words(lang)["exact"].format(values=values)
+    return str(words(lang)["exact"].format(values=values))
 
 
 def sheet_parts(
-    sheet: dict,
-    rows: list[dict],
+    sheet: dict[str, Any],
+    rows: list[dict[str, Any]],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: dict[str, Any] | None = None,
 ) -> tuple[str, list[str], str]:
     """(title, summary lines, table text) of the sheet after the last written hand."""
     w = words(lang)
@@ -232,25 +233,25 @@ def sheet_parts(
 
 def sheet_legend(lang: str) -> str:
     """The line under the table that explains the soup rows, the marks and the rounding."""
-    return words(lang)["legend"]
+    return str(words(lang)["legend"])
 
 
 def sheet_text(
-    sheet: dict,
-    rows: list[dict],
+    sheet: dict[str, Any],
+    rows: list[dict[str, Any]],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: dict[str, Any] | None = None,
 ) -> str:
     """The whole sheet as ``cardbot score --text`` prints it, every line within a phone's width."""
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
     return wrap_lines("\n".join([title, *lines, table, *under_table(sheet, names, lang, rounding)]))
 
 
-def under_table(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[str]:
+def under_table(sheet: dict[str, Any], names: list[str], lang: str, rounding: str = "none") -> list[str]:
     """The lines under the table: who is who, what the rows and marks mean, the exact
     settlement when the rounded table hides a fraction."""
     exact = exact_line(sheet, lang, rounding)
