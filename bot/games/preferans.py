@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
-from engine.preferans.sheet import row_summary, sheet_parts, under_table
+from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
 from engine.preferans.sheet import words as sheet_words
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
@@ -44,12 +44,14 @@ def call_text(call: str, lang: str) -> str:
 def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_no: int | None) -> str:
     rounding = view["options"].get("display_rounding", "none") if view.get("options") else "none"
     title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no, rounding, last)
+    block = "\n".join([table, "", *legend_lines(names, lang)])  # the legend reads with the table
+    exact = exact_line(view["sheet"], lang, rounding)
     return "\n".join(
         [
             f"<b>{esc(title)}</b>",
             *(esc(line) for line in lines),
-            f"<pre>{esc(table)}</pre>",
-            *(esc(line) for line in under_table(view["sheet"], names, lang, rounding)),
+            f"<pre>{esc(block)}</pre>",
+            *([esc(exact)] if exact else []),
         ]
     )
 

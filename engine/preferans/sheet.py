@@ -255,4 +255,10 @@ def under_table(sheet: dict[str, Any], names: list[str], lang: str, rounding: st
     """The lines under the table: who is who, what the rows and marks mean, the exact
     settlement when the rounded table hides a fraction."""
     exact = exact_line(sheet, lang, rounding)
-    return [*names_legend(names), sheet_legend(lang), *([exact] if exact else [])]
+    return [*legend_lines(names, lang), *([exact] if exact else [])]
+
+
+def legend_lines(names: list[str], lang: str) -> list[str]:
+    """Who is who and what the rows and marks mean, within a phone's width: the bot
+    posts them inside the table's <pre> block (a picture of the sheet replaces both)."""
+    return [*names_legend(names), *wrap_lines(sheet_legend(lang)).split("\n")]
