@@ -239,7 +239,7 @@ def _cell(n: int | None) -> str:
     return "" if n is None else str(n)
 
 
-def sheet_table(view: dict, lang: str) -> str:
+def sheet_table(view: dict, lang: str, names: list[str] | None = None) -> str:
     """The running sheet: 12 deals × 4 players (seat numbers head the columns, the legend
     names them), the dealer, the row's sum and the running totals, as a monospaced <pre>
     block a phone shows whole (at most 40 columns): the trump of deals 9–12 follows the
@@ -276,12 +276,15 @@ def sheet_table(view: dict, lang: str) -> str:
         )
     totals = view["totals"]
     rows.append(["", t(lang, "king.sheet.total"), "", *(str(x) for x in totals), str(sum(totals))])
-    return "<pre>" + esc(phone_grid(rows, {0, 3, 4, 5, 6, 7})) + "</pre>"
+    text = phone_grid(rows, {0, 3, 4, 5, 6, 7})
+    if names:  # who heads each column, once, under the table (a picture replaces both)
+        text += "\n\n" + legend(names)
+    return "<pre>" + esc(text) + "</pre>"
 
 
 def legend(names: list[str]) -> str:
-    """The seat numbers heading the sheet's columns, with the players' names (once)."""
-    return "\n".join(f"{i + 1} — {esc(name)}" for i, name in enumerate(names))
+    """The seat numbers heading the sheet's columns, with the players' names (plain text)."""
+    return "\n".join(f"{i + 1} — {name}" for i, name in enumerate(names))
 
 
 def final_text(result: dict | None, names: list[str], lang: str) -> str:
@@ -324,8 +327,7 @@ def sheet_post(view: dict, names: list[str], lang: str, deal_no: int | None) -> 
     parts = []
     if deal_no is not None:
         parts.append(t(lang, "king.sheet.title", no=deal_no, name=esc(contract_name(deal_no, lang))))
-    parts.append(sheet_table(view, lang))
-    parts.append(legend(names))
+    parts.append(sheet_table(view, lang, names))
     if view["phase"] == "over":
         parts.append(final_text(view["result"], names, lang))
     return "\n".join(parts)
