@@ -13,6 +13,7 @@ sends the text sheet instead).
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -94,10 +95,14 @@ def _png(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
+_DRAWING = threading.Lock()  # the cached FreeType faces are shared: one drawing at a time
+
+
 def draw(spec: dict[str, Any]) -> bytes:
-    """The picture of a sheet spec as PNG bytes."""
+    """The picture of a sheet spec as PNG bytes (safe to call from several threads)."""
     drawers = {"preferans": preferans_picture, "bridge": bridge_picture, "king": king_picture}
-    return _png(drawers[spec["game"]](spec))
+    with _DRAWING:
+        return _png(drawers[spec["game"]](spec))
 
 
 # ------------------------------------------------------------------------ preferans
