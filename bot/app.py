@@ -32,7 +32,7 @@ from storage.factory import repository_for
 
 log = logging.getLogger(__name__)
 
-BASE_COMMANDS = ("newgame", "language", "help", "rules", "cancel", "top", "stats", "history", "forget")
+BASE_COMMANDS = ("newgame", "language", "sheets", "help", "rules", "cancel", "top", "stats", "history", "forget")
 TIMER_POLL_SECONDS = 1.0
 CONCURRENT_UPDATES = 16
 STOP_DEADLINE = 8.0  # seconds a stop may take (systemd and docker kill after 10)

@@ -22,6 +22,7 @@ from telegram.ext import (
 from bot import watching
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
+from bot import sheet_mode
 from bot.render.common import fit_message, keyboard
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError, button_number
@@ -184,6 +185,16 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, t(choice, "language.set"))
 
 
+async def sheets(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/sheets [text|picture|both]``: how this group gets its score sheets."""
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await reply(update, t(lang, "err.group_only"))
+        return
+    text, markup = await sheet_mode.command(service_of(context).repo, chat_of(update).id, context.args or [], lang)
+    await reply(update, text, markup)
+
+
 async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
     service = service_of(context)
     if is_group(update):
@@ -277,6 +288,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 toast = await watching.stop_watching(service, table_id, person.id, place)
             else:
                 raise UserError("err.bad_button")
+        elif kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
+            await service.repo.set_chat_sheets(chat_of(update).id, rest)
+            toast = "sheets.saved"
         elif kind in ("l", "a", "r", "u"):
             table_id, version, command = _parse_table_data(rest)
             place = press_place(update)  # every table button is checked against its table's chat
@@ -384,6 +398,7 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler("export", export))
     app.add_handler(CommandHandler("mytables", my_tables))
     app.add_handler(CommandHandler("language", language))
+    app.add_handler(CommandHandler("sheets", sheets))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("cancel", cancel))

@@ -27,6 +27,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from bot import screens, watching
 from bot.i18n import t
+from bot.render import pictures
 from bot.render.common import fit_message
 from bot.service import TableService
 from engine.base import get_game
@@ -52,6 +53,9 @@ def _ids(rows: list[OutboxItem]) -> list[int]:
         assert row.id is not None, "a stored outbox row has its id"
         ids.append(row.id)
     return ids
+
+
+CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption, in UTF-16 units after parsing
 
 
 class GroupBudget:
@@ -433,9 +437,28 @@ class Sender:
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
+        text = payload["text"]
+        if "picture" in payload:
+            try:  # drawing takes tens of milliseconds: off the event loop
+                png = await asyncio.to_thread(pictures.draw, payload["picture"])
+            except Exception as error:  # whatever breaks the drawing, the sheet still goes out as text
+                log.warning(
+                    "table %s: sheet picture not drawn (%s: %s), text sent", table.id, type(error).__name__, error
+                )
+                text = payload.get("fallback") or text
+            else:
+                await self.bot.send_photo(
+                    table.chat_id,
+                    photo=png,
+                    caption=fit_message(text, CAPTION_LIMIT) if text else None,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    message_thread_id=table.thread_id or None,
+                )
+                return True
         await self.bot.send_message(
             table.chat_id,
-            fit_message(payload["text"]),
+            fit_message(text),
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
             message_thread_id=table.thread_id or None,

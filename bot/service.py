@@ -27,6 +27,7 @@ from storage.repository import RateFn
 from bot.games import ui_for
 from bot.ratings import durak_finish_order, ending
 from bot.render.common import display_name
+from bot.sheet_mode import DEFAULT_MODE, sheet_payloads
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
 
@@ -431,17 +432,19 @@ class TableService:
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
-        texts = ui.posts(events, game.view(after, None), names, table.lang, history)
+        view = game.view(after, None)
+        texts = ui.posts(events, view, names, table.lang, history)
         if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
-        for i, text in enumerate(texts):
-            last = i == len(texts) - 1  # the Rematch buttons go under the game's last post
+        payloads = await self._post_payloads(table, ui, events, view, names, texts, result is not None)
+        for i, payload in enumerate(payloads):
+            last = i == len(payloads) - 1  # the Rematch buttons go under the game's last post
             outbox.append(
                 OutboxItem(
                     "post",
                     table.chat_id,
                     table.id,
-                    payload={"text": text, "game_no": table.game_no, "game_over": result is not None and last},
+                    payload={**payload, "game_no": table.game_no, "game_over": result is not None and last},
                 )
             )
         rows = [
@@ -483,6 +486,15 @@ class TableService:
             return []
         seq, data = snap
         return durak_finish_order(get_game(table.game).load(data), await self.repo.load_actions(table.id, seq), last)
+
+    async def _post_payloads(
+        self, table: TableRow, ui: Any, events: list[dict], view: dict, names: list[str], texts: list[str], over: bool
+    ) -> list[dict]:
+        """The posts as outbox payloads, with the sheet's picture where the group's
+        ``/sheets`` mode wants it (read only when there is a sheet to draw)."""
+        picture = ui.picture(events, view, names, table.lang) if texts else None
+        mode = (await self.repo.get_chat_sheets(table.chat_id) or DEFAULT_MODE) if picture else DEFAULT_MODE
+        return sheet_payloads(texts, picture, mode, over, table.lang)
 
     def _dm_rows(
         self,

@@ -4,7 +4,8 @@ hand in what happened, and the same scoring code the engines use computes the sh
 Each game with a score sheet provides a module ``engine.<game>.record`` with
 ``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
-``ScoreError`` for a malformed or impossible record.
+``ScoreError`` for a malformed or impossible record. ``text`` wraps the prose lines to
+the 40 columns a phone shows (the tables already fit).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib
 from typing import Any, Protocol, cast
 
 from engine.jsondata import JsonDict
+from engine.text import wrap_lines
 
 
 class ScoreError(Exception):
@@ -53,4 +55,4 @@ def score(record: Any) -> JsonDict:
 
 
 def text(record: Any, lang: str = "en") -> str:
-    return _module(record).text(record, lang)
+    return wrap_lines(_module(record).text(record, lang))

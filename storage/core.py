@@ -243,6 +243,22 @@ class SqlRepository:
                 now=time.time(),
             )
 
+    async def get_chat_sheets(self, chat_id: int) -> str | None:
+        mode = await self._read().fetchval("SELECT sheets FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
+        return None if mode is None else str(mode)
+
+    async def set_chat_sheets(self, chat_id: int, mode: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """INSERT INTO chat_settings (chat_id, sheets, updated_at)
+                   VALUES (:chat_id, :sheets, :now)
+                   ON CONFLICT (chat_id) DO UPDATE SET sheets = excluded.sheets,
+                       updated_at = excluded.updated_at""",
+                chat_id=chat_id,
+                sheets=mode,
+                now=time.time(),
+            )
+
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Move tables, chat settings and pending outbox rows to the new chat id.
 
@@ -258,8 +274,8 @@ class SqlRepository:
                 )
             # The SELECT needs its WHERE: SQLite reads "FROM t ON CONFLICT" as a join.
             await db.execute(
-                """INSERT INTO chat_settings (chat_id, lang, updated_at)
-                   SELECT CAST(:new AS BIGINT), lang, updated_at FROM chat_settings
+                """INSERT INTO chat_settings (chat_id, lang, sheets, updated_at)
+                   SELECT CAST(:new AS BIGINT), lang, sheets, updated_at FROM chat_settings
                    WHERE chat_id = :old
                    ON CONFLICT (chat_id) DO NOTHING""",
                 **ids,

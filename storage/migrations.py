@@ -195,12 +195,19 @@ CREATE TABLE rating_opt_out (
 );
 """
 
+# How the group wants its score sheets: "text", "picture" or "both" (NULL: text, and a
+# picture at the end of a game). Set with /sheets.
+V5 = """
+ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
     (2, V2),
     (3, V3),
     (4, V4),
+    (5, V5),
 ]
 
 SCHEMA_VERSION_DDL = """

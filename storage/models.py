@@ -79,7 +79,9 @@ class OutboxItem:
     - ``hand``: refresh seat ``target``'s DM hand message (coalesced);
     - ``ping``: tell seat ``target`` it is their turn (delete the previous ping);
     - ``unping``: seat ``target``'s turn is over: delete its ping;
-    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message;
+    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message; with a
+      ``payload["picture"]`` spec, the drawn sheet as a photo with that text as its
+      caption (``payload["fallback"]``, or the text, when it cannot be drawn);
     - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
     - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
       the table as it was, without buttons.

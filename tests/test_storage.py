@@ -138,6 +138,8 @@ PROTOCOL_METHODS = (
     "set_dm_open",
     "get_chat_lang",
     "set_chat_lang",
+    "get_chat_sheets",
+    "set_chat_sheets",
     "migrate_chat",
     "create_table",
     "get_table",

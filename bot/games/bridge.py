@@ -372,6 +372,11 @@ def sheet_pre(sheet: dict, lang: str) -> str:
     return "<pre>" + esc(sheet_table(sheet, lambda key, **p: t(lang, key, **p))) + "</pre>"
 
 
+def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
+    """The We/They sheet as a picture spec (``bot.render.pictures.bridge_picture``)."""
+    return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
+
+
 def final_post(result: dict, sheet: dict, names: list[str] | None, lang: str) -> str:
     if "forfeit" in result and names:
         winner = "EW" if result["forfeit"] % 2 == 0 else "NS"
@@ -467,6 +472,9 @@ class BridgeUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang, mode)
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view["sheet"], names, lang)
 
     def posts(self, events, view, names, lang, history):
         out = []

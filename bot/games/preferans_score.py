@@ -16,6 +16,7 @@ from bot.games.preferans import (
     option_rows,
     next_option,
     result_lines,
+    sheet_picture,
     sheet_post,
     variant_text,
 )
@@ -158,6 +159,9 @@ class PreferansScoreUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, {**view, "names": names}, lang), []  # seat buttons show names
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang, view["entries"] or None)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -18,7 +18,7 @@ from engine.jsondata import JsonDict
 Tr = Callable[..., str]
 
 
-def _per_deal(entries: list[JsonDict], line: str) -> list[tuple[int, int, int, int]]:
+def per_deal(entries: list[JsonDict], line: str) -> list[tuple[int, int, int, int]]:
     """(deal, NS points, EW points, game block) per deal that wrote on ``line``."""
     rows: dict[int, list[int]] = {}
     for e in entries:
@@ -36,12 +36,12 @@ def sheet_table(sheet: JsonDict, tr: Tr) -> str:
         return str(v) if v else ""
 
     rows: list[tuple[str, str, str] | str] = [("", tr("bridge.we"), tr("bridge.they")), "="]
-    above = _per_deal(sheet["entries"], "above")
+    above = per_deal(sheet["entries"], "above")
     for deal, ns, ew, _ in reversed(above):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
     rows.append("═")
     games_done = sheet["game"]
-    below = _per_deal(sheet["entries"], "below")
+    below = per_deal(sheet["entries"], "below")
     for i, (deal, ns, ew, game) in enumerate(below):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
         nxt = below[i + 1][3] if i + 1 < len(below) else games_done
