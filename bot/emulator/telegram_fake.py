@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import io
 import itertools
 import json
 import logging
@@ -51,7 +52,7 @@ NOT_MODIFIED = (
     "markup are exactly the same as a current content and reply markup of the message"
 )
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
-SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument"}
+SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument", "sendPhoto"}
 
 
 class NetworkFault(Exception):
@@ -283,6 +284,7 @@ class FakeMessage:
     entities: list[dict] | None = None
     extra: dict = field(default_factory=dict)  # extra API fields (service messages, replies)
     document: dict | None = None  # sendDocument: {"file_name", "content"}
+    photo: bytes | None = None  # sendPhoto: the image as uploaded
 
     chat_id = property(lambda self: self.chat.id)
     text = property(lambda self: self.history[-1].text)
@@ -599,6 +601,33 @@ class FakeTelegram:
             "file_name": file_name,
             "file_size": len(content),
         }
+        return api
+
+    def _api_sendPhoto(self, p: dict) -> dict:
+        """A photo upload (PNG/JPEG bytes, checked as Telegram would: an image it can open),
+        the caption (HTML, 1024 units) as the message's text; keeps ``photo`` = the bytes."""
+        from PIL import Image
+
+        chat = self._chat(p.get("chat_id"))
+        upload = p.get("_files", {}).get("photo")
+        if upload is None:
+            raise _bad("there is no photo in the request")
+        content = upload[1]
+        try:
+            width, height = Image.open(io.BytesIO(content)).size
+        except Exception:
+            raise _bad("IMAGE_PROCESS_FAILED") from None
+        caption = p.get("caption") or ""
+        shown = render(caption, p.get("parse_mode"))
+        if _utf16_len(shown) > 1024:
+            raise _bad("message caption is too long")
+        version = MessageVersion(shown, caption, p.get("parse_mode"), _normalize_markup(p.get("reply_markup")))
+        msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
+        msg.photo = content
+        api = msg.to_api()
+        api["photo"] = [
+            {"file_id": f"ph{msg.message_id}", "file_unique_id": f"p{msg.message_id}", "width": width, "height": height}
+        ]
         return api
 
     def _edit(self, p: dict, new_text: bool) -> dict:
