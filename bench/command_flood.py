@@ -55,7 +55,7 @@ async def run(a: argparse.Namespace) -> int:
     from bench.common import header
     from bot.app import build_application
     from bot.config import Settings
-    from tests.fakebot import FakeRequest, FakeTelegram
+    from bot.emulator.telegram_fake import FakeRequest, FakeTelegram
 
     logging.basicConfig(level=logging.ERROR)
     header(

@@ -247,7 +247,7 @@ def ms(seconds: float) -> str:
 async def run(a: argparse.Namespace) -> int:
     from bot.app import build_application
     from bot.config import Settings
-    from tests.fakebot import FakeRequest
+    from bot.emulator.telegram_fake import FakeRequest
 
     logging.basicConfig(level=logging.WARNING)
     pace = tuple(float(x) for x in a.pace.split(",")) if "," in a.pace else (float(a.pace),) * 2

@@ -12,7 +12,7 @@ from typing import Callable
 
 from telegram import Update
 
-from tests.fakebot import FakeTelegram, FakeUser
+from bot.emulator.telegram_fake import FakeTelegram, FakeUser
 
 EDITS = ("editMessageText", "editMessageReplyMarkup")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument")

@@ -76,7 +76,7 @@ async def play_one(
     from bot.service import Person, PressPlace
     from bot.screens import move_key
     from engine.base import get_game
-    from tests.fakebot import FakeRequest
+    from bot.emulator.telegram_fake import FakeRequest
 
     clock = SimClock()
     fake = LoadTelegram(clock=clock, keep_log=True)

@@ -58,7 +58,7 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
     from bot.config import Settings
     from bot.service import Person, PressPlace
     from engine.base import get_game
-    from tests.fakebot import FakeRequest
+    from bot.emulator.telegram_fake import FakeRequest
 
     fake = LoadTelegram()
     app = build_application(
@@ -167,7 +167,7 @@ async def child(a: argparse.Namespace) -> dict:
     from bot.app import build_application
     from bot.config import Settings
     from telegram import Update
-    from tests.fakebot import FakeRequest
+    from bot.emulator.telegram_fake import FakeRequest
 
     t_imports = time.time()
 

@@ -14,7 +14,7 @@ import random
 import signal
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from telegram import BotCommand, Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop, TypeHandler
@@ -32,7 +32,7 @@ from storage.factory import repository_for
 
 log = logging.getLogger(__name__)
 
-BASE_COMMANDS = ("newgame", "language", "help", "rules", "cancel")
+BASE_COMMANDS = ("newgame", "language", "sheets", "help", "rules", "cancel", "top", "stats", "history", "forget")
 TIMER_POLL_SECONDS = 1.0
 CONCURRENT_UPDATES = 16
 STOP_DEADLINE = 8.0  # seconds a stop may take (systemd and docker kill after 10)
@@ -103,6 +103,7 @@ class Runtime:
                 if any(ui.score_for for ui in all_uis()):
                     names.append("score")
                 names.append("export")
+                names.append("mytables")
                 commands = [BotCommand(c, t(lang, f"command.{c}")) for c in names]
                 await self.app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except Exception:  # cosmetic; never block start-up on it
@@ -146,7 +147,8 @@ def build_application(
     sender_clock: Callable[[], float] = time.monotonic,
     background: bool = True,
 ) -> Application:
-    builder = ApplicationBuilder().token(settings.token)
+    # (Any: the rate limiter below changes the builder's type parameters)
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = ApplicationBuilder().token(settings.token)
     if settings.api_base_url:
         base = settings.api_base_url.rstrip("/")
         builder = builder.base_url(base if base.endswith("/bot") else base + "/bot")

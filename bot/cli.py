@@ -80,6 +80,39 @@ def _webhook(args: argparse.Namespace) -> int:
     return _serve("webhook", start)
 
 
+def _demo(args: argparse.Namespace) -> int:
+    """The bot against the built-in Telegram emulator, played from a web page: no token."""
+    import os
+    import tempfile
+
+    from bot.config import ConfigError, Settings
+    from bot.emulator.demo import parse_listen, serve
+
+    try:
+        listen = parse_listen(args.listen, args.allow_remote)
+        env = {"CARDBOT_COMPUTER_LEVEL": "normal", **os.environ, "TELEGRAM_BOT_TOKEN": "0:DEMO"}
+        settings = Settings.from_env(env, dotenv=None)
+    except (ValueError, ConfigError) as error:
+        print(f"cardbot demo: {error}", file=sys.stderr)
+        return 2
+    from bot.redact import install
+
+    install(settings.log_level, ())
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="cardbot-demo-") as scratch:
+        db_path = args.db or os.path.join(scratch, "demo.sqlite3")
+        from dataclasses import replace
+
+        try:
+            serve(replace(settings, db_path=db_path), listen, args.lang, on_ready=lambda line: print(line, flush=True))
+        except OSError as error:
+            print(f"cardbot demo: cannot listen on {args.listen}: {error.strerror or error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:  # Ctrl+C before the bot was up (afterwards PTB stops it cleanly)
+            return 130
+    return 0
+
+
 MAX_LINE = 200  # a refusal is one short line, whatever the input held
 # What a malformed record makes the readers raise: refused like any bad record.
 MALFORMED = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
@@ -179,6 +212,16 @@ def main(argv: list[str] | None = None) -> int:
         help="run one bot worker receiving updates by webhook "
         "(CARDBOT_WEBHOOK_URL, CARDBOT_WEBHOOK_SECRET, CARDBOT_LISTEN)",
     ).set_defaults(func=_webhook)
+    demo = sub.add_parser(
+        "demo", help="try the bot in a browser: a built-in Telegram emulator and a web page, no token needed"
+    )
+    demo.add_argument("--listen", default="127.0.0.1:8080", help="address of the page (default 127.0.0.1:8080)")
+    demo.add_argument(
+        "--allow-remote", action="store_true", help="allow a non-loopback --listen (anyone reaching it plays)"
+    )
+    demo.add_argument("--lang", choices=["en", "ru"], default="en", help="the people's Telegram language")
+    demo.add_argument("--db", help="keep the tables in this SQLite file (default: a temporary one)")
+    demo.set_defaults(func=_demo)
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
     replay.add_argument("file", help="record file, or - for standard input")
     replay.set_defaults(func=_replay)

@@ -78,7 +78,8 @@ class Settings:
         if not token:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set. Get a token from @BotFather (see deploy/BOTFATHER.md) "
-                "and put it in the environment or in a .env file: TELEGRAM_BOT_TOKEN=123456:ABC..."
+                "and put it in the environment or in a .env file: TELEGRAM_BOT_TOKEN=123456:ABC... "
+                "(To try the bot in a browser without a token: cardbot demo)"
             )
         return cls(
             token=token,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Chat, LinkPreviewOptions, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
@@ -19,14 +19,19 @@ from telegram.ext import (
     filters,
 )
 
+from bot import watching
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
-from bot.render.common import keyboard
+from bot import sheet_mode
+from bot.render.common import fit_message, keyboard
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError, button_number
 from storage.repository import VersionConflict
 
 log = logging.getLogger(__name__)
+
+# refusals shown as an alert the presser must close: they ask them to do something first
+ALERTS = ("err.dm_needed", "watch.err.start_bot")
 
 # a move key (bot.screens.move_key) or a legacy index: ASCII letters, digits, - and _
 MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -66,8 +71,25 @@ def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
     return context.application.bot_data["service"]
 
 
+# The handlers are registered for updates that carry a chat, a message and a user
+# (commands, button presses): a missing one is a bug, not something a user can send.
+def chat_of(update: Update) -> Chat:
+    assert update.effective_chat is not None, "the handler's update has a chat"
+    return update.effective_chat
+
+
+def message_of(update: Update) -> Message:
+    assert update.effective_message is not None, "the handler's update has a message"
+    return update.effective_message
+
+
+def user_of(update: Update) -> User:
+    assert update.effective_user is not None, "the handler's update has a user"
+    return update.effective_user
+
+
 def person_of(update: Update) -> Person:
-    user = update.effective_user
+    user = user_of(update)
     return Person(user.id, user.full_name or str(user.id), user.username, user.language_code)
 
 
@@ -79,12 +101,12 @@ def thread_of(update: Update) -> int:
 
 
 def is_group(update: Update) -> bool:
-    return update.effective_chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+    return chat_of(update).type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     if is_group(update):
-        stored = await service_of(context).repo.get_chat_lang(update.effective_chat.id)
+        stored = await service_of(context).repo.get_chat_lang(chat_of(update).id)
         if stored:
             return stored
     return pick_lang(update.effective_user.language_code if update.effective_user else None)
@@ -97,7 +119,7 @@ def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
     async def check(chat_id: int) -> bool:
         if chat_id > 0:  # a private chat has no administrators
             return False
-        member = await context.bot.get_chat_member(chat_id, update.effective_user.id)
+        member = await context.bot.get_chat_member(chat_id, user_of(update).id)
         return member.status in ("administrator", "creator")
 
     return check
@@ -113,13 +135,13 @@ def press_place(update: Update) -> PressPlace:
 
 
 async def reply(update: Update, text: str, markup=None) -> None:
-    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await message_of(update).reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
 # ---------------------------------------------------------------------- commands
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    if update.effective_chat.type == ChatType.PRIVATE:
+    if chat_of(update).type == ChatType.PRIVATE:
         await service_of(context).dm_opened(person_of(update))
         await reply(update, t(lang, "start.dm_ready"))
     else:
@@ -131,7 +153,7 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(update):
         await reply(update, t(lang, "err.group_only"))
         return
-    command = update.effective_message.text.split()[0].lstrip("/").split("@")[0].lower()
+    command = (message_of(update).text or "").split()[0].lstrip("/").split("@")[0].lower()
     presets = table_presets()
     if command in presets:
         game, options = presets[command]
@@ -146,18 +168,18 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _preferans(update, context, lang)
         return
     games = playable_games()
-    game = command if command in games else (context.args[0].lower() if context.args else None)
-    if game not in games:
+    asked = command if command in games else (context.args[0].lower() if context.args else None)
+    if asked is None or asked not in games:
         rows = [[(t(lang, f"game.{g}"), f"g:{g}") for g in games]]
         await reply(update, t(lang, "newgame.choose"), keyboard(rows))
         return
-    await _open(update, context, game, lang)
+    await _open(update, context, asked, lang)
 
 
 async def _preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> None:
     """``/preferans``: the preferans this group played last (Russian in its system, or
     Balkan); a group that has not chosen yet gets the choice as buttons."""
-    last = await service_of(context).repo.last_table_of(update.effective_chat.id, ["preferans", "preferans_ru"])
+    last = await service_of(context).repo.last_table_of(chat_of(update).id, ["preferans", "preferans_ru"])
     if last is None:
         rows = [[(t(lang, f"prefru.choice.{c}"), f"pf:{c}") for c in PREFERANS_CHOICES]]
         await reply(update, t(lang, "prefru.choose"), keyboard(rows))
@@ -191,12 +213,12 @@ async def _open(
 ) -> bool:
     try:
         await service_of(context).open_table(
-            update.effective_chat.id,
+            chat_of(update).id,
             thread_of(update),
             game,
             person_of(update),
             lang,
-            update.effective_chat.title or "",
+            chat_of(update).title or "",
             options,
         )
         return True
@@ -216,10 +238,20 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, t(choice, "language.set"))
 
 
+async def sheets(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/sheets [text|picture|both]``: how this group gets its score sheets."""
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await reply(update, t(lang, "err.group_only"))
+        return
+    text, markup = await sheet_mode.command(service_of(context).repo, chat_of(update).id, context.args or [], lang)
+    await reply(update, text, markup)
+
+
 async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
     service = service_of(context)
     if is_group(update):
-        await service.set_language(update.effective_chat.id, thread_of(update), choice)
+        await service.set_language(chat_of(update).id, thread_of(update), choice)
     else:
         person = person_of(update)
         person.lang = choice
@@ -249,11 +281,23 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         key = await service_of(context).cancel(
-            update.effective_chat.id, thread_of(update), person_of(update), admin_check(update, context)
+            chat_of(update).id, thread_of(update), person_of(update), admin_check(update, context)
         )
     except UserError as error:
         key = error.key
     await reply(update, t(lang, key))
+
+
+async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/mytables`` in the DM: the tables the person sits at, in every group."""
+    lang = await chat_lang(update, context)
+    if is_group(update):
+        await reply(update, t(lang, "mytables.dm_only"))
+        return
+    text = await watching.my_tables_text(service_of(context), user_of(update).id, lang)
+    await message_of(update).reply_text(
+        fit_message(text), parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
+    )
 
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -262,15 +306,13 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     lang = await chat_lang(update, context)
     service = service_of(context)
-    table = (
-        await service.repo.find_open_table(update.effective_chat.id, thread_of(update)) if is_group(update) else None
-    )
+    table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
     if table is None or table.game != "bridge":
         await reply(update, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
-    await update.effective_message.reply_document(
+    await message_of(update).reply_document(
         document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption")
     )
 
@@ -278,6 +320,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # ---------------------------------------------------------------------- buttons
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
+    assert query is not None, "registered for button presses"
     lang = await chat_lang(update, context)
     service = service_of(context)
     person = person_of(update)
@@ -293,6 +336,18 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif kind == "lang" and rest in LANGUAGES:
             await _set_language(update, context, rest)
             lang, toast = rest, "language.set"
+        elif kind == "w":  # watch a game / stop watching (bot.watching)
+            table_id, game_no, command = _parse_table_data(rest)
+            place = press_place(update)
+            if command == "on":
+                toast = await watching.start_watching(service, table_id, game_no, person.id, place)
+            elif command == "off":
+                toast = await watching.stop_watching(service, table_id, person.id, place)
+            else:
+                raise UserError("err.bad_button")
+        elif kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
+            await service.repo.set_chat_sheets(chat_of(update).id, rest)
+            toast = "sheets.saved"
         elif kind in ("l", "a", "r", "u"):
             table_id, version, command = _parse_table_data(rest)
             place = press_place(update)  # every table button is checked against its table's chat
@@ -309,6 +364,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             else:
                 if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
                     raise UserError("err.bad_button")
+                assert query.message is not None, "press_place checked it"
                 toast = await service.act(
                     table_id, version, person.id, command, query.message.message_id, place, computers=False
                 )
@@ -317,7 +373,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise UserError("err.bad_button")
         await answer(query, t(lang, toast) if toast != "ok.move" else None)
     except UserError as error:
-        await answer(query, t(lang, error.key, **error.params), alert=error.key == "err.dm_needed")
+        await answer(query, t(lang, error.key, **error.params), alert=error.key in ALERTS)
         return
     except VersionConflict:  # another process moved the table on first
         await answer(query, t(lang, "err.stale"))
@@ -368,7 +424,7 @@ async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message = update.effective_message
+    message = message_of(update)
     if message.migrate_to_chat_id:
         await service_of(context).migrate_chat(message.chat.id, message.migrate_to_chat_id)
 
@@ -389,6 +445,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def install(app: Application) -> None:
+    from bot import players  # it uses this module's helpers
+
     app.add_handler(TypeHandler(object, gate), group=-2)
     app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))
@@ -396,10 +454,13 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler(commands, new_table))
     app.add_handler(CommandHandler("score", score))
     app.add_handler(CommandHandler("export", export))
+    app.add_handler(CommandHandler("mytables", my_tables))
     app.add_handler(CommandHandler("language", language))
+    app.add_handler(CommandHandler("sheets", sheets))
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("cancel", cancel))
+    players.install(app)  # /top /stats /history /forget and their buttons, before the catch-all
     app.add_handler(CallbackQueryHandler(button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     app.add_error_handler(on_error)

@@ -6,6 +6,8 @@ Callback data formats (all < 64 bytes):
                                      or under the group message of a score-only table
   ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
   ``r:<table>:<version>:<command>``  rematch / close after a game
+  ``w:<table>:<game no>:on|off``     watch a game (under the group message) / stop
+                                     watching it (in the spectator's DM)
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from telegram import InlineKeyboardMarkup
 
 from bot.games import ui_for
 from bot.i18n import t
+from bot.links import group_message_link
 from bot.render.common import TITLE_WIDTH, display_name, esc, keyboard
 from engine.ai_levels import LEVELS
 from engine.base import get_game
-from storage.models import BETWEEN, CLOSED, LOBBY, SeatRow, TableRow
+from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, SeatRow, TableRow
 
 TIMER_CHOICES = (0, 60, 300, 3600, 12 * 3600, 24 * 3600)
 
@@ -155,7 +158,15 @@ def group_table(table: TableRow, seats: list[SeatRow], state, thinking: int | No
     if ui.group_controls and table.status not in (LOBBY, BETWEEN):
         # score-only: every seat may enter, so the public legal actions are seat 0's
         markup = _action_keyboard(table, seats, game.legal_actions(state, 0), view, "normal")
+    elif table.status == PLAYING:  # a score sheet shows everything already: nothing to watch
+        markup = keyboard([[(t(table.lang, "watch.btn.watch"), watch_data(table, "on"))]])
     return Screen(text, markup)
+
+
+def watch_data(table: TableRow, command: str) -> str:
+    """Callback data of the Watch button ("on") and of a spectator's Leave ("off"). It names
+    the game of the series, so a Watch under an earlier game's message is just stale."""
+    return f"w:{table.id}:{table.game_no}:{command}"
 
 
 def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "normal") -> Screen:
@@ -170,8 +181,12 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
 
 
 def ping(table: TableRow, reminder: bool = False) -> str:
-    """The "your turn" message in a player's DM; it names the group the table is in."""
+    """The "your turn" message in a player's DM; it names the group the table is in,
+    as a link to the table's message where the group has message links (supergroups)."""
     title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
+    link = group_message_link(table)
+    if link:
+        title = f'<a href="{esc(link)}">{title or esc(header(table))}</a>'
     return t(table.lang, "ping.reminder" if reminder else "ping.turn", title=title)
 
 

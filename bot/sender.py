@@ -25,12 +25,13 @@ from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot import screens
+from bot import screens, watching
 from bot.i18n import t
+from bot.render import pictures
 from bot.render.common import fit_message
 from bot.service import TableService
 from engine.base import get_game
-from storage.models import BETWEEN, LOBBY, OutboxItem
+from storage.models import BETWEEN, LOBBY, PLAYING, OutboxItem
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,19 @@ CONCURRENT_CHATS = 32  # chats served at the same time in one drain
 GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
 FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
+REFRESH_KINDS = ("group", "hand", "watch")  # rows that redraw a message: many collapse into one
+
+
+def _ids(rows: list[OutboxItem]) -> list[int]:
+    """The ids of outbox rows read back from the database (a stored row has its id)."""
+    ids: list[int] = []
+    for row in rows:
+        assert row.id is not None, "a stored outbox row has its id"
+        ids.append(row.id)
+    return ids
+
+
+CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption, in UTF-16 units after parsing
 
 
 class GroupBudget:
@@ -146,6 +160,7 @@ class Sender:
         # (chat, message) -> what it shows, to skip identical edits; bounded, oldest out first
         self._last_render: collections.OrderedDict[tuple[int, int], tuple] = collections.OrderedDict()
         self.wakeup = asyncio.Event()
+        self.queued_more = False  # this drain queued rows of its own (spectators' refreshes)
         service.listeners.append(self.wakeup.set)
 
     # ------------------------------------------------------------------ loop
@@ -195,7 +210,8 @@ class Sender:
 
         waits = [w for w in await asyncio.gather(*(serve(c, g) for c, g in chats.items())) if w is not None]
         await self.repo.mark_done(done)
-        if len(items) == PAGE:  # more rows than one page: go on at once
+        if len(items) == PAGE or self.queued_more:  # more rows than one page, or new ones: go on
+            self.queued_more = False
             return 0.0
         if not waits:
             return None
@@ -209,8 +225,8 @@ class Sender:
         resting = self.pacing.wait_for(chat_id)
         if resting > 0:  # flood wait or DM pace: nothing goes to this chat yet
             for rows in groups.values():
-                if rows[0].kind in ("group", "hand"):  # one waiting refresh marker is enough
-                    done += [r.id for r in rows[:-1]]
+                if rows[0].kind in REFRESH_KINDS:  # one waiting refresh marker is enough
+                    done += _ids(rows[:-1])
             return resting
         for rows in groups.values():
             first = rows[0]
@@ -222,7 +238,7 @@ class Sender:
                 wait = delay if delay > 0 else None  # over the group's budget from here on
             if is_group_message and wait is not None:  # wait, keeping the group's order
                 if first.kind == "group":  # one waiting refresh marker is enough
-                    done += [r.id for r in rows[:-1]]
+                    done += _ids(rows[:-1])
                 continue
             try:
                 sent = await self._deliver(first, tables)
@@ -249,6 +265,8 @@ class Sender:
                 else:  # blocked the bot: their DM waits until they /start it again
                     log.warning("cannot write to user %s (%s); their hand waits for /start", chat_id, error)
                     await self.repo.set_dm_open(chat_id, False)
+                    if first.kind == "watch" and first.table_id:  # a spectator stops watching
+                        await self.repo.remove_spectator(first.table_id, chat_id)
             except (TimedOut, NetworkError) as error:  # the rows stay; the chat rests a while
                 delay = self.pacing.failed(chat_id)
                 log.warning(
@@ -269,9 +287,9 @@ class Sender:
             if sent:
                 self.pacing.spend(chat_id)
             if first.kind in ("post", "ping", "notice"):  # new messages: never send one twice,
-                await self.repo.mark_done([r.id for r in rows])  # so done at once, not after the drain
+                await self.repo.mark_done(_ids(rows))  # so done at once, not after the drain
             else:
-                done += [r.id for r in rows]
+                done += _ids(rows)
         return wait
 
     # ------------------------------------------------------------------ one row
@@ -286,7 +304,11 @@ class Sender:
             return False
         table, seats = loaded
         if item.kind == "group":
-            return await self._refresh_group(table, seats)
+            shown = await self._refresh_group(table, seats)
+            await self._tell_spectators(table)
+            return shown
+        if item.kind in ("watch", "unwatch"):
+            return await self._refresh_spectator(table, seats, item)
         if item.kind == "post":
             return await self._post(table, seats, item)
         if item.kind == "notice":
@@ -331,6 +353,37 @@ class Sender:
             await self.repo.update_table(table.id, group_message_id=message_id)
             table.group_message_id = message_id
         return True
+
+    async def _tell_spectators(self, table) -> None:
+        """The group message was just refreshed: so are the spectators' DMs (each one more
+        DM edit, at the group message's pace, coalesced like it)."""
+        if table.status == LOBBY or table.game_no == 0:
+            return
+        spectators = await self.repo.get_spectators(table.id)
+        if spectators:
+            await self.repo.enqueue([OutboxItem("watch", s.user_id, table.id) for s in spectators])
+            self.queued_more = True
+
+    async def _refresh_spectator(self, table, seats, item: OutboxItem) -> bool:
+        """A spectator's DM: the public view (bot.watching). When the game is over it is
+        shown once more and the spectator stops watching; after "Leave" (``unwatch``) the
+        message keeps the table without buttons."""
+        state = await self.service.state_of(table)
+        if state is None:
+            return False
+        if item.kind == "unwatch":
+            screen = watching.spectator_screen(table, seats, state, leaving=True)
+            return await self._show(item.chat_id, item.payload.get("message_id"), screen) is not None
+        spectator = next((s for s in await self.repo.get_spectators(table.id) if s.user_id == item.chat_id), None)
+        if spectator is None:  # left meanwhile
+            return False
+        screen = watching.spectator_screen(table, seats, state)
+        message_id = await self._show(item.chat_id, spectator.dm_message_id, screen)
+        if table.status != PLAYING:  # the final state was shown once: watching ends here
+            await self.repo.remove_spectator(table.id, item.chat_id)
+        elif message_id is not None and message_id != spectator.dm_message_id:
+            await self.repo.set_spectator_message(table.id, item.chat_id, message_id)
+        return message_id is not None
 
     async def _refresh_hand(self, table, seats, seat_no: int) -> bool:
         seat = seats[seat_no]
@@ -384,9 +437,28 @@ class Sender:
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
+        text = payload["text"]
+        if "picture" in payload:
+            try:  # drawing takes tens of milliseconds: off the event loop
+                png = await asyncio.to_thread(pictures.draw, payload["picture"])
+            except Exception as error:  # whatever breaks the drawing, the sheet still goes out as text
+                log.warning(
+                    "table %s: sheet picture not drawn (%s: %s), text sent", table.id, type(error).__name__, error
+                )
+                text = payload.get("fallback") or text
+            else:
+                await self.bot.send_photo(
+                    table.chat_id,
+                    photo=png,
+                    caption=fit_message(text, CAPTION_LIMIT) if text else None,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    message_thread_id=table.thread_id or None,
+                )
+                return True
         await self.bot.send_message(
             table.chat_id,
-            fit_message(payload["text"]),
+            fit_message(text),
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
             message_thread_id=table.thread_id or None,

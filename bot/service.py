@@ -21,9 +21,13 @@ from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow, TimerRow
+from storage.models import FinishedGame
 from storage.repository import Repository, TableExists, VersionConflict
+from storage.repository import RateFn
 from bot.games import ui_for
+from bot.ratings import durak_finish_order, ending
 from bot.render.common import display_name
+from bot.sheet_mode import DEFAULT_MODE, sheet_payloads
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
 
@@ -273,11 +277,11 @@ class TableService:
             if command == "join" or command.startswith("join:"):
                 if mine and not (ui.seat_names and command.startswith("join:")):
                     raise UserError("err.already_seated")
-                place = self._free_place(seats, hi, ui.seat_names, command)
+                free_seat = self._free_place(seats, hi, ui.seat_names, command)
                 await self.remember_user(person)
                 if mine:  # moving to another seat at a fixed-seat table
                     seats.remove(mine)
-                seats.append(SeatRow(table.id, place, person.id, person.name))
+                seats.append(SeatRow(table.id, free_seat, person.id, person.name))
                 toast = "ok.joined"
             elif command == "leave":
                 if not mine:
@@ -287,10 +291,10 @@ class TableService:
             elif command == "cpu+":
                 if not mine:
                     await require_host()
-                place = self._free_place(seats, hi, ui.seat_names, "join")
+                free_seat = self._free_place(seats, hi, ui.seat_names, "join")
                 used = {s.user_id for s in seats}
                 number = next(k for k in range(1, 100) if -k not in used)
-                seats.append(SeatRow(table.id, place, -number, f"🤖 {number}", is_computer=True))
+                seats.append(SeatRow(table.id, free_seat, -number, f"🤖 {number}", is_computer=True))
             elif command == "cpu-":
                 if not mine:
                     await require_host()
@@ -316,8 +320,8 @@ class TableService:
                 fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
             elif command == "on_timeout":
                 await require_host()
-                nxt = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
-                fields["settings"] = {**table.settings, "on_timeout": nxt}
+                mode = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
+                fields["settings"] = {**table.settings, "on_timeout": mode}
             elif command == "start":
                 await require_host()
                 return await self._start_from_lobby(table, seats)
@@ -424,25 +428,31 @@ class TableService:
         result = None
         timer: TimerRow | None = None
         history = await self._history(table)
+        finished: FinishedGame | None = None
+        rate: RateFn | None = None
         if game.is_over(after):
             result = game.result(after)
+            assert result is not None, "a game that is over has a result"
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
+            finished, rate = await self._ending(table, seats, result or {}, actions)
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
-        texts = ui.posts(events, game.view(after, None), names, table.lang, history)
+        view = game.view(after, None)
+        texts = ui.posts(events, view, names, table.lang, history)
         if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
-        for i, text in enumerate(texts):
-            last = i == len(texts) - 1  # the Rematch buttons go under the game's last post
+        payloads = await self._post_payloads(table, ui, events, view, names, texts, result is not None)
+        for i, payload in enumerate(payloads):
+            last = i == len(payloads) - 1  # the Rematch buttons go under the game's last post
             outbox.append(
                 OutboxItem(
                     "post",
                     table.chat_id,
                     table.id,
-                    payload={"text": text, "game_no": table.game_no, "game_over": result is not None and last},
+                    payload={**payload, "game_no": table.game_no, "game_over": result is not None and last},
                 )
             )
         rows = [
@@ -458,12 +468,41 @@ class TableService:
             snapshot=game.dump(after) if snapshot else None,
             result=result,
             timer=timer,
+            finished=finished,
+            rate=rate,
         )
         table.version = version
         for key, value in fields.items():
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    async def _ending(
+        self, table: TableRow, seats: list[SeatRow], result: dict, last: list[tuple[int | None, str]]
+    ) -> tuple[FinishedGame, RateFn | None]:
+        """The game joins the group's history and its players' ratings: both are written
+        in the transaction of its last move (``bot.ratings``)."""
+        order = None
+        if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
+            order = await self._durak_finish_order(table, last)
+        return ending(table, seats, result, self.clock(), order)
+
+    async def _durak_finish_order(self, table: TableRow, last: list[tuple[int | None, str]]) -> list[list[int]]:
+        """A durak game is one deal, stored with a snapshot: replay from there."""
+        snap = await self.repo.latest_snapshot(table.id)
+        if snap is None:
+            return []
+        seq, data = snap
+        return durak_finish_order(get_game(table.game).load(data), await self.repo.load_actions(table.id, seq), last)
+
+    async def _post_payloads(
+        self, table: TableRow, ui: Any, events: list[dict], view: dict, names: list[str], texts: list[str], over: bool
+    ) -> list[dict]:
+        """The posts as outbox payloads, with the sheet's picture where the group's
+        ``/sheets`` mode wants it (read only when there is a sheet to draw)."""
+        picture = ui.picture(events, view, names, table.lang) if texts else None
+        mode = (await self.repo.get_chat_sheets(table.chat_id) or DEFAULT_MODE) if picture else DEFAULT_MODE
+        return sheet_payloads(texts, picture, mode, over, table.lang)
 
     def _dm_rows(
         self,
@@ -894,12 +933,15 @@ class TableService:
                     except VersionConflict:
                         continue
                     seats = await self.repo.get_seats(table.id)
+                    spectators = await self.repo.get_spectators(table.id)
                     await self._enqueue(
                         [
                             OutboxItem("notice", s.user_id, table.id, payload={"key": "table.closed_removed"})
                             for s in seats
                             if not s.is_computer
                         ]
+                        # spectators see the table closed, once (no group message to follow now)
+                        + [OutboxItem("watch", s.user_id, table.id) for s in spectators]
                     )
                     log.warning("table %s closed: the bot cannot write in chat %s any more", table.id, chat_id)
                     break

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 from http import HTTPStatus
+from typing import cast
 
 import tornado.web
+from tornado.http1connection import HTTP1Connection
 from telegram.ext._utils import webhookhandler
 
 BODY_LIMIT = 256 * 1024
@@ -27,7 +29,9 @@ class LimitedTelegramHandler(webhookhandler.TelegramHandler):
         if length and (not (length.isascii() and length.isdigit()) or int(length) > BODY_LIMIT):
             raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
         # a chunked body has no length to check up front: tornado drops it past the limit
-        self.request.connection.set_max_body_size(BODY_LIMIT)
+        # tornado's HTTP/1 server hands every request an HTTP1Connection, which has the limit
+        connection = cast(HTTP1Connection, self.request.connection)
+        connection.set_max_body_size(BODY_LIMIT)
 
     def data_received(self, chunk: bytes) -> None:
         self._chunks.append(chunk)
@@ -46,4 +50,5 @@ class LimitedTelegramHandler(webhookhandler.TelegramHandler):
 
 def harden() -> None:
     """Make ``Application.run_webhook`` serve through ``LimitedTelegramHandler``."""
-    webhookhandler.TelegramHandler = LimitedTelegramHandler
+    # replacing the class by name is the point: run_webhook looks it up when it starts
+    webhookhandler.TelegramHandler = LimitedTelegramHandler  # type: ignore[misc]

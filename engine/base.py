@@ -18,23 +18,28 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from engine.jsondata import JsonDict
+
 
 class Game(Protocol):
     name: str  # "durak"
     rules_version: int  # bump when a rule change makes old logs replay differently
-    Options: type[BaseModel]
+
+    @property
+    def Options(self) -> type[BaseModel]:  # a class attribute in each game: read-only here
+        """The game's options model (pydantic)."""
 
     def seat_range(self, options: BaseModel) -> tuple[int, int]:
         """Minimum and maximum number of players these options allow."""
 
-    def new_deal(self, options: BaseModel, players: int, rng: random.Random, history: list[dict]) -> str:
+    def new_deal(self, options: BaseModel, players: int, rng: random.Random, history: list[JsonDict]) -> str:
         """A deal action for the next game: shuffle with ``rng``; ``history`` is the
         list of ``result(...)`` dicts of earlier games of the series (dealer rules)."""
 
     def initial_state(self, options: BaseModel, players: int) -> Any:
         """A state waiting for its deal action."""
 
-    def apply(self, state: Any, seat: int | None, action: str) -> tuple[Any, list[dict]]:
+    def apply(self, state: Any, seat: int | None, action: str) -> tuple[Any, list[JsonDict]]:
         """Check and apply one action; return the new state and public events.
         Raises an ``engine.errors.EngineError`` and leaves ``state`` untouched on bad input."""
 
@@ -44,20 +49,21 @@ class Game(Protocol):
     def to_act(self, state: Any) -> list[int]:
         """Seats whose action the game waits for now (empty when over)."""
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None) -> JsonDict:
         """A JSON-able dict of what ``seat`` (``None`` = everyone) may see."""
 
     def is_over(self, state: Any) -> bool: ...
 
-    def result(self, state: Any) -> dict | None:
+    def result(self, state: Any) -> JsonDict | None:
         """The game's result once over, e.g. ``{"durak": 2, "by_52": False}`` or ``{"draw": True}``."""
 
-    def dump(self, state: Any) -> dict: ...
+    def dump(self, state: Any) -> JsonDict: ...
 
-    def load(self, data: dict) -> Any: ...
+    def load(self, data: JsonDict) -> Any: ...
 
-    def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
-        """A computer player's choice, from that seat's own view only (no peeking)."""
+    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = ...) -> str:
+        """A computer player's choice, from that seat's own view only (no peeking), at
+        ``level`` (engine/ai_levels.py; each game has its own default)."""
 
     # Optional. Games of several deals (preferans, King, bridge) wait for the system
     # between deals: return the next deal action (shuffled with ``rng``) when the state

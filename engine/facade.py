@@ -8,8 +8,12 @@ bound to the subclass as plain staticmethods, so the hot paths (``apply``, ``vie
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, ClassVar
+
+from engine.jsondata import JsonDict
 
 # the Game methods a rules module provides under the same name
 RULES_FUNCTIONS = ("new_deal", "initial_state", "apply", "legal_actions", "to_act", "view")
@@ -23,6 +27,14 @@ class RulesFacade:
 
     State: ClassVar[Any]
 
+    # bound from the rules module by __init_subclass__ (annotations only, for engine.base.Game)
+    new_deal: Callable[[Any, int, random.Random, list[JsonDict]], str]
+    initial_state: Callable[[Any, int], Any]
+    apply: Callable[[Any, int | None, str], tuple[Any, list[JsonDict]]]
+    legal_actions: Callable[[Any, int], list[str]]
+    to_act: Callable[[Any], list[int]]
+    view: Callable[[Any, int | None], JsonDict]
+
     def __init_subclass__(cls, rules: ModuleType | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if rules is None:
@@ -34,13 +46,14 @@ class RulesFacade:
             setattr(cls, name, staticmethod(getattr(rules, name)))
 
     def is_over(self, state: Any) -> bool:
-        return state.phase == "over"
+        return bool(state.phase == "over")
 
-    def result(self, state: Any) -> dict | None:
+    def result(self, state: Any) -> JsonDict | None:
         return dict(state.result) if state.result is not None else None
 
-    def dump(self, state: Any) -> dict:
-        return state.dump()
+    def dump(self, state: Any) -> JsonDict:
+        dumped: JsonDict = state.dump()
+        return dumped
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: JsonDict) -> Any:
         return self.State.load(data)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+JsonDict = dict[str, Any]
+"""A JSON object: a view, an event, a result, a dumped state or options. Its values are
+whatever JSON holds, hence ``Any``; code that knows a field's type says so where it reads it."""
+
 
 def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data; tuples become lists, as JSON would make them."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.base import get_game
 from engine.errors import EngineError
+from engine.jsondata import JsonDict
 
 _STRING_ACTION = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$")
 
@@ -61,7 +62,7 @@ def parse_entry(index: int, entry: Any) -> tuple[int | None, str]:
     raise RecordError(index, 'an action is "<seat>: <action>" or {"seat": ..., "action": ...}', action=str(entry))
 
 
-def make_record(game_name: str, players: int, options: Any, log: list[tuple[int | None, str]]) -> dict:
+def make_record(game_name: str, players: int, options: Any, log: list[tuple[int | None, str]]) -> JsonDict:
     """A record of a played game from its ``(seat, action)`` log, in the string form."""
     game = get_game(game_name)
     opts = game.Options.model_validate(options or {})
@@ -74,14 +75,14 @@ def make_record(game_name: str, players: int, options: Any, log: list[tuple[int 
     }
 
 
-def replay(record: dict) -> dict:
+def replay(record: JsonDict) -> JsonDict:
     """Replay ``record``; return ``{"game", "players", "final", "result", "actions"}``.
 
     ``final`` is the public view of the last state plus ``hands`` (every hand, for
     checking). Raises :class:`RecordError` naming the first bad action."""
     if not isinstance(record, dict):
         raise RecordError(None, "a record is a JSON object")
-    name = record.get("game")
+    name: Any = record.get("game")  # parsed JSON: anything; get_game rejects what is not a game
     try:
         game = get_game(name)
     except (KeyError, TypeError):
@@ -89,7 +90,7 @@ def replay(record: dict) -> dict:
     version = record.get("rules_version")
     if version is not None and version != game.rules_version:
         raise RecordError(None, f"rules_version {version} is not {game.rules_version}")
-    players = record.get("players")
+    players: Any = record.get("players")  # parsed JSON: the engine rejects a bad count
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError(None, "actions must be a list")

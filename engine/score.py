@@ -4,13 +4,17 @@ hand in what happened, and the same scoring code the engines use computes the sh
 Each game with a score sheet provides a module ``engine.<game>.record`` with
 ``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
-``ScoreError`` for a malformed or impossible record.
+``ScoreError`` for a malformed or impossible record. ``text`` wraps the prose lines to
+the 40 columns a phone shows (the tables already fit).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Protocol, cast
+
+from engine.jsondata import JsonDict
+from engine.text import wrap_lines
 
 
 class ScoreError(Exception):
@@ -26,21 +30,29 @@ class ScoreError(Exception):
 SCORED_GAMES = ("preferans", "preferans_ru", "bridge", "whist")
 
 
-def _module(record: Any):
+class _RecordModule(Protocol):
+    """What ``engine/<game>/record.py`` of a scored game provides."""
+
+    def score(self, record: Any) -> JsonDict: ...
+
+    def text(self, record: Any, lang: str = ...) -> str: ...
+
+
+def _module(record: Any) -> _RecordModule:
     if not isinstance(record, dict):
         raise ScoreError(0, "the record must be a JSON object")
     game = record.get("game")
     if game not in SCORED_GAMES:
         raise ScoreError(0, f"unknown game {game!r}; expected one of {', '.join(SCORED_GAMES)}")
     try:
-        return importlib.import_module(f"engine.{game}.record")
+        return cast(_RecordModule, importlib.import_module(f"engine.{game}.record"))
     except ModuleNotFoundError:
         raise ScoreError(0, f"score sheets for {game} are not available yet") from None
 
 
-def score(record: Any) -> dict:
+def score(record: Any) -> JsonDict:
     return _module(record).score(record)
 
 
 def text(record: Any, lang: str = "en") -> str:
-    return _module(record).text(record, lang)
+    return wrap_lines(_module(record).text(record, lang))

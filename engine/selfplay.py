@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from engine.base import get_game
+from engine.jsondata import JsonDict
 
 
 def selfplay(
@@ -26,7 +27,7 @@ def selfplay(
     policy: str = "computer",
     max_actions: int = 100_000,
     level: str = "easy",
-) -> dict:
+) -> JsonDict:
     """Play ``games`` games; ``policy`` is ``computer`` (``computer_action`` from each
     seat's own view, at ``level``: easy by default, so self-play measures the engine
     rather than a search) or ``random`` (uniform among the legal actions)."""
@@ -35,7 +36,7 @@ def selfplay(
     game = get_game(game_name)
     opts = game.Options.model_validate(options or {})
     rng = random.Random(seed)
-    history: list[dict] = []
+    history: list[JsonDict] = []
     actions = 0
     initial, apply, to_act, legal_actions = (game.initial_state, game.apply, game.to_act, game.legal_actions)
     view, choose, is_over = game.view, game.computer_action, game.is_over
@@ -61,7 +62,9 @@ def selfplay(
             if steps > max_actions:
                 raise RuntimeError(f"a game ran over {max_actions} actions")
         actions += steps
-        history.append(game.result(state))
+        result = game.result(state)
+        assert result is not None, "a game that is over has a result"
+        history.append(result)
     seconds = time.perf_counter() - start
     return {
         "game": game_name,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import RANK_VALUE
+from engine.jsondata import JsonDict
 
 
 def playable(hand: list[str], led_suit: str | None, trump: str | None, must_trump: bool) -> list[str]:
@@ -73,9 +74,9 @@ class Trick:
         """The seat that wins the trick so far."""
         return self.plays[winning_index(self.cards, trump)][0]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonDict:
         return {"leader": self.leader, "plays": [[s, c] for s, c in self.plays]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Trick":
+    def from_dict(cls, data: JsonDict) -> "Trick":
         return cls(data["leader"], [(s, c) for s, c in data["plays"]])

@@ -12,7 +12,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
+from storage.models import (
+    ActionRow,
+    FinishedGame,
+    OutboxItem,
+    RatingRow,
+    SeatRow,
+    SpectatorRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
 
 STATUSES = frozenset({"lobby", "playing", "between", "closed"})
 
@@ -82,6 +92,10 @@ def seat_row(row: Mapping[str, Any]) -> SeatRow:
     )
 
 
+def spectator_row(row: Mapping[str, Any]) -> SpectatorRow:
+    return SpectatorRow(table_id=row["table_id"], user_id=row["user_id"], dm_message_id=row["dm_message_id"])
+
+
 def user_row(row: Mapping[str, Any]) -> UserRow:
     return UserRow(
         user_id=row["user_id"],
@@ -122,6 +136,37 @@ def timer_row(row: Mapping[str, Any]) -> TimerRow:
         remind_at=row["remind_at"],
         expire_at=row["expire_at"],
         reminded=bool(row["reminded"]),
+    )
+
+
+def finished_row(row: Mapping[str, Any]) -> FinishedGame:
+    return FinishedGame(
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        table_id=row["table_id"],
+        game_no=row["game_no"],
+        game=row["game"],
+        options=loads(row["options"]),
+        players=json.loads(row["players"]) if row["players"] else [],
+        result=loads(row["result"]),
+        rated=bool(row["rated"]),
+        id=row["id"],
+        finished_at=row["finished_at"],
+    )
+
+
+def rating_row(row: Mapping[str, Any]) -> RatingRow:
+    return RatingRow(
+        chat_id=row["chat_id"],
+        game=row["game"],
+        player=row["player"],
+        user_id=row["user_id"],
+        name=row["name"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        games=row["games"],
+        wins=row["wins"],
+        last_played=row["last_played"],
     )
 
 

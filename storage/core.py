@@ -41,6 +41,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
+from types import EllipsisType
 from typing import Any, Protocol, Self
 
 from storage.common import (
@@ -52,17 +53,30 @@ from storage.common import (
     conflict_message,
     dumps,
     encode_fields,
+    finished_row,
     loads,
     outbox_row,
+    rating_row,
     seat_row,
     seat_values,
+    spectator_row,
     table_row,
     timer_row,
     user_row,
 )
 from storage.dialect import Dialect
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
-from storage.repository import StorageError, TableExists, VersionConflict
+from storage.models import (
+    ActionRow,
+    FinishedGame,
+    OutboxItem,
+    RatingRow,
+    SeatRow,
+    SpectatorRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
+from storage.repository import RateFn, StorageError, TableExists, VersionConflict
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both indexable by column name
 
@@ -125,6 +139,8 @@ SEAT_COLS = "table_id, seat, user_id, name, is_computer, dm_message_id, ping_mes
 OUTBOX_COLS = "table_id, chat_id, kind, target, payload, created_at"
 ACTION_COLS = "table_id, seq, game_no, seat, action, created_at"
 TIMER_COLS = "table_id, version, remind_at, expire_at, reminded"
+FINISHED_COLS = "chat_id, thread_id, table_id, game_no, game, options, players, result, rated, finished_at"
+RATING_COLS = "chat_id, game, player, user_id, name, mu, sigma, games, wins, last_played"
 
 
 class SqlRepository:
@@ -210,7 +226,10 @@ class SqlRepository:
             )
 
     async def get_chat_lang(self, chat_id: int) -> str | None:
-        return await self._read().fetchval("SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
+        lang: str | None = await self._read().fetchval(
+            "SELECT lang FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id
+        )
+        return lang
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
         async with self._write() as db:
@@ -221,6 +240,22 @@ class SqlRepository:
                        updated_at = excluded.updated_at""",
                 chat_id=chat_id,
                 lang=lang,
+                now=time.time(),
+            )
+
+    async def get_chat_sheets(self, chat_id: int) -> str | None:
+        mode = await self._read().fetchval("SELECT sheets FROM chat_settings WHERE chat_id = :chat_id", chat_id=chat_id)
+        return None if mode is None else str(mode)
+
+    async def set_chat_sheets(self, chat_id: int, mode: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """INSERT INTO chat_settings (chat_id, sheets, updated_at)
+                   VALUES (:chat_id, :sheets, :now)
+                   ON CONFLICT (chat_id) DO UPDATE SET sheets = excluded.sheets,
+                       updated_at = excluded.updated_at""",
+                chat_id=chat_id,
+                sheets=mode,
                 now=time.time(),
             )
 
@@ -239,13 +274,15 @@ class SqlRepository:
                 )
             # The SELECT needs its WHERE: SQLite reads "FROM t ON CONFLICT" as a join.
             await db.execute(
-                """INSERT INTO chat_settings (chat_id, lang, updated_at)
-                   SELECT CAST(:new AS BIGINT), lang, updated_at FROM chat_settings
+                """INSERT INTO chat_settings (chat_id, lang, sheets, updated_at)
+                   SELECT CAST(:new AS BIGINT), lang, sheets, updated_at FROM chat_settings
                    WHERE chat_id = :old
                    ON CONFLICT (chat_id) DO NOTHING""",
                 **ids,
             )
             await db.execute("DELETE FROM chat_settings WHERE chat_id = :old", **ids)
+            await db.execute("UPDATE finished_games SET chat_id = :new WHERE chat_id = :old", **ids)
+            await db.execute("UPDATE ratings SET chat_id = :new WHERE chat_id = :old", **ids)
             await db.execute("UPDATE outbox SET chat_id = :new WHERE chat_id = :old AND done_at IS NULL", **ids)
 
     # --- tables and seats ----------------------------------------------------
@@ -388,8 +425,8 @@ class SqlRepository:
         table_id: int,
         seat: int,
         *,
-        dm_message_id: int | None | type[...] = ...,
-        ping_message_id: int | None | type[...] = ...,
+        dm_message_id: int | None | EllipsisType = ...,
+        ping_message_id: int | None | EllipsisType = ...,
     ) -> None:
         cols: dict[str, Any] = {}
         if dm_message_id is not ...:
@@ -428,6 +465,49 @@ class SqlRepository:
         )
         return [table_row(r) for r in rows]
 
+    # --- spectators ------------------------------------------------------------
+    async def add_spectator(self, table_id: int, user_id: int) -> bool:
+        """True if the user was not watching the table yet (a new row, no DM message)."""
+        async with self._write() as db:
+            added = await db.execute(
+                """INSERT INTO spectators (table_id, user_id, dm_message_id, created_at)
+                   VALUES (:table_id, :user_id, NULL, :now)
+                   ON CONFLICT (table_id, user_id) DO NOTHING""",
+                table_id=table_id,
+                user_id=user_id,
+                now=time.time(),
+            )
+        return added == 1
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> SpectatorRow | None:
+        """The removed row (its DM message id included), or None if they were not watching."""
+        async with self._write() as db:
+            row = await db.fetchrow(
+                """DELETE FROM spectators WHERE table_id = :table_id AND user_id = :user_id
+                   RETURNING table_id, user_id, dm_message_id""",
+                table_id=table_id,
+                user_id=user_id,
+            )
+        return spectator_row(row) if row else None
+
+    async def get_spectators(self, table_id: int) -> list[SpectatorRow]:
+        rows = await self._read().fetch(
+            """SELECT table_id, user_id, dm_message_id FROM spectators
+               WHERE table_id = :table_id ORDER BY created_at, user_id""",
+            table_id=table_id,
+        )
+        return [spectator_row(r) for r in rows]
+
+    async def set_spectator_message(self, table_id: int, user_id: int, dm_message_id: int | None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """UPDATE spectators SET dm_message_id = :dm_message_id
+                   WHERE table_id = :table_id AND user_id = :user_id""",
+                dm_message_id=dm_message_id,
+                table_id=table_id,
+                user_id=user_id,
+            )
+
     # --- the action log ------------------------------------------------------
     async def commit_actions(
         self,
@@ -435,11 +515,13 @@ class SqlRepository:
         expected_version: int,
         actions: list[ActionRow],
         *,
-        outbox: list[OutboxItem] = (),
+        outbox: Sequence[OutboxItem] = (),
         table_fields: dict[str, Any] | None = None,
-        snapshot: dict | None = None,
-        result: dict | None = None,
-        timer: TimerRow | None | type[...] = ...,
+        snapshot: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        timer: TimerRow | None | EllipsisType = ...,
+        finished: FinishedGame | None = None,
+        rate: RateFn | None = None,
     ) -> int:
         """See the protocol and the module docstring. Returns the new version.
 
@@ -498,6 +580,8 @@ class SqlRepository:
                     result=result_json,
                     now=now,
                 )
+            if finished is not None:
+                await self._store_finished(db, finished, rate, now)
             await self._insert_outbox(db, outbox, now)
             if timer is None:
                 await db.execute("DELETE FROM timers WHERE table_id = :table_id", table_id=table_id)
@@ -514,7 +598,7 @@ class SqlRepository:
         )
         return [action_row(r) for r in rows]
 
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
         row = await self._read().fetchrow(
             """SELECT seq, state FROM snapshots WHERE table_id = :table_id
                ORDER BY seq DESC LIMIT 1""",
@@ -522,11 +606,135 @@ class SqlRepository:
         )
         return (row["seq"], loads(row["state"])) if row else None
 
-    async def game_results(self, table_id: int) -> list[dict]:
+    async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         rows = await self._read().fetch(
             "SELECT result FROM game_results WHERE table_id = :table_id ORDER BY game_no", table_id=table_id
         )
         return [loads(r["result"]) for r in rows]
+
+    # --- history and ratings ------------------------------------------------
+    async def _store_finished(self, db: Session, game: FinishedGame, rate: RateFn | None, now: float) -> None:
+        """The game joins the group's history; the first time only, its players are
+        rated. Rows of the players are created first and then read locked, in one order:
+        two games ending at once for one player wait for each other, never lose an update."""
+        stored = await db.fetchval(
+            f"""INSERT INTO finished_games ({FINISHED_COLS}) VALUES ({marks(FINISHED_COLS)})
+                ON CONFLICT (table_id, game_no) DO NOTHING RETURNING id""",
+            chat_id=game.chat_id,
+            thread_id=game.thread_id or 0,
+            table_id=game.table_id,
+            game_no=game.game_no,
+            game=game.game,
+            options=dumps(game.options or {}),
+            players=dumps(game.players),
+            result=dumps(game.result),
+            rated=bool(game.rated and rate is not None),
+            finished_at=game.finished_at or now,
+        )
+        if stored is None or rate is None or not game.rated:
+            return
+        user_ids = sorted({int(p["user_id"]) for p in game.players if p.get("user_id") is not None})
+        opted_out: set[int] = set()
+        if user_ids:
+            rows = await db.fetch("SELECT user_id FROM rating_opt_out WHERE user_id = ANY(:ids)", ids=user_ids)
+            opted_out = {int(r["user_id"]) for r in rows}
+        seats = {p["player"]: p for p in game.players if p.get("user_id") not in opted_out}
+        keys = sorted(seats)
+        if not keys:
+            return
+        where = {"chat_id": game.chat_id, "game": game.game}
+        await db.executemany(
+            f"""INSERT INTO ratings ({RATING_COLS}) VALUES ({marks(RATING_COLS)})
+                ON CONFLICT (chat_id, game, player) DO NOTHING""",
+            [
+                {**where, "player": k, "user_id": seats[k].get("user_id"), "name": seats[k].get("name", "")}
+                | {"mu": 0.0, "sigma": 0.0, "games": 0, "wins": 0, "last_played": now}
+                for k in keys
+            ],
+        )
+        rows = await db.fetch(
+            """SELECT * FROM ratings WHERE chat_id = :chat_id AND game = :game AND player = ANY(:keys)
+               ORDER BY player {for_update}""",
+            **where,
+            keys=keys,
+        )
+        current = {r["player"]: rating_row(r) for r in rows if r["games"] > 0}  # games 0: just created
+        for row in rate(current, opted_out):
+            await db.execute(
+                f"""UPDATE ratings SET {assignments(["user_id", "name", "mu", "sigma", "games", "wins", "last_played"])}
+                    WHERE chat_id = :chat_id AND game = :game AND player = :player""",
+                chat_id=row.chat_id,
+                game=row.game,
+                player=row.player,
+                user_id=row.user_id,
+                name=row.name,
+                mu=float(row.mu),
+                sigma=float(row.sigma),
+                games=row.games,
+                wins=row.wins,
+                last_played=row.last_played,
+            )
+
+    async def finished_games(self, chat_id: int, limit: int = 10) -> list[FinishedGame]:
+        rows = await self._read().fetch(
+            "SELECT * FROM finished_games WHERE chat_id = :chat_id ORDER BY id DESC LIMIT :limit",
+            chat_id=chat_id,
+            limit=limit,
+        )
+        return [finished_row(r) for r in rows]
+
+    async def finished_game(self, game_id: int) -> FinishedGame | None:
+        row = await self._read().fetchrow("SELECT * FROM finished_games WHERE id = :id", id=game_id)
+        return finished_row(row) if row else None
+
+    async def top_ratings(self, chat_id: int, game: str, limit: int = 10) -> list[RatingRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM ratings WHERE chat_id = :chat_id AND game = :game AND games > 0
+               ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT :limit""",
+            chat_id=chat_id,
+            game=game,
+            limit=limit,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def rated_games(self, chat_id: int) -> list[str]:
+        rows = await self._read().fetch(
+            "SELECT DISTINCT game FROM ratings WHERE chat_id = :chat_id AND games > 0 ORDER BY game", chat_id=chat_id
+        )
+        return [r["game"] for r in rows]
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRow]:
+        rows = await self._read().fetch(
+            """SELECT * FROM ratings WHERE user_id = :user_id AND games > 0
+               ORDER BY last_played DESC, chat_id, game""",
+            user_id=user_id,
+        )
+        return [rating_row(r) for r in rows]
+
+    async def set_rating_opt_out(self, user_id: int, opted_out: bool) -> None:
+        async with self._transaction() as db:
+            if opted_out:
+                await db.execute(
+                    """INSERT INTO rating_opt_out (user_id, since) VALUES (:user_id, :now)
+                       ON CONFLICT (user_id) DO NOTHING""",
+                    user_id=user_id,
+                    now=time.time(),
+                )
+                await db.execute("DELETE FROM ratings WHERE user_id = :user_id", user_id=user_id)
+            else:
+                await db.execute("DELETE FROM rating_opt_out WHERE user_id = :user_id", user_id=user_id)
+
+    async def rating_opted_out(self, user_id: int) -> bool:
+        found = await self._read().fetchval("SELECT 1 FROM rating_opt_out WHERE user_id = :user_id", user_id=user_id)
+        return found is not None
+
+    async def forget_chat(self, chat_id: int) -> int:
+        async with self._transaction() as db:
+            erased = await db.execute("DELETE FROM finished_games WHERE chat_id = :chat_id", chat_id=chat_id)
+            await db.execute("DELETE FROM ratings WHERE chat_id = :chat_id", chat_id=chat_id)
+            # the action logs of the group's closed tables go with them (ON DELETE CASCADE)
+            await db.execute("DELETE FROM tables WHERE chat_id = :chat_id AND status = 'closed'", chat_id=chat_id)
+        return erased
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:

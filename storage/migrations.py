@@ -140,10 +140,74 @@ CREATE TABLE processed_updates (
 CREATE INDEX ix_processed_updates_seen ON processed_updates (seen_at);
 """
 
+# Spectators: people who watch a table's public view in their DM (the "👁 Watch"
+# button); dm_message_id is the message there that the bot keeps editing.
+V3 = """
+CREATE TABLE spectators (
+    table_id       INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL,
+    dm_message_id  INTEGER,
+    created_at     REAL    NOT NULL,
+    PRIMARY KEY (table_id, user_id)
+);
+"""
+
+# Finished games (the group's history, /history) and the ratings they drive (/top,
+# /stats), both written by commit_actions in the transaction that ends the game.
+V4 = """
+CREATE TABLE finished_games (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id      INTEGER NOT NULL,
+    thread_id    INTEGER NOT NULL DEFAULT 0,
+    table_id     INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    game_no      INTEGER NOT NULL,
+    game         TEXT    NOT NULL,
+    options      TEXT    NOT NULL DEFAULT '{}',
+    players      TEXT    NOT NULL DEFAULT '[]',
+    result       TEXT    NOT NULL,
+    rated        INTEGER NOT NULL DEFAULT 0,
+    finished_at  REAL    NOT NULL,
+    UNIQUE (table_id, game_no)
+);
+CREATE INDEX ix_finished_games_chat ON finished_games (chat_id, id);
+
+-- One row per group, game and player: a person ("u<user id>") or a computer level
+-- ("cpu:<level>", user_id NULL). mu and sigma are OpenSkill's (engine/ratings.py).
+CREATE TABLE ratings (
+    chat_id      INTEGER NOT NULL,
+    game         TEXT    NOT NULL,
+    player       TEXT    NOT NULL,
+    user_id      INTEGER,
+    name         TEXT    NOT NULL DEFAULT '',
+    mu           REAL    NOT NULL,
+    sigma        REAL    NOT NULL,
+    games        INTEGER NOT NULL DEFAULT 0,
+    wins         INTEGER NOT NULL DEFAULT 0,
+    last_played  REAL    NOT NULL,
+    PRIMARY KEY (chat_id, game, player)
+);
+CREATE INDEX ix_ratings_user ON ratings (user_id);
+
+-- People who said /stats off: not rated, not listed.
+CREATE TABLE rating_opt_out (
+    user_id      INTEGER PRIMARY KEY,
+    since        REAL    NOT NULL
+);
+"""
+
+# How the group wants its score sheets: "text", "picture" or "both" (NULL: text, and a
+# picture at the end of a game). Set with /sheets.
+V5 = """
+ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
     (2, V2),
+    (3, V3),
+    (4, V4),
+    (5, V5),
 ]
 
 SCHEMA_VERSION_DDL = """
@@ -182,6 +246,7 @@ def latest_version() -> int:
 async def current_version(db: aiosqlite.Connection) -> int:
     async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
         row = await cur.fetchone()
+    assert row is not None, "an aggregate query returns one row"
     return int(row[0])
 
 

@@ -44,6 +44,15 @@ class SeatRow:
 
 
 @dataclass
+class SpectatorRow:
+    """Someone watching a table's public view in their DM (not a player)."""
+
+    table_id: int
+    user_id: int
+    dm_message_id: int | None = None  # the watched table's message in their DM
+
+
+@dataclass
 class UserRow:
     user_id: int
     name: str
@@ -70,7 +79,12 @@ class OutboxItem:
     - ``hand``: refresh seat ``target``'s DM hand message (coalesced);
     - ``ping``: tell seat ``target`` it is their turn (delete the previous ping);
     - ``unping``: seat ``target``'s turn is over: delete its ping;
-    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message.
+    - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message; with a
+      ``payload["picture"]`` spec, the drawn sheet as a photo with that text as its
+      caption (``payload["fallback"]``, or the text, when it cannot be drawn);
+    - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
+    - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
+      the table as it was, without buttons.
     """
 
     kind: str
@@ -89,3 +103,39 @@ class TimerRow:
     remind_at: float | None
     expire_at: float
     reminded: bool = False
+
+
+@dataclass
+class FinishedGame:
+    """A finished game of a group, kept for ``/history``: who sat where (each seat
+    ``{"name", "player", "user_id"}``; ``player`` is the rating key, ``"u<id>"`` for a
+    person, ``"cpu:<level>"`` for a computer) and the game's ``result``. The record is
+    rebuilt from the table's action log (``table_id``, ``game_no``)."""
+
+    chat_id: int
+    thread_id: int
+    table_id: int
+    game_no: int
+    game: str
+    options: dict[str, Any]
+    players: list[dict[str, Any]]
+    result: dict[str, Any]
+    rated: bool = False
+    id: int | None = None
+    finished_at: float = 0.0
+
+
+@dataclass
+class RatingRow:
+    """A player's rating in one group and game (OpenSkill's ``mu`` and ``sigma``)."""
+
+    chat_id: int
+    game: str
+    player: str  # "u<user id>" or "cpu:<level>"
+    user_id: int | None
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    last_played: float = 0.0

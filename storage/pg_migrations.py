@@ -145,9 +145,73 @@ CREATE TABLE processed_updates (
 CREATE INDEX ix_processed_updates_seen ON processed_updates (seen_at);
 """
 
+# Spectators: people who watch a table's public view in their DM (the "👁 Watch"
+# button); dm_message_id is the message there that the bot keeps editing.
+V2 = """
+CREATE TABLE spectators (
+    table_id       BIGINT  NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    user_id        BIGINT  NOT NULL,
+    dm_message_id  BIGINT,
+    created_at     DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, user_id)
+);
+"""
+
+# Finished games (the group's history, /history) and the ratings they drive (/top,
+# /stats), both written by commit_actions in the transaction that ends the game.
+V3 = """
+CREATE TABLE finished_games (
+    id           BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    chat_id      BIGINT  NOT NULL,
+    thread_id    BIGINT  NOT NULL DEFAULT 0,
+    table_id     BIGINT  NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    game_no      INTEGER NOT NULL,
+    game         TEXT    NOT NULL,
+    options      JSON    NOT NULL DEFAULT '{}',
+    players      JSON    NOT NULL DEFAULT '[]',
+    result       JSON    NOT NULL,
+    rated        BOOLEAN NOT NULL DEFAULT FALSE,
+    finished_at  DOUBLE PRECISION NOT NULL,
+    UNIQUE (table_id, game_no)
+);
+CREATE INDEX ix_finished_games_chat ON finished_games (chat_id, id);
+
+-- One row per group, game and player: a person ("u<user id>") or a computer level
+-- ("cpu:<level>", user_id NULL). mu and sigma are OpenSkill's (engine/ratings.py).
+CREATE TABLE ratings (
+    chat_id      BIGINT  NOT NULL,
+    game         TEXT    NOT NULL,
+    player       TEXT    NOT NULL,
+    user_id      BIGINT,
+    name         TEXT    NOT NULL DEFAULT '',
+    mu           DOUBLE PRECISION NOT NULL,
+    sigma        DOUBLE PRECISION NOT NULL,
+    games        INTEGER NOT NULL DEFAULT 0,
+    wins         INTEGER NOT NULL DEFAULT 0,
+    last_played  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (chat_id, game, player)
+);
+CREATE INDEX ix_ratings_user ON ratings (user_id);
+
+-- People who said /stats off: not rated, not listed.
+CREATE TABLE rating_opt_out (
+    user_id      BIGINT  PRIMARY KEY,
+    since        DOUBLE PRECISION NOT NULL
+);
+"""
+
+# How the group wants its score sheets: "text", "picture" or "both" (NULL: text, and a
+# picture at the end of a game). Set with /sheets.
+V4 = """
+ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
+    (2, V2),
+    (3, V3),
+    (4, V4),
 ]
 
 # pg_advisory_xact_lock key serialising migrations (b"cardbot" as a number). One key for

@@ -85,7 +85,8 @@ class _Executor:
         self._conn = conn
 
     async def fetch(self, sql: str, args: Sequence[Any]) -> list[asyncpg.Record]:
-        return await self._conn.fetch(sql, *args)
+        rows: list[asyncpg.Record] = await self._conn.fetch(sql, *args)
+        return rows
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
         return _count(await self._conn.execute(sql, *args))
@@ -114,7 +115,7 @@ class PostgresRepository(SqlRepository):
         self._listen_conn: asyncpg.Connection | None = None
         self._listen_guard = asyncio.Lock()
         self._callbacks: list[Callable[[], None]] = []
-        self._relisten_task: asyncio.Task | None = None
+        self._relisten_task: asyncio.Task[None] | None = None
 
     # --- lifecycle -----------------------------------------------------------
     async def open(self) -> None:
@@ -201,6 +202,7 @@ class PostgresRepository(SqlRepository):
         _ = self.pool  # raises if not open
         async with self._lead_guard:
             if self._is_lead:
+                assert self._lead_conn is not None, "the lead holds its lock on this connection"
                 try:
                     await self._lead_conn.fetchval("SELECT 1")
                     return True

@@ -13,10 +13,26 @@ raised and nothing is written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from types import EllipsisType
 from typing import Any, Protocol
 
-from storage.models import ActionRow, OutboxItem, SeatRow, TableRow, TimerRow, UserRow
+from storage.models import (
+    ActionRow,
+    FinishedGame,
+    OutboxItem,
+    RatingRow,
+    SeatRow,
+    SpectatorRow,
+    TableRow,
+    TimerRow,
+    UserRow,
+)
+
+# The rating update of a finished game, run inside the transaction that stores it: given
+# the current rows of its players (by player key; a player never rated has none) and the
+# user ids of those who opted out (/stats off), the rows to write.
+RateFn = Callable[[dict[str, RatingRow], set[int]], list[RatingRow]]
 
 
 class StorageError(Exception):
@@ -43,6 +59,9 @@ class Repository(Protocol):
     async def set_dm_open(self, user_id: int, is_open: bool) -> None: ...
     async def get_chat_lang(self, chat_id: int) -> str | None: ...
     async def set_chat_lang(self, chat_id: int, lang: str) -> None: ...
+    # the group's score sheet mode ("text", "picture", "both"); None: never set
+    async def get_chat_sheets(self, chat_id: int) -> str | None: ...
+    async def set_chat_sheets(self, chat_id: int, mode: str) -> None: ...
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Group upgraded to supergroup: move tables, settings and pending outbox rows."""
 
@@ -83,8 +102,8 @@ class Repository(Protocol):
         table_id: int,
         seat: int,
         *,
-        dm_message_id: int | None | type[...] = ...,
-        ping_message_id: int | None | type[...] = ...,
+        dm_message_id: int | None | EllipsisType = ...,
+        ping_message_id: int | None | EllipsisType = ...,
     ) -> None:
         """Update only the ids passed (``...`` = leave as is)."""
 
@@ -96,6 +115,19 @@ class Repository(Protocol):
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         """Tables (not closed) where the user holds a seat."""
 
+    # --- spectators (people watching a table's public view in their DM) ------
+    async def add_spectator(self, table_id: int, user_id: int) -> bool:
+        """True if the user was not watching the table yet; False (no change) if they were."""
+
+    async def remove_spectator(self, table_id: int, user_id: int) -> SpectatorRow | None:
+        """Stop watching: the removed row, or None if the user was not watching."""
+
+    async def get_spectators(self, table_id: int) -> list[SpectatorRow]:
+        """The table's spectators, in the order they started watching."""
+
+    async def set_spectator_message(self, table_id: int, user_id: int, dm_message_id: int | None) -> None:
+        """The spectator's DM message the bot edits (no-op if they stopped watching)."""
+
     # --- the action log ----------------------------------------------------
     async def commit_actions(
         self,
@@ -103,24 +135,51 @@ class Repository(Protocol):
         expected_version: int,
         actions: list[ActionRow],
         *,
-        outbox: list[OutboxItem] = (),
+        outbox: Sequence[OutboxItem] = (),
         table_fields: dict[str, Any] | None = None,
-        snapshot: dict | None = None,
-        result: dict | None = None,
-        timer: TimerRow | None | type[...] = ...,
+        snapshot: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        timer: TimerRow | None | EllipsisType = ...,
+        finished: FinishedGame | None = None,
+        rate: RateFn | None = None,
     ) -> int:
         """Append ``actions`` (their ``seq`` must run on from ``expected_version``),
         set the version to the last seq, apply ``table_fields``, store ``snapshot``
         (the state after the last action) and ``result`` (for the current game_no),
         queue ``outbox``, and replace the table's timer (None clears it, ``...`` keeps it).
+        A game that ends stores ``finished`` in the group's history and, the first time
+        only (one row per table and game_no), writes the ratings ``rate`` returns.
         All or nothing. Raises ``VersionConflict``."""
 
     async def load_actions(self, table_id: int, after_seq: int = 0) -> list[ActionRow]: ...
-    async def latest_snapshot(self, table_id: int) -> tuple[int, dict] | None:
+    async def latest_snapshot(self, table_id: int) -> tuple[int, dict[str, Any]] | None:
         """(seq, state dict) of the newest snapshot, or None."""
 
-    async def game_results(self, table_id: int) -> list[dict]:
+    async def game_results(self, table_id: int) -> list[dict[str, Any]]:
         """Results of the finished games of the series, ordered by game_no."""
+
+    # --- history and ratings ------------------------------------------------
+    async def finished_games(self, chat_id: int, limit: int = 10) -> list[FinishedGame]:
+        """The group's last finished games, newest first."""
+
+    async def finished_game(self, game_id: int) -> FinishedGame | None: ...
+    async def top_ratings(self, chat_id: int, game: str, limit: int = 10) -> list[RatingRow]:
+        """The group's table for ``game``, best conservative rating (mu - 3 sigma) first."""
+
+    async def rated_games(self, chat_id: int) -> list[str]:
+        """Games the group has ratings in, by name."""
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRow]:
+        """A person's ratings in every group and game."""
+
+    async def set_rating_opt_out(self, user_id: int, opted_out: bool) -> None:
+        """/stats off (True): the person's ratings are deleted and no game rates them
+        again; /stats on (False): rated from the next game on."""
+
+    async def rating_opted_out(self, user_id: int) -> bool: ...
+    async def forget_chat(self, chat_id: int) -> int:
+        """Erase the group's finished games, its ratings and its closed tables (with
+        their action logs); open tables are left alone. Returns the games erased."""
 
     # --- outbox --------------------------------------------------------------
     async def enqueue(self, items: list[OutboxItem]) -> None:

@@ -93,7 +93,9 @@ class SqliteRepository(SqlRepository):
             await db.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
             if not self.is_memory:
                 async with db.execute("PRAGMA journal_mode = WAL") as cur:
-                    mode = (await cur.fetchone())[0]
+                    row = await cur.fetchone()
+                assert row is not None, "a PRAGMA query returns one row"
+                mode = row[0]
                 if str(mode).lower() != "wal":
                     raise StorageError(f"could not enable WAL mode (got {mode!r})")
             await db.execute("PRAGMA synchronous = NORMAL")
@@ -129,7 +131,9 @@ class SqliteRepository(SqlRepository):
     async def journal_mode(self) -> str:
         async with self._lock:
             async with self.db.execute("PRAGMA journal_mode") as cur:
-                return str((await cur.fetchone())[0]).lower()
+                row = await cur.fetchone()
+        assert row is not None, "a PRAGMA query returns one row"
+        return str(row[0]).lower()
 
     # --- what storage.core runs on ---------------------------------------------
     def _read(self) -> Session:

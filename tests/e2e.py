@@ -49,6 +49,9 @@ class BotUnderTest:
         self.computer_level, self.computer_workers = computer_level, computer_workers
         self.app = None
         self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
+        # (spectator, DM message) -> the table watched there: judged by its public view
+        # also after the person stopped watching (the last versions come after that)
+        self._spectator_messages: dict[tuple[int, int], int] = {}
 
     async def start(self) -> "BotUnderTest":
         settings = Settings(
@@ -179,8 +182,8 @@ class BotUnderTest:
     async def check_leaks(self) -> None:
         """Hidden information never reaches a chat. For every message version the bot
         showed since the last check, judged against the table it belongs to (the group
-        table message, a seat's hand message; other messages such as pings and sheets
-        against every table of that chat):
+        table message, a seat's hand message, a spectator's DM message against the public
+        view; other messages such as pings and sheets against every table of that chat):
         1. every card it names (text or button) is in the reader's own view — renderers
            show views only, so a talon, a stock card or a face-down cover cannot appear;
         2. the reader's view holds no card of another player's hand that the public view
@@ -199,6 +202,12 @@ class BotUnderTest:
             hands = {seat: {label(c) for c in views[seat].get("hand", [])} for seat in range(len(seats))}
             readers = [(table.chat_id, None, table.group_message_id)]
             readers += [(s.user_id, s.seat, s.dm_message_id) for s in seats if not s.is_computer]
+            for spectator in await self.repo.get_spectators(table.id):
+                if spectator.dm_message_id:
+                    self._spectator_messages[(spectator.user_id, spectator.dm_message_id)] = table.id
+            readers += [
+                (chat, None, message) for (chat, message), at in self._spectator_messages.items() if at == table.id
+            ]
             for chat, seat, message_id in readers:
                 visible = _labels_in(views[seat])
                 others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()

@@ -13,7 +13,7 @@ def test_run_without_token_explains_and_exits_2(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["run"]) == 2
     err = capsys.readouterr().err
-    assert "TELEGRAM_BOT_TOKEN is not set" in err and "BotFather" in err
+    assert "TELEGRAM_BOT_TOKEN is not set" in err and "BotFather" in err and "cardbot demo" in err
 
 
 def test_settings_from_dotenv_and_environment(tmp_path):

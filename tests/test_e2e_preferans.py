@@ -74,7 +74,7 @@ async def press_as(bot, table_id, users, pick, max_moves=3000, seed=1, watch=Non
 
 
 def sheet_posts(fake):
-    return [m for m in fake.messages(GROUP) if "Юха→лев" in m.text]
+    return [m for m in fake.messages(GROUP) if "Юха на 1" in m.text]
 
 
 async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):

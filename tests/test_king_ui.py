@@ -81,16 +81,17 @@ def test_sheet_table_layout():
     v = G.view(s, None)
     text = sheet_table(v, "ru")
     lines = text.removeprefix("<pre>").removesuffix("</pre>").splitlines()
-    assert len(lines) == 14 and lines[0].split()[:4] == ["#", "Кон", "Сд", "Кз"]
+    assert len(lines) == 14 and lines[0].split() == ["#", "Кон", "Сд", "1", "2", "3", "4", "Σ"]
+    assert max(len(line) for line in lines) <= 40  # a phone shows the whole sheet
     row1 = lines[1].split()
     assert row1[:2] == ["1", "Взятки"] and int(row1[-1]) == -16
-    assert sum(int(x) for x in row1[4:8]) == -16
+    assert sum(int(x) for x in row1[3:7]) == -16
     assert lines[2].split()[:2] == ["2", "Червы"] and int(lines[2].split()[-1]) == -16
-    assert lines[3].split() == ["3", "Мальчики", str((v["first_dealer"] + 2) % 4 + 1), "-"]  # not played yet
+    assert lines[3].split() == ["3", "Мальчики", str((v["first_dealer"] + 2) % 4 + 1)]  # not played yet
     assert lines[-1].split()[0] == "Итого" and int(lines[-1].split()[-1]) == -32
     assert not CARD.search(text)
     posts = UI.posts([{"type": "deal_scored", "no": 2}], v, NAMES, "en", [])
-    assert posts[0].startswith("📋 Deal 2 scored: No hearts") and "1 — Аня" in posts[0]
+    assert posts[0].startswith("📋 Deal 2 scored: No hearts") and "\n1 — Аня\n" in posts[0]
     assert UI.posts([{"type": "play"}], v, NAMES, "en", []) == []
 
 

@@ -98,13 +98,15 @@ def test_zero_result_has_no_plus_sign_and_the_sheet_has_a_legend():
     assert [str(x) for x in s.pull.summary["settlement"]] == ["0", "0", "0"]
     post = sheet_post(G.view(s, None), NAMES, "ru", s.last_row, 1)
     assert "+0" not in post
-    table = post.split("<pre>")[1].split("</pre>")[0]
-    assert all(line.endswith(" 0") for line in table.splitlines()[1:])
+    table = post.split("<pre>")[1].split("</pre>")[0].split("\n\n")[0]
+    assert table.splitlines()[-1].split() == ["Расчёт", "0", "0", "0"]
     assert "+0" not in "\n".join(result_lines({"settlement": [0, 5, -5]}, NAMES, "ru"))
-    # the legend under the table explains "(2)", the refe bars and the hats
-    assert post.rstrip().endswith("Шляпа: ∧ надета, ∨ снята.") and "в скобках его №" in post
-    text = sheet_text(s.pull.summary, [], NAMES, "en", 30, 1)
-    assert "his # in brackets" in text and "Refe: ─ unused, ╱ used" in text
+    # the legend under the table names the columns' players and explains the rows and marks
+    legend = " ".join(post.split("<pre>")[1].split("</pre>")[0].split("\n\n")[1].split("\n"))
+    assert legend.startswith("1 — " + NAMES[0] + " 2 — ") and "Юха на N: что игрок столбца написал игроку N" in legend
+    assert legend.endswith("Шляпа: ∧ надета, ∨ снята. Расчёт округлён до целых.") and post.endswith("</pre>")
+    text = " ".join(sheet_text(s.pull.summary, [], NAMES, "en", 30, 1).split("\n"))  # wrapped at 40
+    assert "Soup on N: what the column's player wrote" in text and "Refe: ─ unused, ╱ used" in text
 
 
 def test_score_table_counts_hands_without_broken_plurals():

@@ -185,7 +185,7 @@ def test_record_text_is_the_posted_sheet():
     assert "─── game 1: We ×2 (10:2)" in sheet_en
     assert "═══ rubber 1: We 2:0, premium 5" in sheet_en and "totals: We 9 · They 0" in sheet_en
     assert "Rubber 1" in text(EXAMPLE, "en") and "Роббер 1" in text(EXAMPLE, "ru")
-    assert text({"game": "whist", "deals": []}, "ru").endswith("Матч: робберы 0:0 · в зачёт 0:0 (до 10)")
+    assert text({"game": "whist", "deals": []}, "ru").endswith("Матч: робберы 0:0 (до 10)\nв зачёт 0:0")
 
 
 def test_bad_records_name_the_entry():

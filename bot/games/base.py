@@ -84,6 +84,12 @@ class GameUI:
         ``history`` the results of the finished games of this table (this one included)."""
         return []
 
+    def picture(self, events: list[dict], view: dict, names: list[str], lang: str) -> dict | None:
+        """The score sheet the posts of these events show, as a picture spec for
+        ``bot.render.pictures.draw`` (JSON: it travels in the outbox). Asked only when
+        ``posts`` gave something; None: this game has no picture of its sheet."""
+        return None
+
     def refreshes_group(self, events: list[dict], posts: int, game_over: bool) -> bool:
         """Whether an action with these events redraws the group's table message. A deal
         that ends with a score sheet post and goes on to the next deal leaves the redraw

@@ -236,7 +236,9 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
 def action_rows(legal: list[str], view: dict, lang: str, mode: str) -> tuple[Rows, list[tuple[str, str]]]:
     """The bidding box (pass/double/redouble, then one row per level), the cards one row
     per suit, and a second keyboard for claiming (declarer) or conceding (a defender)."""
-    calls, bids, cards, claims, concede, answers = [], {}, {}, [], [], []
+    calls, claims, concede, answers = [], [], [], []
+    bids: dict[int, list[tuple[str, int]]] = {}  # level -> its bid buttons
+    cards: dict[str, list[tuple[str, int]]] = {}  # suit -> its card buttons
     for i, action in enumerate(legal):
         verb, *args = action.split()
         if verb in ("pass", "double", "redouble"):
@@ -370,6 +372,11 @@ def sheet_pre(sheet: dict, lang: str) -> str:
     return "<pre>" + esc(sheet_table(sheet, lambda key, **p: t(lang, key, **p))) + "</pre>"
 
 
+def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
+    """The We/They sheet as a picture spec (``bot.render.pictures.bridge_picture``)."""
+    return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
+
+
 def final_post(result: dict, sheet: dict, names: list[str] | None, lang: str) -> str:
     if "forfeit" in result and names:
         winner = "EW" if result["forfeit"] % 2 == 0 else "NS"
@@ -465,6 +472,9 @@ class BridgeUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang, mode)
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view["sheet"], names, lang)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -14,6 +14,7 @@ from bot.games.bridge import (
     final_post,
     option_rows,
     next_option,
+    sheet_picture,
     sheet_pre,
     sheet_summary,
     side_name,
@@ -120,6 +121,9 @@ class BridgeScoreUI(GameUI):
 
     def rules_text(self, lang):
         return t(lang, "rules.bridge")
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view["sheet"], None, lang)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -139,7 +139,8 @@ def action_rows(
     even with two decks. Blind covers (any card of the hand) get their own keyboard,
     reached with a toggle; the second value says whether blind covers exist."""
     target = next((p["attack"] for p in view["table"] if p["cover"] is None and not p["hidden"]), None)
-    card_buttons, verbs = [], []
+    card_buttons: list[tuple[str, int]] = []
+    verbs: list[tuple[str, int]] = []
     has_blind = False
     for i, action in enumerate(legal):
         verb, *args = action.split()
@@ -162,7 +163,7 @@ def tally_sheet(tally: dict, names: list[str], lang: str) -> str:
     return pre_table(rows, align_right={2})
 
 
-OPTION_CYCLES = {
+OPTION_CYCLES: dict[str, list[str | int]] = {
     "base_game": ["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"],
     "deck_size": [36, 52, 24],
 }

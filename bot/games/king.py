@@ -8,10 +8,11 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
+from bot.render.common import cards_text, chunk, esc, suit_text
 from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
 from engine.king.options import DEAL7_THRESHOLDS, DEAL7_VALUES, KingOptions
 from engine.king.scoring import CONTRACTS
+from engine.text import phone_grid
 
 SEAT_CHOICES = ("random", "N", "E", "S", "W")
 ROW_ORDER = "789TJQKA"
@@ -93,7 +94,7 @@ def _row_text(suit: str, row: list[str]) -> str:
 
 def _status_lines(view: dict, names: list[str], lang: str) -> list[str]:
     """What is on the table now: the trick (and the last one), the pile, the rows."""
-    lines = []
+    lines: list[str] = []
     k = view.get("kind")
     if view["phase"] == "deal" or k is None:
         return lines
@@ -223,7 +224,10 @@ def action_label(action: str, lang: str) -> str:
 def action_rows(legal: list[str], lang: str) -> Rows:
     """Cards four to a row; in the trump choice: name a suit, open until a suit, open
     until the highest; the domino pass on its own row."""
-    cards, names, untils, other = [], [], [], []
+    cards: list[tuple[str, int]] = []
+    names: list[tuple[str, int]] = []
+    untils: list[tuple[str, int]] = []
+    other: list[tuple[str, int]] = []
     for i, action in enumerate(legal):
         verb = action.split()[0]
         target = {"play": cards, "name": names, "until": untils}.get(verb, other)
@@ -238,45 +242,52 @@ def _cell(n: int | None) -> str:
     return "" if n is None else str(n)
 
 
-def sheet_table(view: dict, lang: str) -> str:
-    """The running sheet: 12 deals × 4 players, the dealer, trumps, the row's sum and
-    the running totals, as a monospaced <pre> block."""
+def sheet_table(view: dict, lang: str, names: list[str] | None = None) -> str:
+    """The running sheet: 12 deals × 4 players (seat numbers head the columns, the legend
+    names them), the dealer, the row's sum and the running totals, as a monospaced <pre>
+    block a phone shows whole (at most 40 columns): the trump of deals 9–12 follows the
+    deal's name."""
     by_no = {e["no"]: e for e in view["sheet"]}
     first = view.get("first_dealer")
-    head = [
-        t(lang, "king.sheet.no"),
-        t(lang, "king.sheet.contract"),
-        t(lang, "king.sheet.dealer"),
-        t(lang, "king.sheet.trump"),
-        "1",
-        "2",
-        "3",
-        "4",
-        "Σ",
+    rows = [
+        [
+            t(lang, "king.sheet.no"),
+            t(lang, "king.sheet.contract"),
+            t(lang, "king.sheet.dealer"),
+            "1",
+            "2",
+            "3",
+            "4",
+            "Σ",
+        ]
     ]
-    rows = [head]
     for no in range(1, 13):
         e = by_no.get(no)
         dealer = e["dealer"] if e else (None if first is None else (first + no - 1) % 4)
-        trump = "-" if no < 9 else (SUIT_SYMBOL[e["trump"]] if e and e["trump"] else "")
+        name = t(lang, f"king.short.{CONTRACTS[no]}")
+        if no >= 9 and e and e["trump"]:
+            name += " " + SUIT_SYMBOL[e["trump"]]
         scores = e["scores"] if e else [None] * 4
         rows.append(
             [
                 str(no),
-                t(lang, f"king.short.{CONTRACTS[no]}"),
+                name,
                 "" if dealer is None else str(dealer + 1),
-                trump,
                 *(_cell(s) for s in scores),
                 _cell(sum(scores) if e else None),
             ]
         )
     totals = view["totals"]
-    rows.append(["", t(lang, "king.sheet.total"), "", "", *(str(x) for x in totals), str(sum(totals))])
-    return pre_table(rows, align_right={0, 4, 5, 6, 7, 8})
+    rows.append(["", t(lang, "king.sheet.total"), "", *(str(x) for x in totals), str(sum(totals))])
+    text = phone_grid(rows, {0, 3, 4, 5, 6, 7})
+    if names:  # who heads each column, once, under the table (a picture replaces both)
+        text += "\n\n" + legend(names)
+    return "<pre>" + esc(text) + "</pre>"
 
 
 def legend(names: list[str]) -> str:
-    return ", ".join(f"{i + 1} — {esc(name)}" for i, name in enumerate(names))
+    """The seat numbers heading the sheet's columns, with the players' names (plain text)."""
+    return "\n".join(f"{i + 1} — {name}" for i, name in enumerate(names))
 
 
 def final_text(result: dict | None, names: list[str], lang: str) -> str:
@@ -302,12 +313,24 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
     return "\n".join(lines)
 
 
+def sheet_picture(view: dict, names: list[str], lang: str) -> dict:
+    """The King grid as a picture spec (``bot.render.pictures.king_picture``)."""
+    return {
+        "game": "king",
+        "lang": lang,
+        "title": t(lang, "sheets.pic.king"),
+        "names": names,
+        "sheet": view["sheet"],
+        "totals": view["totals"],
+        "first_dealer": view.get("first_dealer"),
+    }
+
+
 def sheet_post(view: dict, names: list[str], lang: str, deal_no: int | None) -> str:
     parts = []
     if deal_no is not None:
         parts.append(t(lang, "king.sheet.title", no=deal_no, name=esc(contract_name(deal_no, lang))))
-    parts.append(sheet_table(view, lang))
-    parts.append(legend(names))
+    parts.append(sheet_table(view, lang, names))
     if view["phase"] == "over":
         parts.append(final_text(view["result"], names, lang))
     return "\n".join(parts)
@@ -389,6 +412,9 @@ class KingUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, lang), []
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang)
 
     def posts(self, events, view, names, lang, history):
         scored = [e for e in events if e["type"] == "deal_scored"]

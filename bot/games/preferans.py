@@ -12,7 +12,8 @@ from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
-from engine.preferans.sheet import row_summary, sheet_legend, sheet_parts
+from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
+from engine.preferans.sheet import words as sheet_words
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 
@@ -43,9 +44,30 @@ def call_text(call: str, lang: str) -> str:
 def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_no: int | None) -> str:
     rounding = view["options"].get("display_rounding", "none") if view.get("options") else "none"
     title, lines, table = sheet_parts(view["sheet"], [], names, lang, view["bula"], hand_no, rounding, last)
+    block = "\n".join([table, "", *legend_lines(names, lang)])  # the legend reads with the table
+    exact = exact_line(view["sheet"], lang, rounding)
     return "\n".join(
-        [f"<b>{esc(title)}</b>", *(esc(line) for line in lines), f"<pre>{esc(table)}</pre>", esc(sheet_legend(lang))]
+        [
+            f"<b>{esc(title)}</b>",
+            *(esc(line) for line in lines),
+            f"<pre>{esc(block)}</pre>",
+            *([esc(exact)] if exact else []),
+        ]
     )
+
+
+def sheet_picture(view: dict, names: list[str], lang: str, hand_no: int | None) -> dict:
+    """The pulka as a picture spec (``bot.render.pictures.preferans_picture``)."""
+    w = sheet_words(lang)
+    title = w["title"].format(bula=view["bula"], n=hand_no) if hand_no else w["title0"].format(bula=view["bula"])
+    return {
+        "game": "preferans",
+        "lang": lang,
+        "title": title,
+        "names": names,
+        "bula": view["bula"],
+        "sheet": view["sheet"],
+    }
 
 
 def result_lines(result: dict, names: list[str], lang: str) -> list[str]:
@@ -74,7 +96,7 @@ def _signed(v) -> str:
 
 # ------------------------------------------------------------------------------ status lines
 def status_lines(view: dict, names: list[str], lang: str, seat: int | None = None) -> list[str]:
-    lines = []
+    lines: list[str] = []
     if view["dealer"] is None:
         return lines
     lines.append(
@@ -304,7 +326,7 @@ def chain_label(options: dict, lang: str) -> str:
     allow, cap = KONTRA_CHAINS[_chain_index(options)]
     if allow and cap is None:
         return t(lang, "preferans.opt.chain_unlimited")
-    top = 2 if not allow else cap
+    top = 2 if not allow or cap is None else cap  # (allowed with no cap returned above)
     return t(lang, "preferans.opt.chain_upto", name=level_name(top, lang))
 
 
@@ -394,6 +416,9 @@ class PreferansUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, view, lang), []
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang, view.get("hand_no"))
 
     def posts(self, events, view, names, lang, history):
         out = []

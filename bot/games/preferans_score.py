@@ -16,6 +16,7 @@ from bot.games.preferans import (
     option_rows,
     next_option,
     result_lines,
+    sheet_picture,
     sheet_post,
     variant_text,
 )
@@ -106,7 +107,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
 
 def action_label(action: str, view: dict, lang: str) -> str:
     verb, *args = action.split()
-    arg = args[0] if args else None
+    arg = args[0] if args else ""  # every verb read below has its argument
     if verb == "declarer":
         return _who(view, arg)
     if verb == "contract":
@@ -125,7 +126,8 @@ def action_label(action: str, view: dict, lang: str) -> str:
 
 
 def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
-    main, tail = [], []
+    main: list[tuple[str, int]] = []
+    tail: list[tuple[str, int]] = []
     for i, action in enumerate(legal):
         item = (action_label(action, view, lang), i)
         (tail if action.split()[0] in ("cancel", "undo", "allpass") else main).append(item)
@@ -157,6 +159,9 @@ class PreferansScoreUI(GameUI):
 
     def action_rows(self, legal, view, lang, mode, names):
         return action_rows(legal, {**view, "names": names}, lang), []  # seat buttons show names
+
+    def picture(self, events, view, names, lang):
+        return sheet_picture(view, names, lang, view["entries"] or None)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -132,7 +132,7 @@ def result_text(result: dict | None, names: list[str] | None, lang: str) -> str:
     winner = result.get("winner")
     if winner and names is None:
         lines.append(t(lang, "whist.result.winner_side", side=side_name(winner, lang)))
-    elif winner:
+    elif winner and names is not None:  # (names is None was the branch above)
         pair = " &amp; ".join(esc(names[s]) for s in range(len(names)) if SIDES[s % 2] == winner)
         lines.append(t(lang, "whist.result.winner", side=side_name(winner, lang), pair=pair))
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Collection
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -111,6 +112,6 @@ def chunk(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def pre_table(rows: list[list[str]], align_right: set[int] = frozenset()) -> str:
+def pre_table(rows: list[list[str]], align_right: Collection[int] = frozenset()) -> str:
     """A monospaced table for an HTML <pre> block (cells already plain text)."""
     return "<pre>" + esc(grid(rows, align_right)) + "</pre>"

@@ -28,6 +28,7 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
 SUITS = "SHDC"
@@ -35,7 +36,7 @@ GAME_LEVEL = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 FULL = [r + s for s in SUITS for r in "23456789TJQKA"]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -68,7 +69,7 @@ def balanced(lens: dict[str, int]) -> bool:
 
 
 # ------------------------------------------------------------------------- bidding
-def choose_call(view: dict, legal: list[str]) -> str:
+def choose_call(view: JsonDict, legal: list[str]) -> str:
     me = view["seat"]
     partner = (me + 2) % 4
     hand = view["hand"]
@@ -121,7 +122,9 @@ def choose_call(view: dict, legal: list[str]) -> str:
     # ---- our side is in the auction
     partner_bids = [a for a in ours if a["seat"] == partner]
     my_bids = [a for a in ours if a["seat"] == me]
-    partner_called_after_me = my_bids and any(a["seat"] == partner for a in auction[auction.index(my_bids[0]) + 1 :])
+    partner_called_after_me = bool(my_bids) and any(
+        a["seat"] == partner for a in auction[auction.index(my_bids[0]) + 1 :]
+    )
     est = _partner_points(auction, bids, partner_bids, my_bids, partner_called_after_me)
     strain, fit = _best_strain(lens, partner_bids, my_bids)
     mine = h + (_shortness(lens, strain) if fit and strain != "NT" else sum(max(0, n - 4) for n in lens.values()))
@@ -152,14 +155,19 @@ def choose_call(view: dict, legal: list[str]) -> str:
         if level is not None and level <= target:
             return f"bid {target}{strain}"
     if "double" in legal_set and (
-        _penalty_double(last, h, lens) or (last["level"] >= 3 and combined >= 26 and last["level"] >= target)
+        _penalty_double(last, h, lens)
+        or (last is not None and last["level"] >= 3 and combined >= 26 and last["level"] >= target)
     ):
         return "double"
     return "pass"
 
 
 def _partner_points(
-    auction: list[dict], bids: list[dict], partner_bids: list[dict], my_bids: list[dict], partner_called_after_me: bool
+    auction: list[JsonDict],
+    bids: list[JsonDict],
+    partner_bids: list[JsonDict],
+    my_bids: list[JsonDict],
+    partner_called_after_me: bool,
 ) -> int:
     """What partner's bids promise, as a rough points count."""
     if not partner_bids:
@@ -206,7 +214,7 @@ def _shortness(lens: dict[str, int], trump: str) -> int:
     return sum({0: 3, 1: 2, 2: 1}.get(n, 0) for s, n in lens.items() if s != trump)
 
 
-def _best_strain(lens: dict[str, int], partner_bids: list[dict], my_bids: list[dict]) -> tuple[str, bool]:
+def _best_strain(lens: dict[str, int], partner_bids: list[JsonDict], my_bids: list[JsonDict]) -> tuple[str, bool]:
     """The strain to aim for and whether it is a trump fit (8+ cards as far as known)."""
     partner_len = {s: 2 for s in SUITS}
     partner_nt = False
@@ -230,7 +238,7 @@ def _best_strain(lens: dict[str, int], partner_bids: list[dict], my_bids: list[d
     return long, lens[long] >= 6
 
 
-def _penalty_double(last: dict | None, h: int, lens: dict[str, int]) -> bool:
+def _penalty_double(last: JsonDict | None, h: int, lens: dict[str, int]) -> bool:
     if last is None or last["level"] < 3:
         return False
     if last["strain"] == "NT":
@@ -239,7 +247,7 @@ def _penalty_double(last: dict | None, h: int, lens: dict[str, int]) -> bool:
 
 
 # ------------------------------------------------------------------------- play
-def _ours(view: dict) -> tuple[list[str], list[str]]:
+def _ours(view: JsonDict) -> tuple[list[str], list[str]]:
     """The hand due to play now and its partner hand as far as this seat can see."""
     me, due = view["seat"], view["turn"]
     hand = view["hand"]
@@ -251,7 +259,7 @@ def _ours(view: dict) -> tuple[list[str], list[str]]:
     return hand, []
 
 
-def _outstanding(view: dict, mine: list[str], partner: list[str]) -> set[str]:
+def _outstanding(view: JsonDict, mine: list[str], partner: list[str]) -> set[str]:
     """Cards this seat cannot place: not played, not in the trick, not in a hand it sees."""
     seen = set(view["played"]) | {c for _, c in view["trick"]} | set(mine) | set(partner)
     seen |= set(view.get("dummy_hand") or []) | set(view.get("declarer_hand") or [])
@@ -270,7 +278,7 @@ def _high(cards: list[str]) -> str:
     return max(cards, key=lambda c: (RV[c[0]], c))
 
 
-def choose_play(view: dict, legal: list[str]) -> str:
+def choose_play(view: JsonDict, legal: list[str]) -> str:
     claim = next((a for a in legal if a.startswith("claim ")), None)
     if claim is not None and view["tricks_played"] < 12 and _all_winners(view):
         return claim  # the first claim offered is all the remaining tricks
@@ -331,27 +339,32 @@ def _lead(cards: list[str], hand: list[str], out: set[str], trump: str | None, d
     suits = [s for s in SUITS if lens[s] and s != trump] or [s for s in SUITS if lens[s]]
     suit = max(suits, key=lambda s: (lens[s], -SUITS.index(s)))
     in_suit = [c for c in cards if c[1] == suit]
-    top = sorted(in_suit, key=lambda c: -RV[c[0]])
-    if not declaring and len(top) >= 2 and RV[top[0][0]] >= RV["Q"] and RV[top[0][0]] - RV[top[1][0]] == 1:
-        return top[0]  # top of touching honours
+    by_rank = sorted(in_suit, key=lambda c: -RV[c[0]])
+    if (
+        not declaring
+        and len(by_rank) >= 2
+        and RV[by_rank[0][0]] >= RV["Q"]
+        and RV[by_rank[0][0]] - RV[by_rank[1][0]] == 1
+    ):
+        return by_rank[0]  # top of touching honours
     return _low(in_suit)
 
 
-def _all_winners(view: dict) -> bool:
+def _all_winners(view: JsonDict) -> bool:
     """The declaring side's every remaining card beats every defenders' card of its suit,
     and (in a suit contract) the defenders hold no trump: every trick is won, whoever leads."""
     ours = set(view["hand"]) | set(view.get("dummy_hand") or [])
     return _sure(view, ours)
 
 
-def _sure(view: dict, ours: set[str]) -> bool:
+def _sure(view: JsonDict, ours: set[str]) -> bool:
     contract = view["contract"]
     trump = None if contract["strain"] == "NT" else contract["strain"]
     played = set(view["played"]) | {c for _, c in view["trick"]}
     theirs = [c for c in FULL if c not in ours and c not in played]
     if trump and any(c[1] == trump for c in theirs):
         return False
-    top = {}
+    top: dict[str, str] = {}  # suit -> the defenders' highest card of it
     for c in theirs:
         if c[1] not in top or RV[c[0]] > RV[top[c[1]][0]]:
             top[c[1]] = c
@@ -361,7 +374,7 @@ def _sure(view: dict, ours: set[str]) -> bool:
 CLAIM_SEARCH_BUDGET = 20_000  # cards tried; beyond it a defender plays on (rejects)
 
 
-def claim_is_sound(view: dict) -> bool:
+def claim_is_sound(view: JsonDict) -> bool:
     """A defender's answer to a claim of k tricks. With the declarer's and dummy's cards
     face up, his own hand and the played cards, he also knows his partner's cards (the
     rest), so he checks exactly that the declaring side can take k tricks against any
@@ -384,12 +397,13 @@ def claim_is_sound(view: dict) -> bool:
         return False
 
 
-def _claim_hands(view: dict) -> tuple[frozenset, ...] | None:
+def _claim_hands(view: JsonDict) -> Hands | None:
     """The four remaining hands as a defender sees them during a claim (partner's = the rest),
     or None when the view does not add up (then nothing is accepted)."""
     seat, declarer, dummy = view.get("seat"), view.get("declarer"), view.get("dummy")
     if seat is None or declarer is None or view.get("trick"):
         return None
+    assert dummy is not None, "a view with a declarer shows the dummy seat"
     hands: list[set[str]] = [set(), set(), set(), set()]
     hands[declarer] = set(view.get("declarer_hand") or [])
     hands[dummy] = set(view.get("dummy_hand") or [])
@@ -401,12 +415,17 @@ def _claim_hands(view: dict) -> tuple[frozenset, ...] | None:
     return tuple(frozenset(h) for h in hands)
 
 
+# a claim's four hands, seats 0..3, and a trick's (seat, card) plays so far
+Hands = tuple[frozenset[str], ...]
+Plays = tuple[tuple[int, str], ...]
+
+
 class _TooBig(Exception):
     pass
 
 
 def can_take(
-    hands: tuple[frozenset, ...],
+    hands: Hands,
     leader: int,
     trump: str | None,
     side: int,
@@ -416,20 +435,20 @@ def can_take(
     """Whether side ``side`` (0 = N–S, 1 = E–W) wins at least ``need`` of the remaining tricks
     against the best play of the other side, all four hands known (no trick in progress).
     Raises ``_TooBig`` after ``budget`` cards tried."""
-    memo: dict = {}
+    memo: dict[tuple[Hands, int, int], bool] = {}
     count = [0]
 
-    def options(hands, seat, plays):
+    def options(hands: Hands, seat: int, plays: Plays) -> list[str]:
         led = plays[0][1][1] if plays else None
         cards = [c for c in hands[seat] if c[1] == led] or list(hands[seat])
         # cards of one suit with no live card of another hand (or on the table) between them
         # are equivalent: keep the highest of each run
         live = {c for i, h in enumerate(hands) if i != seat for c in h} | {c for _, c in plays}
-        out = []
+        out: list[str] = []
         for suit in {c[1] for c in cards}:
             mine = sorted((c for c in cards if c[1] == suit), key=lambda c: RV[c[0]], reverse=True)
             others = [RV[c[0]] for c in live if c[1] == suit]
-            prev = None
+            prev: str | None = None
             for c in mine:
                 if prev is None or any(RV[c[0]] < r < RV[prev[0]] for r in others):
                     out.append(c)
@@ -438,13 +457,13 @@ def can_take(
         # line (or a refutation) is usually found among them, which cuts the search short
         table = [c for _, c in plays]
 
-        def strength(card):
+        def strength(card: str) -> tuple[bool, int]:
             wins = not table or winning_index(table + [card], trump) == len(table)
             return (not wins, -(RV[card[0]] + (20 if card[1] == trump else 0)))
 
         return sorted(out, key=strength)
 
-    def win(hands, leader, need):
+    def win(hands: Hands, leader: int, need: int) -> bool:
         if need <= 0:
             return True
         if need > len(hands[0]):
@@ -455,7 +474,7 @@ def can_take(
         memo[key] = result = trick(hands, leader, (), need)
         return result
 
-    def trick(hands, leader, plays, need):
+    def trick(hands: Hands, leader: int, plays: Plays, need: int) -> bool:
         count[0] += 1
         if count[0] > budget:
             raise _TooBig

@@ -18,7 +18,8 @@ import random
 
 from endplay._dds import DDSError
 
-from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET
+from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, Budget
+from engine.jsondata import JsonDict
 
 from .bidding import choose_call  # first: the bidding package and inference.py import each other
 from . import ai_easy, play_ai  # noqa: E402 (after the bidding package, see above)
@@ -27,13 +28,13 @@ from . import ai_easy, play_ai  # noqa: E402 (after the bidding package, see abo
 NORMAL_EASY_CALLS = 0.25  # the normal level's share of calls made the easy player's way
 
 
-def _call(view: dict, legal: list[str], rng: random.Random, normal: bool) -> str:
+def _call(view: JsonDict, legal: list[str], rng: random.Random, normal: bool) -> str:
     if normal and rng.random() < NORMAL_EASY_CALLS:
         return ai_easy.choose_call(view, legal)
     return choose_call(view, legal)
 
 
-def _action(view: dict, legal: list[str], rng: random.Random, budget, normal: bool = False) -> str:
+def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, normal: bool = False) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -55,9 +56,9 @@ def _action(view: dict, legal: list[str], rng: random.Random, budget, normal: bo
     return action if action in legal else legal[0]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return _action(view, legal, rng, STRONG_BUDGET)
 
 
-def computer_action_normal(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return _action(view, legal, rng, NORMAL_BUDGET, normal=True)

@@ -6,6 +6,8 @@ bids ``"1C"`` … ``"7NT"``. Call ``i`` of an auction is made by seat ``(dealer 
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from .scoring import STRAINS, Contract
 
 BIDS = [f"{level}{strain}" for level in range(1, 8) for strain in STRAINS]
@@ -62,7 +64,7 @@ def legal_calls(calls: list[str], dealer: int) -> list[str]:
     return out
 
 
-def why_illegal(calls: list[str], dealer: int, call: str) -> tuple[str, dict] | None:
+def why_illegal(calls: list[str], dealer: int, call: str) -> tuple[str, JsonDict] | None:
     """None if ``call`` is legal now, else (error code, params)."""
     if call in legal_calls(calls, dealer):
         return None
@@ -90,7 +92,9 @@ def passed_out(calls: list[str]) -> bool:
 def contract_and_declarer(calls: list[str], dealer: int) -> tuple[Contract, int]:
     """For a finished auction with a bid: the contract and the declarer — the first
     player of the contracting side to name the final strain (§3)."""
-    index, bid = last_bid(calls)
+    found = last_bid(calls)
+    assert found is not None, "the auction has a bid"
+    index, bid = found
     level, strain = bid_parts(bid)
     side = caller(dealer, index) % 2
     doubling, _ = status(calls)

@@ -14,7 +14,9 @@ Used by the computer partner (what does my partner hold?) and by the card-play s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .bidding.system import Meaning, meanings, natural, situation
 
@@ -63,17 +65,17 @@ def range_of(ms: list[Meaning]) -> HandRange:
     return HandRange((lo, hi), {s: (a, b) for s, (a, b) in length.items()})
 
 
-def _call(c) -> str:
+def _call(c: Any) -> str:
     """Engine notation from any of the forms a call comes in (view dict, action, notation)."""
     if isinstance(c, dict):
         if c.get("call") == "bid":
             return f"{c['level']}{c['strain']}"
         c = c.get("call", "pass")
-    c = str(c).strip()
-    return {"pass": "P", "double": "X", "redouble": "XX"}.get(c, c[4:] if c.startswith("bid ") else c)
+    text = str(c).strip()
+    return {"pass": "P", "double": "X", "redouble": "XX"}.get(text, text[4:] if text.startswith("bid ") else text)
 
 
-def normalize(calls) -> list[str]:
+def normalize(calls: Iterable[Any]) -> list[str]:
     return [_call(c) for c in calls]
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.options import parse_model
+from engine.jsondata import JsonDict
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": {
@@ -71,7 +72,7 @@ class BridgeOptions(BaseModel):
 
     @field_validator("undertrick_doubled")
     @classmethod
-    def _non_empty(cls, value):
+    def _non_empty(cls, value: dict[Vul, list[Points]] | None) -> dict[Vul, list[Points]] | None:
         if value is not None and any(len(v) == 0 for v in value.values()):
             raise ValueError("each list needs at least one value")
         return value
@@ -82,7 +83,7 @@ def parse_options(options: Any) -> BridgeOptions:
     return parse_model(BridgeOptions, options)
 
 
-_TABLES: dict[str, dict] = {}
+_TABLES: dict[str, JsonDict] = {}
 
 
 def scoring_table(options: Any) -> dict[str, Any]:

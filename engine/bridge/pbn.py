@@ -8,6 +8,10 @@ closed by ``*``; a trick left incomplete by a concession shows ``-`` for the mis
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.jsondata import JsonDict
+
 from .scoring import SEATS
 
 RANKS_DOWN = "AKQJT98765432"
@@ -32,16 +36,16 @@ def deal_tag(dealer: int, hands: list[list[str]]) -> str:
     return SEATS[dealer] + ":" + " ".join(_hand(hands[(dealer + i) % 4]) for i in range(4))
 
 
-def _vulnerable(vul: dict) -> str:
+def _vulnerable(vul: JsonDict) -> str:
     ns, ew = vul.get("NS"), vul.get("EW")
     return "All" if ns and ew else "NS" if ns else "EW" if ew else "None"
 
 
-def _contract(c: dict) -> str:
+def _contract(c: JsonDict) -> str:
     return f"{c['level']}{c['strain']}{'X' * c['doubling']}"
 
 
-def board_text(rec: dict, names: list[str], event: str) -> str:
+def board_text(rec: JsonDict, names: list[str], event: str) -> str:
     dealer = rec["dealer"]
     lines = [
         _tag("Event", event),
@@ -82,9 +86,9 @@ def board_text(rec: dict, names: list[str], event: str) -> str:
     return "\n".join(lines)
 
 
-def export(state, names: list[str], event: str = "cardbot rubber") -> str:
+def export(state: Any, names: list[str], event: str = "cardbot rubber") -> str:
     """Valid PBN for every finished deal of ``state`` (an ``engine.bridge.State``);
-    ``names`` are the players of seats N, E, S, W."""
+    ``names`` are the players of seats N, E, S, W. A dumped state (a dict) works too."""
     boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
     out = ["% PBN 2.1", "% EXPORT", ""]
     for rec in boards:
@@ -93,7 +97,7 @@ def export(state, names: list[str], event: str = "cardbot rubber") -> str:
     return "\n".join(out)
 
 
-def export_all(states: list, names: list[str], event: str = "cardbot rubber") -> str:
+def export_all(states: list[Any], names: list[str], event: str = "cardbot rubber") -> str:
     """One PBN file for several rubbers of a session (board numbers run on across them)."""
     out = ["% PBN 2.1", "% EXPORT", ""]
     for state in states:

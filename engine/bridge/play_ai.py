@@ -24,8 +24,9 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import STRONG_BUDGET, choose_card, samples_for
+from engine.ddplay.chooser import STRONG_BUDGET, Budget, choose_card, samples_for
 from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_fitting, sample_hands, voids
+from engine.jsondata import JsonDict
 from engine.tricks import winning_index
 
 from .ai_easy import HCP
@@ -35,7 +36,7 @@ FULL = frozenset(make_deck(52))
 CALLS = {"pass": "P", "double": "X", "redouble": "XX"}
 
 
-def seats_of_played(view: dict, trump: str | None) -> list[tuple[int, str]]:
+def seats_of_played(view: JsonDict, trump: str | None) -> list[tuple[int, str]]:
     """(seat, card) for every card of the finished tricks, from the ordered ``played`` list."""
     out: list[tuple[int, str]] = []
     leader = (view["declarer"] + 1) % 4
@@ -47,7 +48,7 @@ def seats_of_played(view: dict, trump: str | None) -> list[tuple[int, str]]:
     return out
 
 
-def _calls(view: dict) -> list[str]:
+def _calls(view: JsonDict) -> list[str]:
     out = []
     for a in view.get("auction") or []:
         out.append(CALLS.get(a["call"]) or f"{a['level']}{a['strain']}")
@@ -86,7 +87,7 @@ def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
 
 
 def choose_play(
-    view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET, nodes: int | None = None
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET, nodes: int | None = None
 ) -> str:
     """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere).
     ``nodes``: the DDS work allowed for extra deals (default: ``STRONG_NODES`` with the

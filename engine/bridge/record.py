@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
 from engine.score import ScoreError
 
 from .options import BridgeOptions, parse_options, scoring_table
@@ -20,7 +21,7 @@ from .words import translator
 DEAL_KEYS = {"declarer", "contract", "tricks", "honours"}
 
 
-def check_entry(n: int, deal: Any) -> dict | None:
+def check_entry(n: int, deal: Any) -> JsonDict | None:
     """One deal of a record, checked: None for a passed-out deal, else
     ``{"declarer": seat, "contract": Contract, "tricks": int, "honours": (side, held) | None}``."""
     if not isinstance(deal, dict):
@@ -65,7 +66,7 @@ def check_honours(n: int, contract: Contract, honours: Any) -> tuple[str, int] |
     return side, held
 
 
-def write_entry(sheet: Sheet, entry: dict | None, score_honours: bool) -> list[dict]:
+def write_entry(sheet: Sheet, entry: JsonDict | None, score_honours: bool) -> list[JsonDict]:
     """Write a checked entry (``check_entry``) on ``sheet``; returns the entries written."""
     if entry is None:
         return sheet.add_passed_out()
@@ -73,7 +74,7 @@ def write_entry(sheet: Sheet, entry: dict | None, score_honours: bool) -> list[d
     return sheet.add_deal(entry["declarer"], entry["contract"], entry["tricks"], honours)
 
 
-def _options(record: dict) -> BridgeOptions:
+def _options(record: JsonDict) -> BridgeOptions:
     raw = record.get("options")
     raw = {} if raw is None else raw
     if not isinstance(raw, dict):
@@ -84,7 +85,7 @@ def _options(record: dict) -> BridgeOptions:
         raise ScoreError(0, getattr(exc, "reason", str(exc))) from None
 
 
-def build(record: Any) -> tuple[BridgeOptions, list[Sheet], list[dict]]:
+def build(record: Any) -> tuple[BridgeOptions, list[Sheet], list[JsonDict]]:
     """Replay a record: the options, the sheet of every rubber (a new one starts after a
     complete rubber) and, per deal, ``{"n", "rubber", "sheet_deal", "entry"}``."""
     if not isinstance(record, dict):
@@ -107,7 +108,7 @@ def build(record: Any) -> tuple[BridgeOptions, list[Sheet], list[dict]]:
     return options, sheets, rows
 
 
-def rubber_summary(sheet: Sheet, options: BridgeOptions) -> dict:
+def rubber_summary(sheet: Sheet, options: BridgeOptions) -> JsonDict:
     """A rubber as records.md writes it. An incomplete rubber is settled as it stands
     (with the §7.6 premiums when ``unfinished_rubber_bonus`` is on)."""
     out: dict[str, Any] = {"complete": sheet.complete, "games": dict(sheet.games)}
@@ -126,7 +127,7 @@ def rubber_summary(sheet: Sheet, options: BridgeOptions) -> dict:
     return out
 
 
-def score(record: Any) -> dict:
+def score(record: Any) -> JsonDict:
     options, sheets, rows = build(record)
     deals = []
     for row in rows:

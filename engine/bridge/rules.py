@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 from engine.tricks import Trick, playable
 
 from . import auction as A
@@ -72,7 +73,7 @@ def deal_action(dealer: int, board: int, rng: random.Random) -> str:
     return f"deal dealer={SEATS[dealer]} board={board} " + " ".join(deck)
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a rubber. The deal keeps rotating across rubbers (§2.1, §7.5):
     the dealer and the board number continue from the last result of ``history``."""
     opts = parse_options(options)
@@ -117,7 +118,7 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[
     return dealer, board, deck
 
 
-def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[dict]) -> None:
+def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[JsonDict]) -> None:
     hands: list[list[str]] = [[], [], [], []]
     for i, card in enumerate(deck):
         hands[(dealer + 1 + i) % 4].append(card)
@@ -148,24 +149,30 @@ def _do_deal(t: State, dealer: int, board: int, deck: list[str], events: list[di
 def turn(s: State) -> int | None:
     """The seat whose call or card is due (dummy included), or None."""
     if s.phase == "auction":
+        assert s.dealer is not None, "a deal has a dealer"
         return A.caller(s.dealer, len(s.calls))
     if s.phase == "play":
+        assert s.trick is not None, "the play has a trick"
         return (s.trick.leader + len(s.trick.plays)) % 4
     return None
 
 
 def defenders(s: State) -> tuple[int, int]:
+    assert s.declarer is not None, "asked only once the auction named a declarer"
     return (s.declarer + 1) % 4, (s.declarer + 3) % 4
 
 
 def to_act(s: State) -> list[int]:
     ph = s.phase
     if ph == "auction":
+        assert s.dealer is not None, "a deal has a dealer"
         return [A.caller(s.dealer, len(s.calls))]
     if ph == "play":
         due = turn(s)
+        assert due is not None and s.declarer is not None, "the play has a turn and a declarer"
         return [s.declarer if due == s.dummy else due]
     if ph == "claim":
+        assert s.claim is not None, "the claim phase has a claim"
         return [d for d in defenders(s) if str(d) not in s.claim["answers"]]
     return []
 
@@ -178,6 +185,7 @@ def _can_claim(s: State, seat: int) -> bool:
     return (
         s.phase == "play"
         and seat == s.declarer
+        and s.trick is not None  # always, in the play
         and not s.trick.plays
         and turn(s) in (s.declarer, s.dummy)
         and s.dummy_open
@@ -222,12 +230,12 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb == "deal" or verb == "forfeit":
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -260,6 +268,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
         if s.phase != "auction":
             raise error("wrong_phase", verb=verb)
         call = args[0] if verb == "bid" else ACTION_CALL[verb]
+        assert s.dealer is not None, "a deal has a dealer"
         problem = A.why_illegal(s.calls, s.dealer, call)
         if problem:
             raise error(problem[0], **problem[1])
@@ -288,6 +297,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
             raise error("not_a_defender", verb="concede")
         t = s.clone()
         rest = remaining(s)
+        assert s.declarer is not None, "the play has a declarer"
         t.won[side_of(s.declarer)] += rest
         events.append({"type": "concede", "seat": seat, "tricks": rest})
         _end_deal(t, events, how={"conceded_by": seat, "tricks": rest})
@@ -296,6 +306,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
     if s.phase != "claim":
         raise error("wrong_phase", verb=verb)
     t = s.clone()
+    assert t.claim is not None and t.declarer is not None, "the claim phase has a claim and a declarer"
     t.claim["answers"][str(seat)] = verb == "accept"
     if verb == "reject":
         events.append({"type": "claim_rejected", "seat": seat})
@@ -304,6 +315,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
         return t, events
     events.append({"type": "claim_answer", "seat": seat, "accept": True})
     if all(str(d) in t.claim["answers"] for d in defenders(t)):
+        assert t.claim is not None  # (mypy: set to None only on reject)
         k, rest = t.claim["tricks"], remaining(t)
         side = side_of(t.declarer)
         t.won[side] += k
@@ -313,7 +325,7 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
     return t, events
 
 
-def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
+def _call(t: State, seat: int, call: str, events: list[JsonDict]) -> None:
     t.calls.append(call)
     events.append({"type": "call", "seat": seat, "call": call_view(call)})
     if not A.finished(t.calls):
@@ -328,6 +340,7 @@ def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
         events.append({"type": "deal_scored", **t.last, "entries": [], "sheet": t.sheet.public()})
         _next_deal(t)
         return
+    assert t.dealer is not None, "a deal has a dealer"
     contract, declarer = A.contract_and_declarer(t.calls, t.dealer)
     t.contract, t.declarer = contract, declarer
     t.trick = Trick((declarer + 1) % 4)
@@ -337,7 +350,8 @@ def _call(t: State, seat: int, call: str, events: list[dict]) -> None:
     )
 
 
-def _play(s: State, card: str, events: list[dict]):
+def _play(s: State, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
+    assert s.trick is not None and s.contract is not None, "the play has a trick and a contract"
     plays = s.trick.plays
     due = (s.trick.leader + len(plays)) % 4  # turn(s)
     hand = s.hands[due]
@@ -350,6 +364,7 @@ def _play(s: State, card: str, events: list[dict]):
     if led is not None and card[1] != led and any(c[1] == led for c in hand):
         raise error("must_follow", suit=led)
     t = s.clone()
+    assert t.declarer is not None and t.trick is not None, "the play has a declarer and a trick"
     dummy = (t.declarer + 2) % 4
     t.hands[due].remove(card)
     t.trick.plays.append((due, card))
@@ -359,7 +374,7 @@ def _play(s: State, card: str, events: list[dict]):
         events.append({"type": "dummy", "seat": dummy, "cards": sort_cards(t.hands[dummy])})
     if len(t.trick.plays) == 4:
         winner = t.trick.winner(trump)
-        done = {"leader": t.trick.leader, "plays": list(t.trick.plays), "winner": winner}
+        done: JsonDict = {"leader": t.trick.leader, "plays": list(t.trick.plays), "winner": winner}
         t.tricks = t.tricks + [done]
         t.won[side_of(winner)] += 1
         events.append(
@@ -378,9 +393,9 @@ def _play(s: State, card: str, events: list[dict]):
 # ---------------------------------------------------------------------------------
 
 
-def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -> dict:
+def _board_record(t: State, passed_out: bool = False, how: JsonDict | None = None) -> JsonDict:
     """What PBN export and the history need of a finished deal."""
-    rec = {
+    rec: JsonDict = {
         "board": t.board,
         "dealer": t.dealer,
         "vulnerable": dict(t.vul),
@@ -389,6 +404,7 @@ def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -
         "passed_out": passed_out,
     }
     if not passed_out:
+        assert t.contract is not None and t.declarer is not None, "a played deal has a contract"
         plays = [{"leader": x["leader"], "plays": [list(p) for p in x["plays"]]} for x in t.tricks]
         if t.trick is not None and t.trick.plays:
             plays.append({"leader": t.trick.leader, "plays": [list(p) for p in t.trick.plays]})
@@ -404,7 +420,8 @@ def _board_record(t: State, passed_out: bool = False, how: dict | None = None) -
     return rec
 
 
-def _end_deal(t: State, events: list[dict], how: dict) -> None:
+def _end_deal(t: State, events: list[JsonDict], how: JsonDict) -> None:
+    assert t.contract is not None and t.declarer is not None, "a played deal has a contract"
     side = side_of(t.declarer)
     tricks = t.won[side]
     honours = None
@@ -443,7 +460,7 @@ def _next_deal(t: State) -> None:
     t.trick = None
 
 
-def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
     sheet = t.sheet
     settle = sheet.settlement(t.options.rounding)
     k = settle["units"]["NS"]
@@ -477,6 +494,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     # the hot path of every move: to_act, turn and _can_claim worked out once, inline
     phase = s.phase
     if phase == "auction":
+        assert s.dealer is not None, "a deal has a dealer"
         if seat != A.caller(s.dealer, len(s.calls)):
             return []
         return [CALL_ACTION.get(c) or "bid " + c for c in A.legal_calls(s.calls, s.dealer)]
@@ -484,6 +502,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
         return ["accept", "reject"] if seat in to_act(s) else []
     if phase != "play":
         return []
+    assert s.trick is not None and s.contract is not None and s.declarer is not None, "the play"
     plays = s.trick.plays
     due = (s.trick.leader + len(plays)) % 4
     declarer = s.declarer
@@ -500,7 +519,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     return out
 
 
-def _call_view(call: str) -> dict:
+def _call_view(call: str) -> JsonDict:
     if call in CALL_ACTION:
         return {"call": CALL_ACTION[call]}
     level, strain = A.bid_parts(call)
@@ -510,12 +529,12 @@ def _call_view(call: str) -> dict:
 _CALL_VIEWS = {call: _call_view(call) for call in [*CALL_ACTION, *A.BIDS]}
 
 
-def call_view(call: str) -> dict:
+def call_view(call: str) -> JsonDict:
     """A call as a view shows it: never a string that reads like a card (``4S``)."""
     return dict(_CALL_VIEWS[call])
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     due = turn(s)
     v: dict[str, Any] = {
         "game": "bridge",
@@ -524,7 +543,11 @@ def view(s: State, seat: int | None) -> dict:
         "board": s.board,
         "dealer": s.dealer,
         "vulnerable": dict(s.vul),
-        "auction": [{"seat": (s.dealer + i) % 4, **_CALL_VIEWS[c]} for i, c in enumerate(s.calls)],
+        "auction": (
+            [{"seat": (s.dealer + i) % 4, **_CALL_VIEWS[c]} for i, c in enumerate(s.calls)]
+            if s.dealer is not None  # (no calls before the first deal)
+            else []
+        ),
         "contract": s.contract.to_dict() if s.contract else None,
         "declarer": s.declarer,
         "dummy": s.dummy,
@@ -545,8 +568,16 @@ def view(s: State, seat: int | None) -> dict:
         "tricks_played": len(s.tricks),
         "won": dict(s.won),
         "hand_counts": [len(h) for h in s.hands],
-        "dummy_hand": sort_cards(s.hands[s.dummy]) if s.dummy_open and s.phase in ("play", "claim") else None,
-        "declarer_hand": (sort_cards(s.hands[s.declarer]) if s.claim_shown and s.phase in ("play", "claim") else None),
+        "dummy_hand": (
+            sort_cards(s.hands[s.dummy])
+            if s.dummy_open and s.dummy is not None and s.phase in ("play", "claim")
+            else None
+        ),
+        "declarer_hand": (
+            sort_cards(s.hands[s.declarer])
+            if s.claim_shown and s.declarer is not None and s.phase in ("play", "claim")
+            else None
+        ),
         "claim": (
             {
                 "tricks": s.claim["tricks"],

@@ -22,6 +22,7 @@ import random
 from typing import Any
 
 from engine.facade import RulesFacade
+from engine.jsondata import JsonDict
 
 from .errors import error
 from .options import BridgeOptions, parse_options, scoring_table
@@ -42,11 +43,11 @@ class ScoreState:
         self.n = n
         self.phase = "deal"  # deal -> entry -> over
         self.first_dealer = 0
-        self.deals: list[dict] = []  # confirmed deals in the records.md format
-        self.pending: dict | None = None
+        self.deals: list[JsonDict] = []  # confirmed deals in the records.md format
+        self.pending: JsonDict | None = None
         self.sheet = Sheet(self.table)
-        self.result: dict | None = None
-        self.last: dict | None = None
+        self.result: JsonDict | None = None
+        self.last: JsonDict | None = None
 
     @property
     def dealer(self) -> int:
@@ -63,7 +64,7 @@ class ScoreState:
         s.last = self.last
         return s
 
-    def dump(self) -> dict:
+    def dump(self) -> JsonDict:
         return {
             "game": "bridge_score",
             "rules_version": 1,
@@ -79,7 +80,7 @@ class ScoreState:
         }
 
     @classmethod
-    def load(cls, data: dict) -> "ScoreState":
+    def load(cls, data: JsonDict) -> "ScoreState":
         s = cls(parse_options(data["options"]), int(data["players"]))
         s.phase = data["phase"]
         s.first_dealer = data["first_dealer"]
@@ -91,7 +92,7 @@ class ScoreState:
         return s
 
 
-def _entry_of(deal: dict) -> dict | None:
+def _entry_of(deal: JsonDict) -> JsonDict | None:
     """A confirmed records.md deal as ``record.check_entry`` returns it (already valid)."""
     if deal.get("passed_out"):
         return None
@@ -137,6 +138,7 @@ def legal(s: ScoreState) -> list[str]:
     elif st == "tricks":
         out = [f"tricks {n}" for n in range(14)]
     elif st == "honours":
+        assert s.pending is not None, "a step belongs to an entry"
         held = (4,) if s.pending["strain"] == "NT" else (4, 5)
         out = ["honours none"] + [f"honours {side} {h}" for side in ("NS", "EW") for h in held]
     else:
@@ -150,7 +152,7 @@ def initial_state(options: Any, players: int) -> ScoreState:
     return ScoreState(parse_options(options), players)
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     opts = parse_options(options)
     dealer = SEATS.index(opts.first_dealer)
     for entry in reversed(history or []):
@@ -165,14 +167,14 @@ def to_act(s: ScoreState) -> list[int]:
     return list(range(s.n)) if s.phase == "entry" else []
 
 
-def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[dict]]:
+def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[JsonDict]]:
     if not isinstance(action, str) or not action.split():
         raise error("bad_syntax", action=action, detail="the action is empty")
     s = state
     verb, *args = action.split()
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb in ("deal", "forfeit"):
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -226,19 +228,22 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
         t.pending = {"passed_out": True}
     elif verb == "stop":
         t.pending = {"stop": True}
-    elif verb == "level":
-        t.pending["level"] = int(args[0])
-    elif verb == "strain":
-        t.pending["strain"] = args[0]
-    elif verb == "doubling":
-        t.pending["doubling"] = args[0]
-    elif verb == "tricks":
-        t.pending["tricks"] = int(args[0])
-    elif verb == "honours":
-        t.pending["honours"] = None if args[0] == "none" else {"side": args[0], "held": int(args[1])}
+    elif verb in ("level", "strain", "doubling", "tricks", "honours"):
+        assert t.pending is not None, "legal_actions: the next step of an entry"
+        if verb == "level":
+            t.pending["level"] = int(args[0])
+        elif verb == "strain":
+            t.pending["strain"] = args[0]
+        elif verb == "doubling":
+            t.pending["doubling"] = args[0]
+        elif verb == "tricks":
+            t.pending["tricks"] = int(args[0])
+        else:
+            t.pending["honours"] = None if args[0] == "none" else {"side": args[0], "held": int(args[1])}
     elif verb == "undo":
         _undo(t, events)
     elif verb == "confirm":
+        assert t.pending is not None, "legal_actions: confirm ends an entry"
         if t.pending.get("stop"):
             t.pending = None
             _stop(t, events)
@@ -247,7 +252,7 @@ def apply(state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState,
     return t, events
 
 
-def _record_of(p: dict) -> dict:
+def _record_of(p: JsonDict) -> JsonDict:
     if p.get("passed_out"):
         return {"passed_out": True}
     deal = {
@@ -260,7 +265,8 @@ def _record_of(p: dict) -> dict:
     return deal
 
 
-def _confirm(t: ScoreState, events: list[dict]) -> None:
+def _confirm(t: ScoreState, events: list[JsonDict]) -> None:
+    assert t.pending is not None, "confirm ends an entry"
     deal = _record_of(t.pending)
     entry = _entry_of(deal)
     if entry is not None and entry["honours"] is not None:
@@ -301,7 +307,7 @@ def _rebuild(t: ScoreState) -> None:
     t.sheet = sheet
 
 
-def _undo(t: ScoreState, events: list[dict]) -> None:
+def _undo(t: ScoreState, events: list[JsonDict]) -> None:
     dropped = t.deals[-1]
     t.deals = t.deals[:-1]
     _rebuild(t)
@@ -309,14 +315,14 @@ def _undo(t: ScoreState, events: list[dict]) -> None:
     events.append({"type": "undone", "deal": dict(dropped), "deal_no": len(t.deals) + 1, "sheet": t.sheet.public()})
 
 
-def _stop(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
+def _stop(t: ScoreState, events: list[JsonDict], forfeit: int | None = None) -> None:
     t.sheet = t.sheet.clone()
     entries = t.sheet.stop(t.options.unfinished_rubber_bonus)
     events.append({"type": "stopped", "entries": entries, "sheet": t.sheet.public()})
     _over(t, events, forfeit)
 
 
-def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
+def _over(t: ScoreState, events: list[JsonDict], forfeit: int | None = None) -> None:
     settle = t.sheet.settlement(t.options.rounding)
     k = settle["units"]["NS"]
     result = {
@@ -338,7 +344,7 @@ def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None
     events.append({"type": "game_over", "result": dict(result)})
 
 
-def view(s: ScoreState, seat: int | None) -> dict:
+def view(s: ScoreState, seat: int | None) -> JsonDict:
     v = {
         "game": "bridge_score",
         "seat": seat,
@@ -377,8 +383,9 @@ class BridgeScoreGame(RulesFacade):
     def legal_actions(self, state: ScoreState, seat: int) -> list[str]:
         return legal(state) if 0 <= seat < state.n else []
 
-    def computer_action(self, view: dict, legal_actions: list[str], rng: random.Random) -> str:
+    def computer_action(self, view: JsonDict, legal_actions: list[str], rng: random.Random, level: str = "") -> str:
         """Nobody computes at a paper table; a timer's stand-in cancels the pending entry."""
+        # level: every game takes one (engine.base.Game); no computer plays a score sheet
         if "cancel" in legal_actions:
             return "cancel"
         return legal_actions[-1] if legal_actions else ""

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 SEATS = "NESW"
 STRAINS = ("C", "D", "H", "S", "NT")
 SIDES = ("NS", "EW")
@@ -42,11 +44,11 @@ class Contract:
     def trump(self) -> str | None:
         return None if self.strain == "NT" else self.strain
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonDict:
         return {"level": self.level, "strain": self.strain, "doubling": self.doubling}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Contract":
+    def from_dict(cls, data: JsonDict) -> "Contract":
         return cls(int(data["level"]), data["strain"], int(data["doubling"]))
 
 
@@ -79,17 +81,17 @@ def trick_points(contract: Contract) -> int:
     return base * (1, 2, 4)[contract.doubling]
 
 
-def undertrick_points(contract: Contract, down: int, vulnerable: bool, table: dict) -> int:
+def undertrick_points(contract: Contract, down: int, vulnerable: bool, table: JsonDict) -> int:
     """§5.3: the penalty for ``down`` undertricks."""
     vul = "v" if vulnerable else "nv"
     if contract.doubling == 0:
-        return down * table["undertrick_undoubled"][vul]
+        return int(down * table["undertrick_undoubled"][vul])
     steps = table["undertrick_doubled"][vul]
     doubled = sum(steps[min(i, len(steps) - 1)] for i in range(down))
-    return doubled * (table["redouble_factor"] if contract.doubling == 2 else 1)
+    return int(doubled * (table["redouble_factor"] if contract.doubling == 2 else 1))
 
 
-def deal_items(contract: Contract, tricks: int, vulnerable: bool, table: dict) -> list[dict]:
+def deal_items(contract: Contract, tricks: int, vulnerable: bool, table: JsonDict) -> list[JsonDict]:
     """The entries one played deal writes (honours aside), in the order of §5.6 step 1.
     Each item: ``{"to": "declarer"|"defenders", "line": "below"|"above", "kind", "points"}``."""
     if not 0 <= tricks <= 13:
@@ -143,16 +145,16 @@ def honours_held(strain: str, hands: list[list[str]]) -> tuple[int, int] | None:
     return None
 
 
-def honours_points(strain: str, held: int, table: dict) -> int:
+def honours_points(strain: str, held: int, table: JsonDict) -> int:
     """Points for ``held`` honours in one hand (4/5 trump honours; 4 aces in NT)."""
     if strain == "NT":
         if held != 4:
             raise ValueError("in NT only all 4 aces score")
-        return table["honours"]["four_aces_nt"]
+        return int(table["honours"]["four_aces_nt"])
     if held == 4:
-        return table["honours"]["four_trump"]
+        return int(table["honours"]["four_trump"])
     if held == 5:
-        return table["honours"]["five_trump"]
+        return int(table["honours"]["five_trump"])
     raise ValueError("honours are 4 or 5 trump honours")
 
 
@@ -183,9 +185,9 @@ class Sheet:
 
     __slots__ = ("table", "entries", "games", "game", "below", "deals", "complete", "winner", "unfinished", "_public")
 
-    def __init__(self, table: dict) -> None:
+    def __init__(self, table: JsonDict) -> None:
         self.table = table
-        self.entries: list[dict] = []
+        self.entries: list[JsonDict] = []
         self.games = {"NS": 0, "EW": 0}
         self.game = 0  # index of the current game block
         self.below = {"NS": 0, "EW": 0}  # below-the-line total of the current game
@@ -193,7 +195,7 @@ class Sheet:
         self.complete = False  # a side won two games
         self.winner: str | None = None  # the side that won two games (or the forfeit)
         self.unfinished = False  # settled before the end (§7.6 / a forfeit)
-        self._public: dict | None = None  # cache of public(); every write clears it
+        self._public: JsonDict | None = None  # cache of public(); every write clears it
 
     # ---- reading
     def vulnerable(self, side: str) -> bool:
@@ -224,13 +226,13 @@ class Sheet:
         return {"diff": diff, "units": {"NS": k, "EW": -k}}
 
     # ---- writing
-    def _write(self, side: str, line: str, kind: str, points: int) -> dict:
+    def _write(self, side: str, line: str, kind: str, points: int) -> JsonDict:
         self._public = None
         entry = {"deal": self.deals, "side": side, "line": line, "kind": kind, "points": points, "game": self.game}
         self.entries.append(entry)
         return entry
 
-    def add_passed_out(self) -> list[dict]:
+    def add_passed_out(self) -> list[JsonDict]:
         if self.complete:
             raise ValueError("the rubber is over")
         self.deals += 1
@@ -239,7 +241,7 @@ class Sheet:
 
     def add_deal(
         self, declarer: int, contract: Contract, tricks: int, honours: tuple[str, int] | None = None
-    ) -> list[dict]:
+    ) -> list[JsonDict]:
         """Write one played deal (§5.6). ``honours`` = (side, held) or None. Returns the
         entries written (the game premium and the rubber bonus included)."""
         if self.complete:
@@ -272,7 +274,7 @@ class Sheet:
         self.complete = True
         self.winner = side
 
-    def stop(self, bonus: bool) -> list[dict]:
+    def stop(self, bonus: bool) -> list[JsonDict]:
         """§7.6: play stops mid-rubber. With ``bonus``: 300 to a side with the only game,
         100 to a side with the only partscore of the unfinished game."""
         if self.complete:
@@ -289,7 +291,7 @@ class Sheet:
         self._public = None
         return self.entries[start:]
 
-    def forfeit(self, side: str) -> list[dict]:
+    def forfeit(self, side: str) -> list[JsonDict]:
         """``side`` abandons the rubber (a turn timer ran out): the other side is written
         the rubber bonus it would get by winning now (700, or 500 if ``side`` has a game)."""
         if self.complete:
@@ -304,7 +306,7 @@ class Sheet:
         return self.entries[start:]
 
     # ---- serialisation
-    def dump(self) -> dict:
+    def dump(self) -> JsonDict:
         return {
             "entries": [dict(e) for e in self.entries],
             "games": dict(self.games),
@@ -317,7 +319,7 @@ class Sheet:
         }
 
     @classmethod
-    def load(cls, data: dict, table: dict) -> "Sheet":
+    def load(cls, data: JsonDict, table: JsonDict) -> "Sheet":
         s = cls(table)
         s.entries = [dict(e) for e in data["entries"]]
         s.games = dict(data["games"])
@@ -333,7 +335,7 @@ class Sheet:
     def clone(self) -> "Sheet":
         return Sheet.load(self.dump(), self.table)
 
-    def public(self) -> dict:
+    def public(self) -> JsonDict:
         """What a view shows of the sheet (no cards in it). Callers must not mutate it."""
         if self._public is None:
             self._public = {

@@ -13,10 +13,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable
 
+from engine.jsondata import JsonDict
+
 Tr = Callable[..., str]
 
 
-def _per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]:
+def per_deal(entries: list[JsonDict], line: str) -> list[tuple[int, int, int, int]]:
     """(deal, NS points, EW points, game block) per deal that wrote on ``line``."""
     rows: dict[int, list[int]] = {}
     for e in entries:
@@ -27,16 +29,19 @@ def _per_deal(entries: list[dict], line: str) -> list[tuple[int, int, int, int]]
     return [(deal, ns, ew, game) for deal, (ns, ew, game) in sorted(rows.items())]
 
 
-def sheet_table(sheet: dict, tr: Tr) -> str:
+def sheet_table(sheet: JsonDict, tr: Tr) -> str:
     """The sheet as plain monospaced lines (no HTML)."""
-    cell = lambda v: str(v) if v else ""  # noqa: E731
+
+    def cell(v: int) -> str:
+        return str(v) if v else ""
+
     rows: list[tuple[str, str, str] | str] = [("", tr("bridge.we"), tr("bridge.they")), "="]
-    above = _per_deal(sheet["entries"], "above")
+    above = per_deal(sheet["entries"], "above")
     for deal, ns, ew, _ in reversed(above):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
     rows.append("═")
     games_done = sheet["game"]
-    below = _per_deal(sheet["entries"], "below")
+    below = per_deal(sheet["entries"], "below")
     for i, (deal, ns, ew, game) in enumerate(below):
         rows.append((f"{deal}.", cell(ns), cell(ew)))
         nxt = below[i + 1][3] if i + 1 < len(below) else games_done
@@ -81,7 +86,7 @@ def units_text(value: Any) -> str:
     return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value))
 
 
-def result_lines(sheet: dict, settlement: dict, names: list[str] | None, tr: Tr) -> list[str]:
+def result_lines(sheet: JsonDict, settlement: JsonDict, names: list[str] | None, tr: Tr) -> list[str]:
     """The end of a rubber: who won it, the totals, the difference and each player's units.
     ``names`` are the four seats' names (N, E, S, W) or None (paper: We/They only)."""
     lines = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.jsondata import JsonDict
 from engine.tricks import Trick
 
 from .options import BridgeOptions, parse_options, scoring_table
@@ -60,15 +61,15 @@ class State:
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.trick: Trick | None = None
-        self.tricks: list[dict] = []  # finished tricks: {"leader", "plays", "winner"}
+        self.tricks: list[JsonDict] = []  # finished tricks: {"leader", "plays", "winner"}
         self.won = {"NS": 0, "EW": 0}
         self.dummy_open = False
-        self.claim: dict | None = None  # {"tricks": k, "answers": {"1": true, ...}}
+        self.claim: JsonDict | None = None  # {"tricks": k, "answers": {"1": true, ...}}
         self.claim_shown = False  # the declarer's hand was shown for a claim
         self.sheet = Sheet(self.table)
-        self.boards: list[dict] = []  # records of the finished deals (PBN export)
-        self.last: dict | None = None  # summary of the last finished deal
-        self.result: dict | None = None
+        self.boards: list[JsonDict] = []  # records of the finished deals (PBN export)
+        self.last: JsonDict | None = None  # summary of the last finished deal
+        self.result: JsonDict | None = None
 
     @property
     def dummy(self) -> int | None:

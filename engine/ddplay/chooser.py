@@ -25,15 +25,16 @@ from .solver import solve, solve_counted
 # ~0.1 s, a 12-card one ~20 ms, an 11-card one ~7 ms and from 8 cards on under 1 ms
 # (measured on this machine): few deals in the first tricks, many later, where more
 # deals still cut the sampling noise of the choice.
-STRONG_BUDGET = ((48, 4), (44, 8), (40, 16), (36, 40), (28, 80), (0, 128))
-NORMAL_BUDGET = ((48, 2), (44, 2), (36, 4), (0, 6))
+Budget = tuple[tuple[int, int], ...]  # (cards left above, deals to solve), first match wins
+STRONG_BUDGET: Budget = ((48, 4), (44, 8), (40, 16), (36, 40), (28, 80), (0, 128))
+NORMAL_BUDGET: Budget = ((48, 2), (44, 2), (36, 4), (0, 6))
 
 
-def samples_for(cards_left: int, budget=STRONG_BUDGET) -> int:
+def samples_for(cards_left: int, budget: Budget = STRONG_BUDGET) -> int:
     return next(n for floor, n in budget if cards_left > floor or floor == 0)
 
 
-def lowest_first(card: str, trump: str | None) -> tuple:
+def lowest_first(card: str, trump: str | None) -> tuple[bool, int, str]:
     """Tie order: the cheapest card to give up first."""
     return (card[1] == trump, RV[card[0]], card[1])
 

@@ -24,7 +24,9 @@ def voids(tricks: list[list[tuple[int, str]]]) -> dict[int, set[str]]:
     """Suits each seat showed out of: it did not follow the suit led."""
     out: dict[int, set[str]] = {s: set() for s in range(4)}
     for trick in tricks:
-        led = trick[0][1][1] if trick else None
+        if not trick:
+            continue
+        led = trick[0][1][1]
         for seat, card in trick[1:]:
             if card[1] != led:
                 out[seat].add(led)
@@ -69,7 +71,8 @@ def _deal_once(
     for seat in order[:-1]:
         banned = voids.get(seat, set())
         cards_banned = bans.get(seat, set())
-        mine, rest = [], []
+        mine: list[str] = []
+        rest: list[str] = []
         for card in cards:
             if len(mine) < need[seat] and card[1] not in banned and card not in cards_banned:
                 mine.append(card)
@@ -122,7 +125,9 @@ def sample_hands(
         fallback = fallback or hands
         if attempt + 1 >= SOFT_TRIES:
             return fallback
-    return fallback or _deal_once(pool, need, {}, rng)
+    hands = fallback or _deal_once(pool, need, {}, rng)
+    assert hands is not None, "with no voids and no bans every deal of the pool fits"
+    return hands
 
 
 Misfit = Callable[[list[str]], int]
@@ -148,7 +153,8 @@ def _draw_seats(
         allowed = [c for c in cards if c[1] not in banned and c not in cards_banned]
         if len(allowed) < need[seat]:
             return None, 0, spent + 1
-        best, best_miss = None, None
+        best: list[str] = []
+        best_miss: int | None = None
         for _ in range(per_seat if seat in misfit else 1):
             spent += 1
             hand = rng.sample(allowed, need[seat])
@@ -157,6 +163,7 @@ def _draw_seats(
                 best, best_miss = hand, m
                 if m == 0:
                     break
+        assert best_miss is not None, "each seat draws at least once"
         out[seat] = best
         miss += best_miss
         taken = set(best)

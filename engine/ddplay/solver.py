@@ -81,10 +81,10 @@ def solve_counted(
     out: dict[str, int] = {}
     for i in range(fut.cards):
         holding = (1 << fut.rank[i]) | fut.equals[i]
-        suit = SUIT_OF[fut.suit[i]]
+        suit_name = SUIT_OF[fut.suit[i]]
         for r in range(2, 15):
             if holding >> r & 1:
-                out[RANKS[r - 2] + suit] = fut.score[i]
+                out[RANKS[r - 2] + suit_name] = fut.score[i]
     return out, fut.nodes
 
 

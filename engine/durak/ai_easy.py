@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_VALUE as RV
+from engine.jsondata import JsonDict
 
 HIGH = RV["Q"]  # trumps from here up are "high": worth keeping while the stock is big
 NOISE = 0.05  # share of random moves
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -40,8 +41,8 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
 
     if verb == "attack" or verb == "throw":
         # singles come first; each is "<verb> <card>"
-        best = None
-        best_cost = None
+        best: str | None = None
+        best_cost: tuple[bool, int] | None = None
         for a in legal:
             parts = a.split()
             if len(parts) != 2:
@@ -51,6 +52,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
             if best_cost is None or cost < best_cost:
                 best, best_cost = a, cost
         if verb == "attack":
+            assert best is not None, "an attacker may always lead a single card"
             c = best.split()[1]
             if c[1] != trump and RV[c[0]] < HIGH:
                 for a in legal:  # lead the whole low group
@@ -70,9 +72,9 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
 
     # DEFEND: legal is beats, transfers, blinds, then take
     stock = view.get("stock", 0)
-    beat_opts: dict[str, tuple] = {}  # attack card -> (cost, action) of its cheapest cover
+    beat_opts: dict[str, tuple[tuple[bool, int], str]] = {}  # attack card -> (cost, action) of its cheapest cover
     transfer = None
-    blinds = []
+    blinds: list[list[str]] = []
     for a in legal:
         parts = a.split()
         v = parts[0]
@@ -99,7 +101,8 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
         if not dear or len(view.get("hand", ())) >= 8 or rng.random() < 0.25:
             return action
     elif blinds and rng.random() < 0.15:  # a bluff now and then
-        return " ".join(min(blinds, key=lambda p: (p[2][1] == trump, RV[p[2][0]])))
+        cheapest_blind = min(blinds, key=lambda p: (p[2][1] == trump, RV[p[2][0]]))
+        return " ".join(cheapest_blind)
     if "take" in legal:
         return "take"
     return rng.choice(legal)

@@ -11,6 +11,8 @@ checked by the real rules. Cards are ints: rank (2..14) + 16 × suit (+ 64 × co
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.cards import RANK_VALUE, SUITS
 
 from .state import State
@@ -27,12 +29,20 @@ def encode(card: str) -> int:
     return RANK_VALUE[card[0]] + 16 * _SUIT[card[1]] + 64 * copy
 
 
-def from_state(s: State, me: int) -> tuple | None:
+# (card, its cover or None), cards encoded as ints by ``encode``
+TablePair = tuple[int, int | None]
+# hands, stock, table, phase, attacker, taking, trump suit (-1: none), limit,
+# limit of this bout, cards in hand that lose (two decks)
+Position = tuple[list[list[int]], list[int], list[TablePair], str, int, bool, int, int, int, int]
+
+
+def from_state(s: State, me: int) -> Position | None:
     """The playout position of a heads-up engine state (None when it is not one)."""
     if s.n != 2 or s.phase in ("deal", "verdict"):
         return None
+    assert s.attacker is not None, "a dealt game has an attacker"
     hands = [[encode(c) for c in h] for h in s.hands]
-    table = [(encode(p[0]), encode(p[2]) if p[2] is not None else None) for p in s.table]
+    table: list[TablePair] = [(encode(p[0]), encode(p[2]) if p[2] is not None else None) for p in s.table]
     stock = [encode(c) for c in s.stock]
     trump = _SUIT[s.trump] if s.trump is not None else -1
     lim = s.rules.first_limit if s.bout == 1 else s.rules.limit
@@ -50,7 +60,7 @@ def from_state(s: State, me: int) -> tuple | None:
     )
 
 
-def playout(pos: tuple, me: int, max_bouts: int = 200) -> int:
+def playout(pos: Position, me: int, max_bouts: int = 200) -> int:
     """+1 if ``me`` is not the fool, -1 if it is, 0 for a draw (or an endless game)."""
     hands, stock, table, phase, att, taking, trump, limit, lim, loss_at = pos
     hands = [hands[0][:], hands[1][:]]
@@ -133,17 +143,17 @@ def playout(pos: tuple, me: int, max_bouts: int = 200) -> int:
     return 0
 
 
-def _defend(hd: list, table: list, trump: int, stock: int, val) -> bool:
+def _defend(hd: list[int], table: list[TablePair], trump: int, stock: int, val: Callable[[int], int]) -> bool:
     """Cover every open card (True), or take (False), like ai_policy._defend."""
     while True:
         open_idx = [i for i, p in enumerate(table) if p[1] is None]
         if not open_idx:
             return True
-        covers = {}
+        covers: dict[int, int] = {}
         for i in open_idx:
             a = table[i][0]
             sa, ra = (a >> 4) & 3, a & 15
-            best = None
+            best: int | None = None
             for c in hd:
                 sc = (c >> 4) & 3
                 if (sc == sa and (c & 15) > ra) or (sc == trump and sa != trump):

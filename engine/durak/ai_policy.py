@@ -18,6 +18,7 @@ covers: ai_strong.py looks further where those matter.
 from __future__ import annotations
 
 from engine.cards import RANK_VALUE as RV
+from engine.jsondata import JsonDict
 
 TRUMP_BONUS = 13  # a trump is worth a suit more than the same rank in a plain suit
 LOW = RV["J"]  # plain ranks below this are "low": lead and throw them freely
@@ -27,7 +28,7 @@ def value(card: str, trump: str | None) -> int:
     return RV[card[0]] + (TRUMP_BONUS if card[1] == trump else 0)
 
 
-def choose(view: dict, legal: list[str]) -> str:
+def choose(view: JsonDict, legal: list[str]) -> str:
     """One of ``legal`` for the seat whose ``view`` this is."""
     if len(legal) == 1:
         return legal[0]
@@ -57,7 +58,7 @@ def _attack(legal: list[str], trump: str | None, stock: int) -> str:
     return best
 
 
-def _throw(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
+def _throw(view: JsonDict, legal: list[str], trump: str | None, stock: int) -> str:
     taking = view.get("taking")
     defender = view.get("defender")
     counts = view.get("hand_counts") or []
@@ -80,7 +81,7 @@ def _throw(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
     return best
 
 
-def _defend(view: dict, legal: list[str], trump: str | None, stock: int) -> str:
+def _defend(view: JsonDict, legal: list[str], trump: str | None, stock: int) -> str:
     cover: dict[str, tuple[int, str]] = {}  # attack card -> (cost, cheapest beat)
     for a in legal:
         p = a.split()

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
+
 from . import ai_policy
 from . import rules as R
 from .state import State
@@ -16,12 +18,13 @@ from .state import State
 
 def outcome(s: State, me: int) -> int:
     r = s.result
+    assert r is not None, "a game that is over has a result"
     if r.get("draw"):
         return 0
     return -1 if r["durak"] == me else 1
 
 
-def policy_view(s: State, seat: int) -> dict:
+def policy_view(s: State, seat: int) -> JsonDict:
     """The few view keys ai_policy reads, straight from a (sampled) state."""
     return {
         "trump": s.trump,
@@ -38,6 +41,7 @@ def rollout(s: State, me: int, max_steps: int = 600) -> int:
     steps = 0
     while s.phase != "over":
         seat = R._actor(s)
+        assert seat is not None, "a game not over waits for a seat"
         legal = R.legal_actions(s, seat)
         s, _ = R.apply(s, seat, ai_policy.choose(policy_view(s, seat), legal))
         steps += 1
@@ -58,7 +62,8 @@ class Solver:
         self.me = me
         self.budget = budget
         self.nodes = 0
-        self.tt: dict[tuple, tuple[int, int]] = {}
+        # (phase, hands, table, attacker, taking, candidate index) -> (lower, upper) bound
+        self.tt: dict[tuple[object, ...], tuple[int, int]] = {}
 
     def value(self, s: State, alpha: int = -1, beta: int = 1) -> int:
         if s.phase == "over":
@@ -77,6 +82,7 @@ class Solver:
         alpha, beta = max(alpha, lo), min(beta, hi)
         a0, b0 = alpha, beta
         seat = R._actor(s)
+        assert seat is not None, "a game not over waits for a seat"
         mine = seat == self.me
         best = -2 if mine else 2
         for action in self.ordered(s, seat):

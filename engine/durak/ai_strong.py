@@ -27,11 +27,13 @@ from dataclasses import dataclass
 
 from engine.cards import RANK_VALUE as RV
 from engine.errors import EngineError
+from engine.jsondata import JsonDict
 
 from . import ai_fastsim, ai_policy
 from . import rules as R
 from .ai_search import OutOfBudget, Solver, outcome, rollout
 from .ai_world import Knowledge
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ STRONG = Budget()
 ENGINE_SLOWER = 8  # engine playouts (more than two players) against ai_fastsim's
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -67,7 +69,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Bu
     return _monte_carlo(know, cands, guess, rng, budget)
 
 
-def candidates(view: dict, legal: list[str], guess: str) -> list[str]:
+def candidates(view: JsonDict, legal: list[str], guess: str) -> list[str]:
     """The legal actions worth a search, the heuristic's choice first."""
     verb = legal[0].split(" ", 1)[0]
     if verb in ("attack", "throw", "pass"):
@@ -113,7 +115,7 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
     return max(cands, key=score.__getitem__)
 
 
-def _playout(s, me: int) -> int:
+def _playout(s: State, me: int) -> int:
     if s.phase == "over":
         return outcome(s, me)
     pos = ai_fastsim.from_state(s, me)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
+from engine.jsondata import JsonDict
 
 from .options import parse_options
 from .state import State
@@ -35,7 +36,7 @@ class Knowledge:
         "perfect",
     )
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JsonDict) -> None:
         self.view = view
         self.options = parse_options(view["options"])
         self.n = view["players"]
@@ -121,6 +122,7 @@ class Knowledge:
 def _candidates(s: State, me: int) -> list[int]:
     """The throw-in order of the round (rules._start_round), me included."""
     m, d, n = s.attacker, s.defender, s.n
+    assert m is not None and d is not None, "a round belongs to a bout"
     cands = [m]
     if s.rules.throw_all:
         for i in range(1, n):

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 
 from .errors import error
 from .options import check_players, parse_options
@@ -51,7 +52,7 @@ def beats(c: str, a: str, trump: str | None) -> bool:
     return trump is not None and c[1] == trump
 
 
-def card_key(c: str) -> tuple:
+def card_key(c: str) -> tuple[int, int, str]:
     """Sort key: rank, then suit, then copy id."""
     return (RV[c[0]], SUIT_ORDER[c[1]], c)
 
@@ -76,7 +77,7 @@ def initial_state(options: Any, players: int) -> State:
     return State(opts, check_players(opts, players))
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The ``deal`` action of the next game of a series (§3.1, §4).
 
     ``history`` holds the results of the earlier games, oldest first: ``result()``
@@ -86,6 +87,7 @@ def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]
     opts = parse_options(options)
     n = check_players(opts, players)
     lead = "rule"
+    dealer: Any  # read from the history's JSON, checked below
     if not history:
         dealer = rng.randrange(n)
     else:
@@ -133,11 +135,13 @@ def _parse_deal(s: State, action: str, parts: list[str]) -> tuple[int, str, list
 def first_attacker(s: State) -> tuple[int, str]:
     """§4: who attacks first, and why (for the deal event)."""
     n, dealer = s.n, s.dealer
+    assert dealer is not None, "the deal sets the dealer"
     if s.lead == "left":
         return (dealer + 1) % n, "dealer_left"
     order = [(dealer + 1 + i) % n for i in range(n)]
     trump = s.trump
     if trump is not None:
+        assert s.trump_card is not None, "a game with trumps turns a trump card"
         high = RV[s.trump_card[0]] >= RV[s.rules.high_from]
         best, best_v = None, None
         for seat in order:
@@ -157,7 +161,7 @@ def first_attacker(s: State) -> tuple[int, str]:
     return best, "highest_card"
 
 
-def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[dict]) -> None:
+def _do_deal(s: State, dealer: int, lead: str, deck: list[str], events: list[JsonDict]) -> None:
     n = s.n
     s.dealer, s.lead = dealer, lead
     hands: list[list[str]] = [[] for _ in range(n)]
@@ -230,6 +234,7 @@ def room(s: State, defender: int) -> int:
 
 
 def capacity(s: State) -> int:
+    assert s.defender is not None, "asked only during a bout"
     return room(s, s.defender)
 
 
@@ -311,12 +316,12 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb in SYSTEM_VERBS:
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -367,7 +372,7 @@ def _lay(s: State, seat: int, cards: list[str]) -> State:
     return t
 
 
-def _h_attack(s: State, seat: int, cards: list[str], events: list[dict]):
+def _h_attack(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _check_in_hand(s.hands[seat], cards)
     r = cards[0][0]
     if any(c[0] != r for c in cards):
@@ -385,7 +390,7 @@ def _find_unbeaten(s: State, attack: str) -> int:
     raise error("not_on_table", card=attack)
 
 
-def _h_beat(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_beat(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     a, c = args
     i = _find_unbeaten(s, a)
     _check_in_hand(s.hands[seat], [c])
@@ -401,7 +406,7 @@ def _h_beat(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _after_cover(t: State, events: list[dict]) -> None:
+def _after_cover(t: State, events: list[JsonDict]) -> None:
     """After a cover counts as beaten: defend on, or start a throw-in round."""
     for p in t.table:
         if p[2] is None:
@@ -410,7 +415,7 @@ def _after_cover(t: State, events: list[dict]) -> None:
     _start_round(t, "throw", events)
 
 
-def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not s.rules.blind:
         raise error("wrong_phase", verb="blind")
     a, c = args
@@ -423,6 +428,7 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
     t.table[i] = (a, owner, c, True, seat)
     events.append({"type": "blind", "seat": seat, "attack": a})
     decider = t.attacker if owner == seat else owner
+    assert decider is not None, "a bout has an attacker"
     if not t.hands[decider] and not t.stock:  # a finished decider accepts at once (§9)
         events.append({"type": "accept", "seat": decider, "attack": a, "auto": True})
         _after_cover(t, events)
@@ -432,8 +438,9 @@ def _h_blind(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_accept(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_accept(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
+    assert t.verdict is not None, "the verdict phase names the blind pair"
     a = t.table[t.verdict][0]
     t.verdict = t.decider = None
     events.append({"type": "accept", "seat": seat, "attack": a, "auto": False})
@@ -441,9 +448,11 @@ def _h_accept(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_challenge(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_challenge(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
+    assert t.verdict is not None, "the verdict phase names the blind pair"
     a, _, c, _, _ = t.table[t.verdict]
+    assert c is not None, "a blind pair is covered"
     ok = beats(c, a, t.trump)
     p = t.table[t.verdict]
     t.table[t.verdict] = (a, p[1], c, False, p[4])  # turned face up for everyone
@@ -455,7 +464,7 @@ def _h_challenge(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     c = args[0]
     mode = s.rules.transfer
     if not mode:
@@ -481,7 +490,7 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_take(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_take(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     t.taking = True
     events.append({"type": "take", "seat": seat})
@@ -489,7 +498,7 @@ def _h_take(s: State, seat: int, args: list[str], events: list[dict]):
     return t, events
 
 
-def _h_throw(s: State, seat: int, cards: list[str], events: list[dict]):
+def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _check_in_hand(s.hands[seat], cards)
     vis = visible_ranks(s)
     for c in cards:
@@ -506,7 +515,7 @@ def _h_throw(s: State, seat: int, cards: list[str], events: list[dict]):
     return t, events
 
 
-def _h_pass(s: State, seat: int, args: list[str], events: list[dict]):
+def _h_pass(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     events.append({"type": "pass", "seat": seat})
     t.ci += 1
@@ -532,10 +541,11 @@ _HANDLERS = {
 # ---------------------------------------------------------------------------------
 
 
-def _start_round(t: State, phase: str, events: list[dict]) -> None:
+def _start_round(t: State, phase: str, events: list[JsonDict]) -> None:
     """A THROW or FINAL round (§6): M first, then the other throwers clockwise from
     D's left. Candidates who could only pass are skipped (auto-pass)."""
     m, d, n = t.attacker, t.defender, t.n
+    assert m is not None and d is not None, "a round belongs to a bout"
     cands = [m]
     if t.rules.throw_all:
         hands, stock = t.hands, t.stock
@@ -555,7 +565,7 @@ def _can_throw(t: State, seat: int, vis: set[str]) -> bool:
     return False
 
 
-def _advance(t: State, events: list[dict]) -> None:
+def _advance(t: State, events: list[JsonDict]) -> None:
     """Move to the next candidate who has a legal throw; end the round if none."""
     cands, ci = t.cands, t.ci
     if ci < len(cands) and capacity(t) > 0:
@@ -573,7 +583,7 @@ def _advance(t: State, events: list[dict]) -> None:
         _end_bout(t, None, True, events)
 
 
-def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) -> None:
+def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]) -> None:
     """§7. ``taker`` gets the table (None: bito). ``d_leads``: D attacks next (if he
     is still in), else the next active player after D."""
     cards = [p[0] for p in t.table]
@@ -594,6 +604,7 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) ->
             _game_over(t, {"durak": taker, "by_52": True}, events)
             return
     n, m, d, hands = t.n, t.attacker, t.defender, t.hands
+    assert m is not None and d is not None, "a bout has an attacker and a defender"
     # refill: M, the others clockwise from D's left, D last
     if t.stock:
         order = [m] + [x for x in ((d + i) % n for i in range(1, n)) if x != m] + [d]
@@ -621,14 +632,16 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[dict]) ->
     if d_leads and hands[d]:
         m2 = d
     else:
-        m2 = _next_active(t, d)
+        next_seat = _next_active(t, d)
+        assert next_seat is not None, "two players still hold cards"
+        m2 = next_seat
     t.attacker, t.defender = m2, _next_active(t, m2)
     t.bout += 1
     t.phase = "open"
     events.append({"type": "bout", "bout": t.bout, "attacker": m2, "defender": t.defender})
 
 
-def _game_over(t: State, result: dict, events: list[dict]) -> None:
+def _game_over(t: State, result: JsonDict, events: list[JsonDict]) -> None:
     result["dealer"] = t.dealer
     t.result = result
     t.phase = "over"
@@ -674,7 +687,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     # defend
     trump = s.trump
     open_pairs = [p[0] for p in s.table if p[2] is None]
-    out = []
+    out: list[str] = []
     by_cost = sorted(hand, key=_COST[trump].__getitem__)
     for a in open_pairs:
         out.extend(f"beat {a} {c}" for c in by_cost if beats(c, a, trump))
@@ -695,7 +708,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     trump = s.trump
     table = []
     for a, by, cover, hidden, cby in s.table:

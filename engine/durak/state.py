@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 from .options import DurakOptions, parse_options
 
 # One pair on the table: (attack card, its owner, cover or None, face-down?, who covered).
-Pair = tuple  # (str, int, str | None, bool, int | None)
+Pair = tuple[str, int, str | None, bool, int | None]
 
 PHASES = ("deal", "open", "defend", "verdict", "throw", "final", "over")
 
@@ -113,7 +115,7 @@ class State:
         self.verdict: int | None = None  # index of the blind pair awaiting a verdict
         self.decider: int | None = None
         self.finished = [False] * n
-        self.result: dict | None = None
+        self.result: JsonDict | None = None
         # Public memory (what every player at the table saw, so a player may remember it):
         self.gone: list[str] = []  # cards discarded face up (never the blind covers)
         self.known: list[list[str]] = [[] for _ in range(n)]  # cards seen going into each hand

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from engine.jsondata import JsonDict
 
-def result_of(entry: dict) -> dict:
+
+def result_of(entry: JsonDict) -> JsonDict:
     """Accepts a ``result()`` dict or a tally entry ``{"game_no", "dealer", "result"}``."""
     inner = entry.get("result")
     return inner if isinstance(inner, dict) else entry
 
 
-def tally(history: list[dict], players: int) -> dict:
+def tally(history: list[JsonDict], players: int) -> JsonDict:
     """``{"players", "games", "draws", "fools": [per seat], "games_by_seat": [per seat]}``.
 
     Raises ``ValueError`` on a result that names no durak and is not a draw, or a seat
@@ -31,6 +33,6 @@ def tally(history: list[dict], players: int) -> dict:
     return {"players": players, "games": games, "draws": draws, "fools": fools, "games_by_seat": [games] * players}
 
 
-def series_entry(game_no: int, dealer: int, result: dict) -> dict:
+def series_entry(game_no: int, dealer: int, result: JsonDict) -> JsonDict:
     """The entry the bot records after each game (§11)."""
     return {"game_no": game_no, "dealer": dealer, "result": dict(result)}

@@ -18,11 +18,12 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 DEAL7_DEFAULT = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 
 
-def _danger(card: str, no: int) -> tuple:
+def _danger(card: str, no: int) -> tuple[int, int]:
     """How much a penalty deal wants to get rid of ``card`` (higher = sooner)."""
     special = 0
     if no == 6 and card == "KH":
@@ -38,7 +39,7 @@ def _danger(card: str, no: int) -> tuple:
     return (special, RV[card[0]])
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -58,7 +59,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     return "play " + _trick(view, cards)
 
 
-def _choose(view: dict, legal: list[str], rng: random.Random) -> str:
+def _choose(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     hand = view.get("hand", [])
     by_suit: dict[str, list[int]] = {}
     for c in hand:
@@ -72,7 +73,7 @@ def _choose(view: dict, legal: list[str], rng: random.Random) -> str:
     return f"name {suit}" if f"name {suit}" in legal else legal[0]
 
 
-def _count(view: dict, cards: list[str]) -> str:
+def _count(view: JsonDict, cards: list[str]) -> str:
     total = view.get("total", 0)
     nxt = next((at for at, _, seat in view.get("thresholds", []) if seat is None), None)
     values = (view.get("options") or {}).get("deal7_values") or DEAL7_DEFAULT
@@ -85,7 +86,7 @@ def _count(view: dict, cards: list[str]) -> str:
     return min(cards, key=lambda c: (worth[c], RV[c[0]]))
 
 
-def _trick(view: dict, cards: list[str]) -> str:
+def _trick(view: JsonDict, cards: list[str]) -> str:
     no = view["deal_no"]
     trump = view.get("trump")
     trick = [c for _, c in view.get("trick", [])]

@@ -13,9 +13,15 @@ as its bachelor rule is not a sum over tricks).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.cards import RANK_VALUE as RV
 
+from .options import KingOptions
 from .scoring import queens_score, scoring_cards
+
+# a position at a trick's start: the sorted hands, the leader, the queens taken (deal 4)
+MemoKey = tuple[tuple[tuple[str, ...], ...], int, tuple[int, ...] | None]
 
 ORDER = "789TJQKA"
 STEP = {r: i for i, r in enumerate(ORDER)}
@@ -31,7 +37,7 @@ def _wins(card: str, best: str, trump: str | None) -> bool:
 class TrickDeal:
     """The rules and the scoring of one trick deal, prepared once per decision."""
 
-    def __init__(self, no: int, trump: str | None, options) -> None:
+    def __init__(self, no: int, trump: str | None, options: KingOptions) -> None:
         o = options
         self.no, self.trump, self.o = no, trump, o
         self.positive = no >= 9
@@ -41,10 +47,10 @@ class TrickDeal:
         self.scoring = scoring_cards(no, o)
         self.per_card = {2: o.deal2_per_heart, 3: o.deal3_per_card, 6: o.deal6_penalty}.get(no, 0)
         self.per_trick = o.deal1_per_trick if no == 1 else o.trump_per_trick if no >= 9 else 0
-        self.memo: dict = {}
+        self.memo: dict[MemoKey, list[int]] = {}
 
     # ---- rules ----------------------------------------------------------------------
-    def legal(self, hand: list[str], plays: list) -> list[str]:
+    def legal(self, hand: list[str], plays: list[tuple[int, str]]) -> list[str]:
         if not plays:
             if self.no_heart_lead:
                 other = [c for c in hand if c[1] != "H"]
@@ -91,7 +97,7 @@ class TrickDeal:
         return pts
 
     # ---- the heuristic every seat plays in a roll-out ------------------------------
-    def danger(self, card: str) -> tuple:
+    def danger(self, card: str) -> tuple[int, int]:
         no = self.no
         special = 0
         if no in (2, 6) and card == "KH":
@@ -104,7 +110,7 @@ class TrickDeal:
             special = 1
         return (special, RV[card[0]])
 
-    def pick(self, hand: list[str], plays: list, done: int) -> str:
+    def pick(self, hand: list[str], plays: list[tuple[int, str]], done: int) -> str:
         cards = self.legal(hand, plays)
         if len(cards) == 1:
             return cards[0]
@@ -135,7 +141,7 @@ class TrickDeal:
             return max(cards, key=self.danger)
         return min(cards, key=lambda c: (self.danger(c)[0], -RV[c[0]]))
 
-    def _best(self, plays: list) -> str:
+    def _best(self, plays: list[tuple[int, str]]) -> str:
         best = plays[0][1]
         for _, c in plays[1:]:
             if _wins(c, best, self.trump):
@@ -144,7 +150,13 @@ class TrickDeal:
 
     # ---- play-outs ------------------------------------------------------------------
     def rollout(
-        self, hands: list[list[str]], plays: list, leader: int, done: int, queens: list[int], exact_at: int = 0
+        self,
+        hands: list[list[str]],
+        plays: list[tuple[int, str]],
+        leader: int,
+        done: int,
+        queens: list[int],
+        exact_at: int = 0,
     ) -> list[int]:
         """Play the deal out with ``pick`` for every seat; hands are changed in place.
         Switches to the exact ``solve`` at a trick boundary with at most ``exact_at``
@@ -177,7 +189,9 @@ class TrickDeal:
             plays.append((seat, card))
         return self.result(pts, queens)
 
-    def exact(self, hands: list[list[str]], plays: list, leader: int, done: int, queens: list[int]) -> list[int]:
+    def exact(
+        self, hands: list[list[str]], plays: list[tuple[int, str]], leader: int, done: int, queens: list[int]
+    ) -> list[int]:
         """Like ``rollout`` (same return), but every remaining card by ``solve``; for the
         decision itself when few cards are left."""
         plays = list(plays)
@@ -206,7 +220,7 @@ class TrickDeal:
         first). Memoised on the position at each trick's start."""
         if done == 8 or self.finished(hands):
             return self.result([0, 0, 0, 0], queens) if self.no == 4 else [0, 0, 0, 0]
-        key = (tuple(tuple(sorted(h)) for h in hands), leader, tuple(queens) if self.no == 4 else None)
+        key: MemoKey = (tuple(tuple(sorted(h)) for h in hands), leader, tuple(queens) if self.no == 4 else None)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -214,7 +228,9 @@ class TrickDeal:
         self.memo[key] = out
         return out
 
-    def _trick(self, hands, plays, leader, done, queens) -> list[int]:
+    def _trick(
+        self, hands: list[list[str]], plays: list[tuple[int, str]], leader: int, done: int, queens: list[int]
+    ) -> list[int]:
         seat = leader if not plays else (plays[-1][0] + 1) % 4
         hand = hands[seat]
         cards = self.legal(hand, plays)
@@ -241,16 +257,19 @@ class TrickDeal:
             if best_val is None or val[seat] > best_val[seat]:
                 best_val = val
         hand.sort()
+        assert best_val is not None, "a seat to play holds a card"
         return best_val
 
 
-def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int, deal: TrickDeal) -> list[str]:
+def _distinct(
+    cards: list[str], hands: list[list[str]], plays: list[tuple[int, str]], seat: int, deal: TrickDeal
+) -> list[str]:
     """The cards worth trying: of this seat's cards of one suit with no other live card
     (another hand's, or one in the trick) between them and that score the same, only the
     lowest; they play the same in every line."""
     if len(cards) <= 1:
         return cards
-    live = {c[1]: [] for c in cards}
+    live: dict[str, list[int]] = {c[1]: [] for c in cards}  # suit -> ranks of the other live cards
     for s, h in enumerate(hands):
         if s != seat:
             for c in h:
@@ -280,7 +299,7 @@ def _distinct(cards: list[str], hands: list[list[str]], plays: list, seat: int, 
 # ---------------------------------------------------------------------------------
 
 
-def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> str:
+def count_pick(hand: list[str], total: int, nxt: int | None, values: Mapping[str, int]) -> str:
     """The highest card that crosses no threshold, else the card worth least."""
     if nxt is None:
         return min(hand, key=lambda c: values[c[0]])
@@ -291,7 +310,12 @@ def count_pick(hand: list[str], total: int, nxt: int | None, values: dict) -> st
 
 
 def count_rollout(
-    hands: list[list[str]], turn: int, total: int, open_at: list, values: dict, stop_at_end: bool = True
+    hands: list[list[str]],
+    turn: int,
+    total: int,
+    open_at: list[tuple[int, int]],
+    values: Mapping[str, int],
+    stop_at_end: bool = True,
 ) -> list[int]:
     """Points each seat still gets in deal 7. ``open_at``: the thresholds not yet
     crossed, ``[(total, points), ...]`` in order."""
@@ -315,7 +339,7 @@ def count_rollout(
 # ---------------------------------------------------------------------------------
 
 
-def fits(card: str, rows: dict) -> bool:
+def fits(card: str, rows: dict[str, list[int]]) -> bool:
     row = rows.get(card[1])
     if card[0] == "J":
         return row is None
@@ -325,7 +349,7 @@ def fits(card: str, rows: dict) -> bool:
     return i == row[1] + 1 or i == row[0] - 1
 
 
-def domino_pick(hand: list[str], rows: dict) -> str | None:
+def domino_pick(hand: list[str], rows: dict[str, list[int]]) -> str | None:
     """The playable card that frees most of this hand's own cards next (its suit held
     most), a jack last when another card will do."""
     cards = [c for c in hand if fits(c, rows)]
@@ -334,7 +358,7 @@ def domino_pick(hand: list[str], rows: dict) -> str | None:
     return max(cards, key=lambda c: (sum(1 for h in hand if h[1] == c[1]), c[0] != "J", RV[c[0]]))
 
 
-def domino_play(rows: dict, card: str) -> None:
+def domino_play(rows: dict[str, list[int]], card: str) -> None:
     i = STEP[card[0]]
     row = rows.get(card[1])
     if row is None:
@@ -345,7 +369,7 @@ def domino_play(rows: dict, card: str) -> None:
         row[0] = i
 
 
-def domino_rollout(hands: list[list[str]], turn: int, rows: dict, penalty: int) -> list[int]:
+def domino_rollout(hands: list[list[str]], turn: int, rows: dict[str, list[int]], penalty: int) -> list[int]:
     """Deal 8 played out: the seat left holding cards gets ``penalty``."""
     pts = [0, 0, 0, 0]
     for _ in range(400):

@@ -26,6 +26,8 @@ import json
 import random
 from dataclasses import dataclass
 
+from engine.jsondata import JsonDict
+
 from . import ai_easy
 from .ai_sim import TrickDeal, count_rollout, domino_play, domino_rollout
 from .ai_world import World, ORDER
@@ -54,7 +56,7 @@ NORMAL = Budget(samples=2, exact_at=0, root_exact_at=0, choose_samples=0, other_
 _OPTIONS: dict[str, KingOptions] = {}
 
 
-def _options(view: dict) -> KingOptions:
+def _options(view: JsonDict) -> KingOptions:
     """The table's options (a pure cache keyed by their JSON)."""
     raw = view.get("options") or {}
     key = json.dumps(raw, sort_keys=True)
@@ -66,7 +68,7 @@ def _options(view: dict) -> KingOptions:
     return hit
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -90,7 +92,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random, budget: Bu
     return choice if choice in legal else ai_easy.computer_action(view, legal, rng)
 
 
-def _best(cands: list, totals: dict) -> object:
+def _best(cands: list[str], totals: dict[str, float]) -> str:
     """The highest total; the first candidate (the heuristic's) wins ties."""
     best = cands[0]
     for c in cands[1:]:
@@ -104,7 +106,7 @@ def _best(cands: list, totals: dict) -> object:
 # ---------------------------------------------------------------------------------
 
 
-def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     no, me = view["deal_no"], view["seat"]
     deal = TrickDeal(no, view.get("trump"), options)
     world = World(view)
@@ -131,10 +133,10 @@ def _play(view: dict, legal: list[str], rng: random.Random, budget: Budget, opti
     return "play " + _best(cands, totals)
 
 
-def _distinct(cards: list[str], unseen: list[str], plays: list, deal: TrickDeal) -> list[str]:
+def _distinct(cards: list[str], unseen: list[str], plays: list[tuple[int, str]], deal: TrickDeal) -> list[str]:
     """One card of each run of equals: cards of one suit with no unseen card and no card
     of the trick between them, that score the same, play the same in every line."""
-    between = {}
+    between: dict[str, list[int]] = {}  # suit -> ranks of the unseen and trick cards
     for c in list(unseen) + [c for _, c in plays]:
         between.setdefault(c[1], []).append(RV[c[0]])
     out, prev = [], None
@@ -173,7 +175,7 @@ def _trump_of(action: str, deck: list[str]) -> str:
     return best[1]
 
 
-def _choose(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _choose(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me, dealer, no = view["seat"], view["dealer"], view["deal_no"]
     mine = list(view.get("hand", []))
     unseen = [c for c in DECK if c not in mine]
@@ -201,9 +203,9 @@ def _choose(view: dict, legal: list[str], rng: random.Random, budget: Budget, op
 # ---------------------------------------------------------------------------------
 
 
-def _count(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _count(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me, total = view["seat"], view.get("total", 0)
-    values = dict(options.deal7_values)
+    values: dict[str, int] = {rank: v for rank, v in options.deal7_values.items()}
     open_at = [(at, pts) for at, pts, seat in view.get("thresholds", []) if seat is None]
     cards = [a.split()[1] for a in legal if a.startswith("play ")]
     by_value: dict[int, str] = {}  # only a card's value matters here: one card per value
@@ -238,7 +240,7 @@ def _count(view: dict, legal: list[str], rng: random.Random, budget: Budget, opt
 # ---------------------------------------------------------------------------------
 
 
-def _domino(view: dict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _domino(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
     me = view["seat"]
     first = ai_easy.computer_action(view, legal, random.Random(0))
     cands = [first] + [a for a in legal if a != first]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import SUITS
+from engine.jsondata import JsonDict
 
 from .scoring import DECK
 
@@ -26,7 +27,7 @@ ORDER = "789TJQKA"
 class World:
     """The hidden-card knowledge of ``view['seat']`` in the current deal."""
 
-    def __init__(self, view: dict) -> None:
+    def __init__(self, view: JsonDict) -> None:
         self.me: int = view["seat"]
         self.hand: list[str] = list(view.get("hand", []))
         self.counts: list[int] = list(view["hand_counts"])
@@ -43,7 +44,7 @@ class World:
         self.unseen: list[str] = [c for c in DECK if c not in seen]  # DECK order: deterministic
 
     # ---- facts from the tricks ------------------------------------------------------
-    def _read_tricks(self, view: dict) -> set[str]:
+    def _read_tricks(self, view: JsonDict) -> set[str]:
         o = view.get("options") or {}
         no, trump = view["deal_no"], view.get("trump")
         must_ruff = o.get("trump_must_ruff", True)
@@ -72,7 +73,7 @@ class World:
             self.fixed[chooser] = [c for c in view.get("turned", []) if c not in seen]
         return seen
 
-    def _read_rows(self, view: dict) -> set[str]:
+    def _read_rows(self, view: JsonDict) -> set[str]:
         seen = set()
         fitting = []
         for suit, (lo, hi) in view.get("rows", {}).items():
@@ -99,7 +100,9 @@ class World:
             hands = self._try(rng, strict=True)
             if hands is not None:
                 return hands
-        return self._try(rng, strict=False)
+        hands = self._try(rng, strict=False)
+        assert hands is not None, "a try that may ignore the voids always deals"
+        return hands
 
     def _try(self, rng: random.Random, strict: bool) -> list[list[str]] | None:
         n = len(self.counts)

@@ -17,7 +17,7 @@ Rank = Literal["7", "8", "9", "T", "J", "Q", "K", "A"]
 SEAT_LETTERS = "NESW"
 PLAYERS = 4
 
-DEAL7_VALUES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+DEAL7_VALUES: dict[Rank, int] = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 DEAL7_THRESHOLDS = ((25, -1), (50, -3), (75, -5), (100, -7))
 
 
@@ -49,7 +49,7 @@ class KingOptions(BaseModel):
 
     @field_validator("deal7_values")
     @classmethod
-    def _values(cls, v: dict) -> dict:
+    def _values(cls, v: dict[Rank, int]) -> dict[Rank, int]:
         full = {r: 0 for r in DEAL7_VALUES}
         full.update(v)  # a rank left out is worth 0
         if any(x < 0 for x in full.values()):
@@ -58,7 +58,7 @@ class KingOptions(BaseModel):
 
     @field_validator("deal7_thresholds")
     @classmethod
-    def _thresholds(cls, v: tuple) -> tuple:
+    def _thresholds(cls, v: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
         totals = [t for t, _ in v]
         if not v or any(t <= 0 for t in totals) or totals != sorted(set(totals)):
             raise ValueError("thresholds must be positive totals in increasing order")

@@ -9,14 +9,15 @@ action never changes anything.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine import tricks
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled, sort_hand
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 
 from .errors import error
-from .options import PLAYERS, SEAT_LETTERS, check_players, parse_options
+from .options import PLAYERS, SEAT_LETTERS, Rank, check_players, parse_options
 from .scoring import CONTRACTS, DECK, TRUMP_DEALS, deal_score, kind, places, scoring_cards
 from .state import State, options_json
 
@@ -49,7 +50,7 @@ def _first_dealer(options: Any, rng: random.Random) -> int:
     return rng.randrange(PLAYERS) if fd == "random" else SEAT_LETTERS.index(fd)
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The ``deal 1`` action of a new game: deal 1's dealer by lot (or ``first_dealer``).
     A rematch is a new game, so its first dealer is drawn again (``history`` is unused)."""
     opts = parse_options(options)
@@ -63,6 +64,7 @@ def system_action(s: State, rng: random.Random) -> str | None:
         return None
     if s.deal_no == 0:
         return _deal_text(1, _first_dealer(s.options, rng), rng)
+    assert s.dealer is not None, "deal 1 set the dealer"
     return _deal_text(s.deal_no + 1, (s.dealer + 1) % PLAYERS, rng)
 
 
@@ -94,14 +96,16 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, int, list[
         fd = s.options.first_dealer
         if fd != "random" and dealer != SEAT_LETTERS.index(fd):
             raise error("bad_deal", detail=f"first_dealer is {fd}, so deal 1's dealer is seat {SEAT_LETTERS.index(fd)}")
-    elif dealer != (s.dealer + 1) % PLAYERS:
-        raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} deals now")
+    else:
+        assert s.dealer is not None, "deal 1 set the dealer"
+        if dealer != (s.dealer + 1) % PLAYERS:
+            raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % PLAYERS} deals now")
     if sorted(deck) != _SORTED_DECK:
         raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
     return no, dealer, deck
 
 
-def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[dict]) -> None:
+def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[JsonDict]) -> None:
     n = t.n
     t.deal_no, t.dealer = no, dealer
     if no == 1:
@@ -114,6 +118,7 @@ def _start_deal(t: State, no: int, dealer: int, deck: list[str], events: list[di
     t.pile, t.total, t.awards = [], 0, []
     t.rows, t.passed, t.out = {}, [], []
     f = t.first
+    assert f is not None, "the dealer is set just above"
     events.append({"type": "deal", "no": no, "contract": CONTRACTS[no], "dealer": dealer, "first": f})
     if no in TRUMP_DEALS:  # §3.4: the chooser sees d0–2 first; nobody else has cards yet
         t.deck = list(deck)
@@ -203,11 +208,12 @@ def _next_with_cards(s: State, seat: int) -> int:
     return tricks.next_seat(seat, s.n, {x for x in range(s.n) if not s.hands[x]})
 
 
-def _domino_advance(t: State, events: list[dict]) -> None:
+def _domino_advance(t: State, events: list[JsonDict]) -> None:
     """Skip the players without cards, and pass for those without a legal play (a pass
     is their only action): stop at the first player who can play."""
     for _ in range(2 * t.n):
         seat = t.turn
+        assert seat is not None, "deals 7 and 8 always have a turn"
         if not t.hands[seat]:
             t.turn = _next_with_cards(t, seat)
             continue
@@ -251,12 +257,12 @@ PHASE_VERBS = {
 }
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
     if s.phase == "over":
         raise error("game_over")
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if verb == "deal":
         if seat is not None:
             raise error("system_only", verb=verb)
@@ -305,9 +311,10 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
 # ---------------------------------------------------------------------------------
 
 
-def _choose(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _choose(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     t = s.clone()
     deck = t.deck
+    assert t.dealer is not None, "a trump deal has a dealer"
     t.hands = packets(deck, t.dealer)
     turned: list[str] = []
     asked = args[0] if args else None
@@ -350,7 +357,7 @@ def _refuse_card(s: State, seat: int, card: str) -> None:
     raise error("must_trump", suit=s.trump)
 
 
-def _play_trick(s: State, seat: int, card: str, events: list[dict]):
+def _play_trick(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if card not in playable_cards(s, seat):
         _refuse_card(s, seat, card)
     t = s.clone()
@@ -391,12 +398,12 @@ def _deal_decided(t: State, last_cards: list[str]) -> bool:
 # ---------------------------------------------------------------------------------
 
 
-def _lay(s: State, seat: int, card: str, events: list[dict]):
+def _lay(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     o = s.options
     t = s.clone()
     t.hands[seat].remove(card)
     t.pile.append([seat, card])
-    t.total += o.deal7_values[card[0]]
+    t.total += o.deal7_values[cast(Rank, card[0])]  # the rank of a card in hand
     events.append({"type": "lay", "seat": seat, "card": card, "total": t.total})
     for i, (at, points) in enumerate(o.deal7_thresholds):
         if t.awards[i] is None and t.total >= at:
@@ -415,7 +422,7 @@ def _lay(s: State, seat: int, card: str, events: list[dict]):
 # ---------------------------------------------------------------------------------
 
 
-def _domino(s: State, seat: int, card: str, events: list[dict]):
+def _domino(s: State, seat: int, card: str, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not fits(card, s.rows):
         raise error("not_playable", card=card)
     t = s.clone()
@@ -441,7 +448,7 @@ def _domino(s: State, seat: int, card: str, events: list[dict]):
     return t, events
 
 
-def _pass(s: State, seat: int, events: list[dict]):
+def _pass(s: State, seat: int, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if not s.options.deal8_free_pass:
         raise error("cannot_pass", detail="you have a card to play")
     if not _may_pass(s, seat):
@@ -459,7 +466,7 @@ def _pass(s: State, seat: int, events: list[dict]):
 # ---------------------------------------------------------------------------------
 
 
-def deal_facts(t: State) -> dict:
+def deal_facts(t: State) -> JsonDict:
     """The facts of the finished deal that its score depends on (``scoring.deal_score``)."""
     no = t.deal_no
     if no in (1, *TRUMP_DEALS):
@@ -477,7 +484,7 @@ def deal_facts(t: State) -> dict:
     return {"left": next(x for x in range(t.n) if t.hands[x])}
 
 
-def totals(sheet: list[dict]) -> list[int]:
+def totals(sheet: list[JsonDict]) -> list[int]:
     out = [0] * PLAYERS
     for entry in sheet:
         for i, v in enumerate(entry["scores"]):
@@ -485,7 +492,7 @@ def totals(sheet: list[dict]) -> list[int]:
     return out
 
 
-def _score_deal(t: State, events: list[dict]) -> None:
+def _score_deal(t: State, events: list[JsonDict]) -> None:
     facts = deal_facts(t)
     scores = deal_score(t.deal_no, facts, t.options)
     t.sheet = t.sheet + [{"no": t.deal_no, "dealer": t.dealer, "trump": t.trump, "scores": scores, "facts": facts}]
@@ -506,7 +513,7 @@ def _score_deal(t: State, events: list[dict]) -> None:
         _game_over(t, events)
 
 
-def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
     tot = totals(t.sheet)
     pl = places(tot, last=forfeit)
     result: dict[str, Any] = {
@@ -548,21 +555,21 @@ def legal_actions(s: State, seat: int) -> list[str]:
     return out
 
 
-def _options_copy(o: dict) -> dict:
+def _options_copy(o: JsonDict) -> JsonDict:
     out = dict(o)
     out["deal7_values"] = dict(o["deal7_values"])
     out["deal7_thresholds"] = [list(x) for x in o["deal7_thresholds"]]
     return out
 
 
-def played_tricks(s: State) -> list[dict]:
+def played_tricks(s: State) -> list[JsonDict]:
     """This deal's finished tricks, ``{"leader", "plays": [[seat, card]...], "winner"}``:
     every card was played face up, so any seat may remember them (the computer players
     read voids from them). Rebuilt from ``won`` (each trick's four cards were appended to
     its winner's pile in play order) and ``winners``, so old dumps need nothing new."""
     if not s.deal_no or kind(s.deal_no) != "tricks" or s.first is None:
         return []
-    out: list[dict] = []
+    out: list[JsonDict] = []
     at = [0] * s.n
     leader = s.first
     for w in s.winners:
@@ -573,7 +580,7 @@ def played_tricks(s: State) -> list[dict]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     no = s.deal_no
     need = scoring_cards(no, s.options) if 1 <= no <= 12 else frozenset()
     v = {

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import make_deck
+from engine.jsondata import JsonDict
 
 PLAYERS = 4
 TRUMP_DEALS = (9, 10, 11, 12)
@@ -103,7 +104,7 @@ def queens_score(queens: list[int], options: Any) -> list[int]:
     return [options.deal4_per_queen * q for q in queens]
 
 
-def deal_score(no: int, facts: dict, options: Any) -> list[int]:
+def deal_score(no: int, facts: JsonDict, options: Any) -> list[int]:
     """The four seats' points for deal ``no`` with ``facts``. ValueError on bad facts."""
     o = options
     if no == 1:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.jsondata import copy_json
+from engine.jsondata import JsonDict, copy_json
 
 from .options import KingOptions, parse_options
 
@@ -61,19 +61,19 @@ class State:
         self.trump_asked: str | None = None  # the suit named or asked for
         self.turned: list[str] = []  # cards turned face up for the chooser (public)
         self.leader: int | None = None  # who leads the current trick
-        self.plays: list[list] = []  # the current trick: [seat, card] in play order
+        self.plays: list[list[Any]] = []  # the current trick: [seat, card] in play order (JSON pairs)
         self.winners: list[int] = []  # winner of each finished trick of this deal
         self.won: list[list[str]] = [[] for _ in range(n)]  # cards each seat took this deal
-        self.last_trick: dict | None = None  # {"no", "plays", "winner"}
+        self.last_trick: JsonDict | None = None  # {"no", "plays", "winner"}
         self.turn: int | None = None  # whose turn in deals 7 and 8
-        self.pile: list[list] = []  # deal 7: [seat, card] laid so far
+        self.pile: list[list[Any]] = []  # deal 7: [seat, card] laid so far (JSON pairs)
         self.total = 0  # deal 7: the running total
         self.awards: list[int | None] = []  # deal 7: seat that crossed each threshold
         self.rows: dict[str, list[str]] = {}  # deal 8: suit -> [lowest rank, highest rank]
         self.passed: list[int] = []  # deal 8: seats that passed since the last card
         self.out: list[int] = []  # deal 8: seats out of cards, in order
-        self.sheet: list[dict] = []  # one entry per scored deal
-        self.result: dict | None = None
+        self.sheet: list[JsonDict] = []  # one entry per scored deal
+        self.result: JsonDict | None = None
 
     @property
     def first(self) -> int | None:
@@ -175,10 +175,10 @@ class State:
         return s
 
 
-_OPTIONS_JSON: dict[int, tuple[Any, dict]] = {}
+_OPTIONS_JSON: dict[int, tuple[Any, JsonDict]] = {}
 
 
-def options_json(options: Any) -> dict:
+def options_json(options: Any) -> JsonDict:
     """``options.model_dump(mode="json")``, cached per options object (views and dumps are
     hot). Callers copy it before handing it out."""
     hit = _OPTIONS_JSON.get(id(options))

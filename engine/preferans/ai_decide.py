@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 from zlib import crc32
+
+from engine.jsondata import JsonDict
 
 from . import ai_easy
 from .ai_defend import defence_worth, kontra_worth
@@ -41,7 +44,7 @@ from .ai_eval import (
     more,
     plausible_declarer,
 )
-from .ai_sample import Knowledge, auction_knowledge, knowledge, sample
+from .ai_sample import Knowledge, Layout, auction_knowledge, knowledge, sample
 from .dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
 from .scoring import value
@@ -62,7 +65,7 @@ STRONG = Budget(nodes=10000, samples=10, candidates=2)
 NORMAL = Budget(nodes=3000, samples=4, candidates=1)
 
 
-def _seed(*parts) -> int:
+def _seed(*parts: object) -> int:
     return crc32(repr(parts).encode())
 
 
@@ -79,7 +82,7 @@ def _candidates(hand: list[str], numbers: list[int], k: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- auction
-def auction(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def auction(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     hand = view["hand"]
     if "bid 2" not in legal and "moje" not in legal and not any(a.startswith("bid") for a in legal):
         return "pass"  # after an igra: our player does not name igra contracts
@@ -117,7 +120,7 @@ def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: boo
     return declarer_worth(know, me, fh, cands, rng, budget.nodes, budget.samples, two_needs_kontra, pick_talon=True)
 
 
-def _two_needs_kontra_for(view: dict) -> bool:
+def _two_needs_kontra_for(view: JsonDict) -> bool:
     """Would a "two" of mine be played only if kontra'd (no refe of mine to use)?"""
     opts = view.get("options") or {}
     refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
@@ -150,11 +153,11 @@ def talon_plan(
     return best, plans[best]
 
 
-def _twelve(view: dict) -> tuple[str, ...]:
+def _twelve(view: JsonDict) -> tuple[str, ...]:
     return tuple(sorted(view["hand"] + (view.get("my_discards") or [])))
 
 
-def discard(view: dict, legal: list[str], budget: Budget) -> str:
+def discard(view: JsonDict, legal: list[str], budget: Budget) -> str:
     number, pair = talon_plan(
         _twelve(view), view["bid"], view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget
     )
@@ -164,7 +167,7 @@ def discard(view: dict, legal: list[str], budget: Budget) -> str:
     return legal[0]  # pragma: no cover - the plan's cards are in hand
 
 
-def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def contract(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     if view.get("igra"):
         return ai_easy.computer_action(view, legal, rng)
     number, _ = talon_plan(
@@ -175,7 +178,7 @@ def contract(view: dict, legal: list[str], rng: random.Random, budget: Budget) -
 
 
 # --------------------------------------------------------------------------- defence, kontra
-def make_chance(view: dict, budget: Budget) -> float:
+def make_chance(view: JsonDict, budget: Budget) -> float:
     """From a defender's seat: the chance the contract makes, both defenders playing, over
     sampled layouts (pure: seeded by what the seat sees)."""
     key = (
@@ -192,7 +195,7 @@ def make_chance(view: dict, budget: Budget) -> float:
 
 
 @lru_cache(maxsize=64)
-def _make_chance(key: tuple, budget: Budget) -> float:
+def _make_chance(key: tuple[Any, ...], budget: Budget) -> float:
     hand, number, decl, me, fh, talon, igra, counts = key
     view = {
         "hand": list(hand),
@@ -224,7 +227,7 @@ def _make_chance(key: tuple, budget: Budget) -> float:
     return made / samples if samples else 0.7  # nothing solved: a middling guess
 
 
-def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int) -> dict:
+def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int) -> Layout:
     """A layout in which the declarer's hand fits his having declared ``number``."""
     layout = sample(know, rng)
     for _ in range(30):
@@ -234,13 +237,13 @@ def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int
     return layout
 
 
-def defence(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def defence(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     """Whist, pass or invite: the best expected settlement (``ai_defend``)."""
     worth = defence_worth(view, tuple(legal), budget.nodes, budget.samples)
     return max(legal, key=lambda a: (worth[a], a == "pass"))
 
 
-def kontra(view: dict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def kontra(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     me, decl = view["seat"], view["declarer"]
     if me == decl:  # raise (rekontra) only with a near-certain contract
         know = knowledge(view)

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 from zlib import crc32
+
+from engine.jsondata import JsonDict
 
 from . import ai_easy
 from .ai_eval import SUIT_OF, first_leader, more, plausible_declarer
-from .ai_sample import knowledge, sample
+from .ai_sample import Knowledge, Layout, knowledge, sample
 from .ai_settle import NO_PLAY, Defence, table_worth
 from .dd import OutOfNodes, Solver, mask_of
 
@@ -40,18 +43,18 @@ def _answer(est: float, d1_passed: bool, is_d2: bool) -> str:
     return "play" if est >= ai_easy.WHIST_MIN else "pass"
 
 
-def defence_worth(view: dict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
+def defence_worth(view: JsonDict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
     """Each of ``legal`` (play, pass, invite) with its expected worth to me, units of v.
     Pure (seeded by what the seat sees), so it is computed once per decision."""
     return dict(_worth("defence", _key(view, legal), nodes, samples))
 
 
-def kontra_worth(view: dict, nodes: int, samples: int) -> dict[str, float]:
+def kontra_worth(view: JsonDict, nodes: int, samples: int) -> dict[str, float]:
     """``kontra`` and ``no`` with their expected worth to me (units of v)."""
     return dict(_worth("kontra", _key(view, ("kontra", "no")), nodes, samples))
 
 
-def _key(view: dict, legal: tuple[str, ...]) -> tuple:
+def _key(view: JsonDict, legal: tuple[str, ...]) -> tuple[Any, ...]:
     return (
         tuple(view["hand"]),
         view["number"],
@@ -68,7 +71,7 @@ def _key(view: dict, legal: tuple[str, ...]) -> tuple:
     )
 
 
-def _two_needs_kontra(view: dict) -> bool:
+def _two_needs_kontra(view: JsonDict) -> bool:
     """§5.6: an unkontra'd "two" of a declarer without refe is not played."""
     opts = view.get("options") or {}
     refe = (view.get("sheet") or {}).get("refe") or [0, 0, 0]
@@ -84,11 +87,19 @@ class _Table:
     """One sampled layout: the declarer's tricks double-dummy and my worth of a defence."""
 
     def __init__(
-        self, hands: dict[int, int], solvers: dict, decl: int, fh: int, number: int, me: int, partner: int, share: float
-    ):
+        self,
+        hands: dict[int, int],
+        solvers: dict[int | None, Solver],
+        decl: int,
+        fh: int,
+        number: int,
+        me: int,
+        partner: int,
+        share: float,
+    ) -> None:
         self.hands, self.solvers, self.decl, self.fh = hands, solvers, decl, fh
         self.number, self.me, self.partner, self.share = number, me, partner, share
-        self.cache: dict = {}
+        self.cache: dict[int | None, int] = {}  # lone defender (None: both play) -> tricks
 
     def tricks(self, lone: int | None) -> int:
         """The declarer's tricks, three-handed if ``lone`` is None."""
@@ -119,7 +130,7 @@ class _Table:
 
 
 @lru_cache(maxsize=64)
-def _worth(kind: str, key: tuple, node_budget: int, max_samples: int) -> tuple:
+def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) -> tuple[tuple[str, float], ...]:
     hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
     said = dict(said)
     view = {
@@ -139,7 +150,7 @@ def _worth(kind: str, key: tuple, node_budget: int, max_samples: int) -> tuple:
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
     partner = d2 if me == d1 else d1
     know = knowledge(view)
-    solvers = {None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget)}
+    solvers: dict[int | None, Solver] = {None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget)}
     for x in (d1, d2):
         solvers[x] = Solver(decl, sorted([decl, x]), trump, False, limit=node_budget)
     mine = mask_of(hand)
@@ -172,7 +183,7 @@ def _partner_kontra(p_est: float, number: int) -> bool:
     return p_est >= (3.0 if number == 2 else 4.5)
 
 
-def _defence_value(table: _Table, action: str, said: dict, p_est: float, two: bool) -> float:
+def _defence_value(table: _Table, action: str, said: JsonDict, p_est: float, two: bool) -> float:
     """My worth if I answer ``action`` now; nobody kontras (except that an unkontra'd
     "two" is not played: the partner's modelled kontra decides it, or mine if I would)."""
     me, partner, decl = table.me, table.partner, table.decl
@@ -198,11 +209,13 @@ def _defence_value(table: _Table, action: str, said: dict, p_est: float, two: bo
     if len(plays) == 2:
         return table.value(Defence((d1, d2), kontra), None)
     if two and kontra:  # a lone defender's kontra brings the passed one in
-        return table.value(Defence(plays, kontra, True), None)
+        return table.value(Defence(tuple(plays), kontra, True), None)
     return table.value(Defence(tuple(plays)), plays[0])
 
 
-def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: float, two: bool) -> float:
+def _kontra_value(
+    table: _Table, action: str, said: JsonDict, kontra: tuple[int, ...], p_est: float, two: bool
+) -> float:
     """My worth if I say ``action`` (kontra / no) now; the partner, if he still speaks,
     by the ordinary player's rule; the declarer does not raise."""
     me, decl = table.me, table.decl
@@ -226,8 +239,14 @@ def _kontra_value(table: _Table, action: str, said: dict, kontra: tuple, p_est: 
 
 
 def _layout(
-    know, rng: random.Random, decl: int, number: int, partner: int, partner_said: str | None, trump: str | None
-) -> dict:
+    know: Knowledge,
+    rng: random.Random,
+    decl: int,
+    number: int,
+    partner: int,
+    partner_said: str | None,
+    trump: str | None,
+) -> Layout:
     """A layout fitting the declarer's contract and what the other defender said."""
     layout = sample(know, rng)
     for _ in range(40):

@@ -19,6 +19,7 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 SUIT_NUMBER = {"S": 2, "D": 3, "H": 4, "C": 5}
 NUMBER_SUIT = {n: s for s, n in SUIT_NUMBER.items()}
@@ -122,7 +123,7 @@ def _choose_contract(hand: list[str], legal: list[str]) -> str:
     return scored[0][2]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -153,7 +154,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
         target = best_target(hand, 0.0)
         trump = NUMBER_SUIT.get(target or 0)
 
-        def cost(a: str) -> tuple:
+        def cost(a: str) -> tuple[bool, bool, int, int]:
             c = a.split()[1]
             return (c[1] == trump, RV[c[0]] == 14, len(counts[c[1]]), RV[c[0]])
 
@@ -181,7 +182,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-def _play(view: dict, legal: list[str], rng: random.Random) -> str:
+def _play(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     cards = [a.split()[1] for a in legal]
     trump = view.get("trump")
     seat, declarer = view["seat"], view["declarer"]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from engine.cards import RANK_VALUE as RV
+
 from . import ai_easy
-from .ai_sample import PILE, Knowledge, sample
+from .ai_sample import PILE, Knowledge, Layout, sample
 from .ai_settle import modelled_defence, worth
 from .dd import OutOfNodes, Solver, mask_of
 
@@ -19,7 +21,7 @@ SUIT_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
 BETTEL, SANS = 6, 7
 
 
-def first_leader(fh: int, declarer: int, number: int, parts=(0, 1, 2)) -> int:
+def first_leader(fh: int, declarer: int, number: int, parts: tuple[int, ...] = (0, 1, 2)) -> int:
     """§6.1: the first participant clockwise from first hand leads; in Sans not the
     declarer (then the next participant after him)."""
 
@@ -62,7 +64,7 @@ def keep_score(hand: list[str], number: int) -> float:
 
 def _bettel_danger(hand: list[str]) -> float:
     """How far a hand is from a safe Bettel (high cards without small cards under them)."""
-    return sum(ai_easy.RV[c[0]] - 9 for c in hand if ai_easy.RV[c[0]] > 10)
+    return sum(RV[c[0]] - 9 for c in hand if RV[c[0]] > 10)
 
 
 def best_discard(hand12: list[str], number: int) -> tuple[str, str]:
@@ -71,7 +73,7 @@ def best_discard(hand12: list[str], number: int) -> tuple[str, str]:
     best, best_key = None, None
     for pair in combinations(sorted(hand12), 2):
         rest = [c for c in hand12 if c not in pair]
-        key = (keep_score(rest, number), -sum(ai_easy.RV[c[0]] for c in pair))
+        key = (keep_score(rest, number), -sum(RV[c[0]] for c in pair))
         if best_key is None or key > best_key:
             best, best_key = pair, key
     return best  # type: ignore[return-value]
@@ -142,7 +144,7 @@ def chances(
     return {n: made[n] / samples for n in numbers}
 
 
-def _my_hand_mask(mine: list[str], layout, number: int, pick_talon: bool) -> int:
+def _my_hand_mask(mine: list[str], layout: Layout, number: int, pick_talon: bool) -> int:
     """My ten cards for contract ``number``: my hand, or with ``pick_talon`` my twelve
     (hand + this layout's talon) less the best discard for that contract."""
     if not pick_talon:

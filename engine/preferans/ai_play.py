@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import RANK_VALUE
+from engine.jsondata import JsonDict
 
 from .ai_sample import knowledge, sample
 from . import ai_easy
@@ -35,7 +36,7 @@ def utility(decl_tricks: int, bettel: bool, quota: int) -> float:
 
 
 def choose_card(
-    view: dict, legal: list[str], rng: random.Random, node_budget: int, min_samples: int, max_samples: int
+    view: JsonDict, legal: list[str], rng: random.Random, node_budget: int, min_samples: int, max_samples: int
 ) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:

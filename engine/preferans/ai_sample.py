@@ -16,9 +16,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engine.jsondata import JsonDict
+
 from .rules import DECK
 
 PILE = 3  # holder index of the discards / untouched talon
+Layout = dict[int, list[str]]  # seat (or PILE) -> its cards
 
 
 @dataclass
@@ -30,7 +33,7 @@ class Knowledge:
     voids: dict[int, set[str]] = field(default_factory=dict)
 
 
-def voids_from(view: dict) -> dict[int, set[str]]:
+def voids_from(view: JsonDict) -> dict[int, set[str]]:
     """Suits each seat has shown out of in this hand's tricks (and the current one)."""
     trump = view.get("trump")
     voids: dict[int, set[str]] = {0: set(), 1: set(), 2: set()}
@@ -47,7 +50,7 @@ def voids_from(view: dict) -> dict[int, set[str]]:
     return voids
 
 
-def knowledge(view: dict) -> Knowledge:
+def knowledge(view: JsonDict) -> Knowledge:
     """The unknown cards and where they may lie, once the declarer is known (after the
     auction). Before that, see ``auction_knowledge``."""
     me = view["seat"]
@@ -81,7 +84,7 @@ def knowledge(view: dict) -> Knowledge:
     return Knowledge(me, hand, counts, allowed, voids)
 
 
-def auction_knowledge(view: dict) -> Knowledge:
+def auction_knowledge(view: JsonDict) -> Knowledge:
     """Before anybody has the talon: the other two hold 10 each, the talon 2."""
     me = view["seat"]
     hand = list(view["hand"])

@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.jsondata import JsonDict
+
 from . import ai_decide, ai_easy
 from .ai_decide import Budget
 from .ai_play import choose_card
@@ -37,7 +39,7 @@ STRONG = Level(ai_decide.STRONG, play_nodes=3000, play_min=2, play_max=24)
 NORMAL = Level(ai_decide.NORMAL, play_nodes=800, play_min=1, play_max=4)
 
 
-def act(view: dict, legal: list[str], rng: random.Random, level: Level) -> str:
+def act(view: JsonDict, legal: list[str], rng: random.Random, level: Level) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -59,9 +61,9 @@ def act(view: dict, legal: list[str], rng: random.Random, level: Level) -> str:
     return ai_easy.computer_action(view, legal, rng)  # igra naming
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return act(view, legal, rng, STRONG)
 
 
-def normal_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def normal_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return act(view, legal, rng, NORMAL)

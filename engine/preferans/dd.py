@@ -20,6 +20,18 @@ In Bettel the roles flip: the defenders try to make the declarer take a trick.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+# a position's hands: one bitmask of cards per seat 0..2 (a passed defender's is 0)
+Masks = tuple[int, ...]
+# the current trick so far: (seat, card number) in play order
+Played = tuple[tuple[int, int], ...]
+Test = Callable[[int], bool]  # "does the declarer take at least n tricks?"
+
 SUITS = "SDHC"
 RANKS = "789TJQKA"
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
@@ -34,7 +46,7 @@ def card_str(c: int) -> str:
     return RANKS[c & 7] + SUITS[c >> 3]
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[str]) -> int:
     m = 0
     for c in cards:
         m |= 1 << card_int(c)
@@ -42,7 +54,7 @@ def mask_of(cards) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    out = []
+    out: list[int] = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
@@ -65,7 +77,7 @@ class Solver:
 
     def __init__(
         self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False, limit: int | None = None
-    ):
+    ) -> None:
         self.declarer = declarer
         self.seats = list(seats)
         self.n = len(seats)
@@ -73,7 +85,7 @@ class Solver:
         self.trump = None if trump is None else SUITS.index(trump)
         # the side that wants the declarer's trick count high
         self.max_is_decl = not bettel
-        self.tt: dict = {}
+        self.tt: dict[tuple[int, int, int, int], tuple[int, int]] = {}  # memo key -> bounds
         self.nodes = 0
         # a hard cap on the nodes of all searches of this solver: past it, OutOfNodes
         self.limit = limit if limit is not None else 1 << 62
@@ -83,7 +95,7 @@ class Solver:
         """Exact number of the remaining tricks the declarer takes, from a trick start."""
         return self._value(hands, leader, ())
 
-    def card_values(self, hands: dict[int, int], turn: int, trick: tuple) -> dict[int, int]:
+    def card_values(self, hands: dict[int, int], turn: int, trick: Played) -> dict[int, int]:
         """For each card ``turn`` may play now: the declarer's tricks from the current
         trick on (it included) after that card, with best play afterwards. ``trick`` is
         the ((seat, card), ...) played to the current trick so far. In Bettel only 0 or
@@ -97,12 +109,12 @@ class Solver:
         left = self._left(h, trick)
         guess = None
         for rep, group in groups:
-            h2 = list(h)
-            h2[turn] &= ~(1 << rep)
-            h2 = tuple(h2)
+            after = list(h)
+            after[turn] &= ~(1 << rep)
+            h2 = tuple(after)
             t2 = trick + ((turn, rep),)
 
-            def ge(need: int, h2=h2, t2=t2) -> bool:
+            def ge(need: int, h2: Masks = h2, t2: Played = t2) -> bool:
                 return self._after(h2, turn, t2, need)
 
             if not self.max_is_decl:  # Bettel: only whether the declarer takes a trick
@@ -117,7 +129,7 @@ class Solver:
         return out
 
     @staticmethod
-    def _from_guess(ge, guess: int, hi: int) -> int:
+    def _from_guess(ge: Test, guess: int, hi: int) -> int:
         """The exact value, searching outwards from a guess (usually two tests)."""
         if ge(guess):
             v = guess
@@ -130,19 +142,19 @@ class Solver:
         return max(v, 0)
 
     # ------------------------------------------------------------------ search
-    def _tuple(self, hands: dict[int, int]) -> tuple:
+    def _tuple(self, hands: dict[int, int]) -> Masks:
         return tuple(hands.get(s, 0) for s in range(3))
 
-    def _value(self, hands, leader: int, trick: tuple) -> int:
+    def _value(self, hands: dict[int, int] | Masks, leader: int, trick: Played) -> int:
         h = self._tuple(hands) if isinstance(hands, dict) else hands
         return self._exact(lambda need: self._ge(h, leader, trick, need), self._left(h, trick))
 
-    def _value_after(self, h: tuple, last: int, trick: tuple) -> int:
+    def _value_after(self, h: Masks, last: int, trick: Played) -> int:
         """Value of a position just after ``last`` played the last card of ``trick``."""
         left = self._left(h, trick)
         return self._exact(lambda need: self._after(h, last, trick, need), left)
 
-    def _left(self, h: tuple, trick: tuple) -> int:
+    def _left(self, h: Masks, trick: Played) -> int:
         """Tricks still to be decided, the current one included."""
         d = self.declarer
         n = popcount(h[d])
@@ -151,7 +163,7 @@ class Solver:
         return n
 
     @staticmethod
-    def _exact(ge, hi: int) -> int:
+    def _exact(ge: Test, hi: int) -> int:
         lo = 0
         while lo < hi:
             mid = (lo + hi + 1) // 2
@@ -161,7 +173,7 @@ class Solver:
                 hi = mid - 1
         return lo
 
-    def _legal(self, hand: int, trick: tuple) -> int:
+    def _legal(self, hand: int, trick: Played) -> int:
         if not trick:
             return hand
         follow = hand & SUIT_MASK[trick[0][1] >> 3]
@@ -174,7 +186,7 @@ class Solver:
         return hand
 
     @staticmethod
-    def _in_play(h: tuple, trick: tuple) -> int:
+    def _in_play(h: Masks, trick: Played) -> int:
         m = h[0] | h[1] | h[2]
         for _, c in trick:
             m |= 1 << c
@@ -193,7 +205,7 @@ class Solver:
                     out.append((rep + sh, [c + sh for c in run]))
         return out
 
-    def _winner(self, trick: tuple) -> int:
+    def _winner(self, trick: Played) -> int:
         """Index of the winning play of a (partial) trick."""
         best = 0
         bc = trick[0][1]
@@ -207,7 +219,7 @@ class Solver:
                 best, bc = i, c
         return best
 
-    def _key(self, h: tuple, turn: int) -> tuple:
+    def _key(self, h: Masks, turn: int) -> tuple[int, int, int, int]:
         """The memo key: the hands re-ranked among the cards still in play, so positions
         that differ only by which low cards are gone share one entry."""
         h0, h1, h2 = h
@@ -220,7 +232,7 @@ class Solver:
             k2 |= _COMP[base + ((h2 >> sh) & 0xFF)] << sh
         return (k0, k1, k2, turn)
 
-    def _quick(self, h: tuple, leader: int) -> int:
+    def _quick(self, h: Masks, leader: int) -> int:
         """Tricks the leader can cash at once from the top of his suits: a lower bound
         for his side (trump contracts: a side suit only as long as every other player
         holding trumps still follows it)."""
@@ -250,7 +262,7 @@ class Solver:
             total += run
         return total
 
-    def _ge(self, h: tuple, turn: int, trick: tuple, need: int) -> bool:
+    def _ge(self, h: Masks, turn: int, trick: Played, need: int) -> bool:
         """Can the maximising side make the declarer take >= ``need`` of the tricks
         from here on (the current trick included)?"""
         if need <= 0:
@@ -287,7 +299,7 @@ class Solver:
         self.tt[key] = (lo, hi)
         return result
 
-    def _moves(self, h: tuple, turn: int, trick: tuple) -> list[int]:
+    def _moves(self, h: Masks, turn: int, trick: Played) -> list[int]:
         """One card of each run of equivalent legal cards, likely best first."""
         hand = h[turn]
         p = h[0] | h[1] | h[2]
@@ -309,7 +321,7 @@ class Solver:
             reps.sort(key=self._order_key(turn, trick))
         return reps
 
-    def _search(self, h: tuple, turn: int, trick: tuple, need: int) -> bool:
+    def _search(self, h: Masks, turn: int, trick: Played, need: int) -> bool:
         self.nodes += 1
         if self.nodes > self.limit:
             raise OutOfNodes
@@ -328,7 +340,7 @@ class Solver:
                 return ok
         return not me_max
 
-    def _after(self, h: tuple, last: int, trick: tuple, need: int) -> bool:
+    def _after(self, h: Masks, last: int, trick: Played, need: int) -> bool:
         if len(trick) < self.n:
             return self._ge(h, self.next[last], trick, need)
         winner = trick[self._winner(trick)][0]
@@ -338,7 +350,7 @@ class Solver:
             return need <= 0
         return self._ge(h, winner, (), need)
 
-    def _order_key(self, turn: int, trick: tuple):
+    def _order_key(self, turn: int, trick: Played) -> Callable[[int], SupportsRichComparison]:
         """Sort key putting likely best cards first. The mover wants the trick for the
         declarer iff he is on the maximising side (in Bettel the defenders want the
         declarer to win). At the lead: high cards (Bettel: low cards). Following: low
@@ -376,7 +388,8 @@ def _neg_rank(c: int) -> int:
 
 
 def _runs(m: int, p: int) -> list[tuple[int, list[int]]]:
-    out, run = [], []
+    out: list[tuple[int, list[int]]] = []
+    run: list[int] = []
     for c in range(7, -1, -1):
         bit = 1 << c
         if m & bit:
@@ -389,7 +402,7 @@ def _runs(m: int, p: int) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _subsets(p: int):
+def _subsets(p: int) -> Iterator[int]:
     x = p
     while True:
         yield x
@@ -411,9 +424,10 @@ def _compress(p: int, x: int) -> int:
 
 # tables over one suit's 8 bits: runs of a hand's cards among the cards in play, and
 # the re-ranked pattern used to key the memo (positions equal up to removed cards)
-_RUNS: list = [None] * 65536
-_REPS: list = [[None] * 65536 for _ in range(4)]  # per suit: the runs' lowest cards
-_COMP: list = [0] * 65536
+# (an entry for a hand outside the cards in play is never read: it keeps the shared [])
+_RUNS: list[list[tuple[int, list[int]]]] = [[]] * 65536
+_REPS: list[list[list[int]]] = [[[]] * 65536 for _ in range(4)]  # per suit: the runs' lowest cards
+_COMP: list[int] = [0] * 65536
 for _p in range(256):
     for _x in _subsets(_p):
         _RUNS[_x * 256 + _p] = _runs(_x, _p)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
 from engine.score import ScoreError
 
 from .options import PreferansOptions
@@ -19,7 +20,7 @@ from .sheet import sheet_text
 HAND_KEYS = {"declarer", "contract", "igra", "defence", "kontra", "tricks", "all_pass"}
 
 
-def _options(record: dict) -> PreferansOptions:
+def _options(record: JsonDict) -> PreferansOptions:
     raw = record.get("options") or {}
     if not isinstance(raw, dict):
         raise ScoreError(0, "options must be an object")
@@ -31,7 +32,7 @@ def _options(record: dict) -> PreferansOptions:
         raise ScoreError(0, f"bad option {where}: {first.get('msg', exc)}") from None
 
 
-def _players(record: dict) -> list[str]:
+def _players(record: JsonDict) -> list[str]:
     players = record.get("players", ["A", "B", "C"])
     if (
         not isinstance(players, list)
@@ -43,7 +44,7 @@ def _players(record: dict) -> list[str]:
     return players
 
 
-def _entry(n: int, hand: Any, players: list[str]) -> dict:
+def _entry(n: int, hand: Any, players: list[str]) -> JsonDict:
     """A record hand -> a raw engine entry (seats as numbers), checked for form."""
     if not isinstance(hand, dict):
         raise ScoreError(n, "a hand must be an object")
@@ -124,7 +125,7 @@ def play(record: Any) -> tuple[PreferansOptions, list[str], Pull]:
     return options, players, pull
 
 
-def score(record: Any) -> dict:
+def score(record: Any) -> JsonDict:
     options, players, pull = play(record)
     settle = settlement(pull)
     out_players = {}
@@ -147,7 +148,7 @@ def score(record: Any) -> dict:
     }
 
 
-def sheet_of(pull: Pull) -> dict:
+def sheet_of(pull: Pull) -> JsonDict:
     return {
         "contract": [fnum(c) for c in pull.contract],
         "soups": [[fnum(x) for x in r] for r in pull.soups],

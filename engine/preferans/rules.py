@@ -9,10 +9,12 @@ One engine match is one whole pulka: after each hand the state waits in phase
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
+from engine.jsondata import JsonDict
 from engine.tricks import Trick, playable
 
 from .errors import error
@@ -23,6 +25,7 @@ from .scoring import (
     NAME_OF,
     SANS,
     TRUMP_OF,
+    Pull,
     apply_entry,
     apply_forfeit,
     defenders,
@@ -51,7 +54,7 @@ def _deal_action(dealer: int, rng: random.Random) -> str:
     return f"deal dealer={dealer} " + " ".join(shuffled(DECK, rng))
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a new pulka: the first dealer by lot, or ``first_dealer``."""
     opts = parse_options(options)
     if players != 3:
@@ -71,7 +74,7 @@ def system_action(s: State, rng: random.Random) -> str | None:
     return _deal_action((s.dealer + 1) % 3, rng)
 
 
-def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict]) -> None:
+def _do_deal(t: State, dealer: int, deck: list[str], events: list[JsonDict]) -> None:
     """§3: 5 each from first hand, 2 to the talon, 5 each."""
     t.dealer = dealer
     t.hand_no += 1
@@ -152,10 +155,10 @@ PHASE_VERBS = {
 }
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     verb, args = parse(action)
     s = state
-    events: list[dict] = []
+    events: list[JsonDict] = []
     if s.phase == "over":
         raise error("game_over")
     if verb == "deal":
@@ -218,7 +221,10 @@ def _auction_checks(s: State, seat: int, verb: str, args: list[str]) -> None:
     elif verb == "moje":
         if any_igra:
             raise error("after_igra")
-        if s.high is None or s.priority(seat) >= s.priority(s.holder):
+        if s.high is None:
+            raise error("no_moje")
+        assert s.holder is not None, "the high bid has a holder"
+        if s.priority(seat) >= s.priority(s.holder):
             raise error("no_moje")
     elif verb == "igra":
         if s.called[seat]:
@@ -236,15 +242,17 @@ def auction_legal(s: State, seat: int) -> list[str]:
         else:
             lo = 2 if s.high is None else s.high + 1
             out += [f"bid {n}" for n in range(lo, 8)]
-        if s.high is not None and s.priority(seat) < s.priority(s.holder):
-            out.append("moje")
+        if s.high is not None:
+            assert s.holder is not None, "the high bid has a holder"
+            if s.priority(seat) < s.priority(s.holder):
+                out.append("moje")
     if not s.called[seat]:
         out.append("igra")
     out.append("pass")
     return out
 
 
-def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _auction_checks(s, seat, verb, args)
     t = s.clone()
     if verb == "pass":
@@ -268,7 +276,7 @@ def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[dic
     return t, events
 
 
-def _auction_next(t: State, last: int, events: list[dict]) -> None:
+def _auction_next(t: State, last: int, events: list[JsonDict]) -> None:
     """After a call: the end of the auction (§5.1 End), or the next player's turn
     (skipping passed players and igra callers; a numeric caller is passed automatically
     once somebody said igra)."""
@@ -308,13 +316,13 @@ def _auction_next(t: State, last: int, events: list[dict]) -> None:
     raise AssertionError("auction did not settle")  # pragma: no cover
 
 
-def _all_pass(t: State, events: list[dict]) -> None:
+def _all_pass(t: State, events: list[JsonDict]) -> None:
     """§5.2: nobody plays; maybe a refe round; the deal passes on."""
     events.append({"type": "all_pass"})
     _write(t, {"all_pass": True}, events)
 
 
-def _auction_won(t: State, seat: int, igra: bool, events: list[dict]) -> None:
+def _auction_won(t: State, seat: int, igra: bool, events: list[JsonDict]) -> None:
     t.declarer = seat
     t.igra = igra
     t.bid = None if igra else t.high
@@ -335,19 +343,22 @@ def naming_legal(s: State, seat: int) -> list[str]:
     if s.named is None:
         return [f"name {NAME_OF[n]}" for n in range(2, 8)]
     out = [f"name {NAME_OF[n]}" for n in range(s.named + 1, 8)]
+    assert s.named_by is not None, "a named igra has its namer"
     if s.priority(seat) < s.priority(s.named_by):
         out.append("hold")
     out.append("concede")
     return out
 
 
-def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if s.named is None and verb != "name":
         raise error("must_name")
     if verb == "name" and s.named is not None and CONTRACTS[args[0]] <= s.named:
         raise error("naming_low", current=NAME_OF[s.named])
-    if verb == "hold" and s.priority(seat) >= s.priority(s.named_by):
-        raise error("no_hold")
+    if verb == "hold":
+        assert s.named_by is not None, "hold follows a name"
+        if s.priority(seat) >= s.priority(s.named_by):
+            raise error("no_hold")
     t = s.clone()
     if verb == "name":
         t.named, t.named_by = CONTRACTS[args[0]], seat
@@ -377,7 +388,7 @@ def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[dict
 
 
 # ---------------------------------------------------------------------------------- talon, contract
-def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     card = args[0]
     if card not in s.hands[seat]:
         raise error("not_in_hand", card=card)
@@ -391,22 +402,31 @@ def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[dic
 
 
 def contract_legal(s: State) -> list[str]:
-    lo = 2 if s.igra else s.bid
+    if s.igra:
+        lo = 2
+    else:
+        assert s.bid is not None, "an auction won without igra has a winning bid"
+        lo = s.bid
     return [f"contract {NAME_OF[n]}" for n in range(lo, 8)]
 
 
-def _h_contract(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_contract(
+    s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]
+) -> tuple[State, list[JsonDict]]:
     n = CONTRACTS[args[0]]
-    if not s.igra and n < s.bid:
-        raise error("contract_low", bid=s.bid)
+    if not s.igra:
+        assert s.bid is not None, "an auction won without igra has a winning bid"
+        if n < s.bid:
+            raise error("contract_low", bid=s.bid)
     t = s.clone()
     t.number = n
     _contract_set(t, events)
     return t, events
 
 
-def _contract_set(t: State, events: list[dict]) -> None:
+def _contract_set(t: State, events: list[JsonDict]) -> None:
     d = t.declarer
+    assert d is not None and t.number is not None, "the contract is set after the auction"
     events.append(
         {"type": "contract", "declarer": d, "number": t.number, "igra": t.igra, "contract": NAME_OF[t.number]}
     )
@@ -422,6 +442,7 @@ def _contract_set(t: State, events: list[dict]) -> None:
 
 # ---------------------------------------------------------------------------------- defence §5.4
 def defence_legal(s: State, seat: int) -> list[str]:
+    assert s.declarer is not None, "defence follows the contract"
     d1, _ = defenders(s.declarer)
     if seat == d1:
         return ["play", "pass"]
@@ -430,7 +451,8 @@ def defence_legal(s: State, seat: int) -> list[str]:
     return ["play", "pass"]
 
 
-def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
+    assert s.declarer is not None, "defence follows the contract"
     d1, d2 = defenders(s.declarer)
     if verb == "invite" and not (seat == d2 and s.defence.get(d1) == "pass"):
         raise error("no_invite")
@@ -449,10 +471,11 @@ def _h_defence(s: State, seat: int, verb: str, args: list[str], events: list[dic
 
 # ---------------------------------------------------------------------------------- kontra §5.5
 def _eligible(t: State) -> list[int]:
+    assert t.declarer is not None, "kontra follows the contract"
     return [x for x in defenders(t.declarer) if t.defence.get(x) in ("play", "invite")]
 
 
-def _start_kontra(t: State, events: list[dict]) -> None:
+def _start_kontra(t: State, events: list[JsonDict]) -> None:
     queue = _eligible(t)
     t.kontra, t.level = [], 0
     if not queue:
@@ -466,11 +489,12 @@ def kontra_legal(s: State, seat: int) -> list[str]:
     return ["kontra", "no"] if s.kstage == "round" else ["raise", "stop"]
 
 
-def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     if (s.kstage == "round") != (verb in ("kontra", "no")):
         raise error("wrong_phase", verb=verb)
     t = s.clone()
     cap = t.options.kontra_cap
+    assert t.declarer is not None, "kontra follows the contract"
     d1, d2 = defenders(t.declarer)
     if t.kstage == "round":
         if verb == "kontra":
@@ -519,15 +543,16 @@ def _h_kontra(s: State, seat: int, verb: str, args: list[str], events: list[dict
     return t, events
 
 
-def _end_chain(t: State, events: list[dict]):
+def _end_chain(t: State, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     _after_kontra(t, events)
     return t, events
 
 
-def _after_kontra(t: State, events: list[dict]) -> None:
+def _after_kontra(t: State, events: list[JsonDict]) -> None:
     """§5.6 and §5.4: no play (both passed, or an unkontra'd two), else trick play."""
     t.kstage, t.kqueue, t.kindex = None, [], 0
     entry = _entry(t, tricks=None)
+    assert t.declarer is not None, "kontra follows the contract"
     both_pass = all(t.defence.get(x) == "pass" for x in defenders(t.declarer))
     if both_pass or two_check(t.pull, entry, t.options):
         events.append({"type": "no_play", "both_passed": both_pass, "two": two_check(t.pull, entry, t.options)})
@@ -550,11 +575,12 @@ def _next_participant(t: State, seat: int) -> int:
     raise AssertionError("no participant")  # pragma: no cover
 
 
-def _start_play(t: State, events: list[dict]) -> None:
+def _start_play(t: State, events: list[JsonDict]) -> None:
     parts = participants(t)
     leader = t.fh if t.fh in parts else _next_participant(t, t.fh)
     if t.number == SANS:
         if t.options.slovenian_sans_lead:
+            assert t.declarer is not None, "play follows the contract"
             d1, d2 = defenders(t.declarer)
             leader = d2 if d2 in parts else d1
         elif leader == t.declarer:
@@ -574,7 +600,7 @@ def play_legal(s: State, seat: int) -> list[str]:
     return [f"play {c}" for c in sort_cards(cards, trump(s))]
 
 
-def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict]):
+def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     card = args[0]
     if card not in s.hands[seat]:
         raise error("not_in_hand", card=card)
@@ -588,6 +614,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
     if len(t.trick) < len(participants(t)):
         t.turn = _next_participant(t, seat)
         return t, events
+    assert t.trick_leader is not None, "a trick in play has a leader"
     trick = Trick(t.trick_leader, [(x, c) for x, c in t.trick])
     winner = trick.winner(trump(t))
     t.won[winner] += 1
@@ -596,6 +623,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
     t.played = t.played + [t.last_trick]
     events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick], "won": list(t.won)})
     d = t.declarer
+    assert d is not None, "play follows the contract"
     defence_tricks = sum(t.won) - t.won[d]
     stop = (t.number == BETTEL and t.won[d] > 0) or (t.number != BETTEL and defence_tricks >= 5)
     if stop or t.tricks_played == 10:
@@ -607,7 +635,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[dict])
 
 
 # ---------------------------------------------------------------------------------- scoring
-def _entry(t: State, tricks: dict | None) -> dict:
+def _entry(t: State, tricks: dict[int, int] | None) -> JsonDict:
     return {
         "declarer": t.declarer,
         "number": t.number,
@@ -619,7 +647,7 @@ def _entry(t: State, tricks: dict | None) -> dict:
     }
 
 
-def _write(t: State, entry: dict, events: list[dict]) -> None:
+def _write(t: State, entry: JsonDict, events: list[JsonDict]) -> None:
     entry = normalise(t.pull, entry, t.options)
     t.pull, row = apply_entry(t.pull, entry, t.options)
     row = dict(row, hand_no=t.hand_no, dealer=t.dealer)
@@ -631,7 +659,13 @@ def _write(t: State, entry: dict, events: list[dict]) -> None:
         _game_over(t, events)
 
 
-def sheet_json(t) -> dict:
+class _WithSheet(Protocol):
+    """A state holding a preferans sheet: the game's or the score sheet's."""
+
+    pull: Pull
+
+
+def sheet_json(t: _WithSheet) -> JsonDict:
     """The public sheet (a fresh copy of the cached summary)."""
     d = t.pull.summary
     return {
@@ -645,7 +679,7 @@ def sheet_json(t) -> dict:
     }
 
 
-def _game_over(t: State, events: list[dict], forfeit: int | None = None) -> None:
+def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
     t.phase = "over"
     t.turn = None
     p = t.pull
@@ -686,13 +720,13 @@ def legal_actions(s: State, seat: int) -> list[str]:
 def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
     """By suit (S D H C, trumps last), then rank, high first."""
 
-    def key(c: str) -> tuple:
+    def key(c: str) -> tuple[int, int]:
         return (4 if c[1] == trump_suit else SUIT_ORDER[c[1]], -RANK_VALUE[c[0]])
 
     return sorted(cards, key=key)
 
 
-def view(s: State, seat: int | None) -> dict:
+def view(s: State, seat: int | None) -> JsonDict:
     p = s.pull
     v: dict[str, Any] = {
         "game": "preferans",
@@ -759,11 +793,15 @@ def view(s: State, seat: int | None) -> dict:
 
 
 # ---------------------------------------------------------------------------------- handlers
-def _bind(fn, verb):
+Result = tuple[State, list[JsonDict]]
+Handler = Callable[[State, int, list[str], list[JsonDict]], Result]
+
+
+def _bind(fn: Callable[[State, int, str, list[str], list[JsonDict]], Result], verb: str) -> Handler:
     return lambda s, seat, args, events: fn(s, seat, verb, args, events)
 
 
-_HANDLERS = {}
+_HANDLERS: dict[tuple[str, str], Handler] = {}
 for _verb in PHASE_VERBS["auction"]:
     _HANDLERS[("auction", _verb)] = _bind(_h_auction, _verb)
 for _verb in PHASE_VERBS["naming"]:

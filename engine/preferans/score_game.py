@@ -25,6 +25,7 @@ import random
 from typing import Any
 
 from engine.facade import RulesFacade
+from engine.jsondata import JsonDict
 
 from .errors import error
 from .options import PreferansOptions, parse_options
@@ -48,7 +49,7 @@ LETTERS = "ABC"
 MAX_LEVEL_BUTTONS = 8  # with an unlimited chain the wizard offers levels 1..8
 
 
-def entry_to_json(e: dict) -> dict:
+def entry_to_json(e: JsonDict) -> JsonDict:
     if e.get("all_pass"):
         return {"all_pass": True}
     return {
@@ -62,7 +63,7 @@ def entry_to_json(e: dict) -> dict:
     }
 
 
-def entry_from_json(d: dict) -> dict:
+def entry_from_json(d: JsonDict) -> JsonDict:
     if d.get("all_pass"):
         return {"all_pass": True}
     return {
@@ -82,11 +83,11 @@ class ScoreState:
     def __init__(self, options: PreferansOptions) -> None:
         self.options = options
         self.started = False
-        self.entries: list[dict] = []  # JSON entries (entry_to_json)
-        self.pending: dict | None = None  # {"step": ..., fields so far}
+        self.entries: list[JsonDict] = []  # JSON entries (entry_to_json)
+        self.pending: JsonDict | None = None  # {"step": ..., fields so far}
         self.pull = Pull.start(options.bula)
-        self.last_row: dict | None = None
-        self.result: dict | None = None
+        self.last_row: JsonDict | None = None
+        self.result: JsonDict | None = None
 
     def clone(self) -> "ScoreState":
         s = ScoreState.__new__(ScoreState)
@@ -96,7 +97,7 @@ class ScoreState:
         s.pending = dict(self.pending) if self.pending is not None else None
         return s
 
-    def dump(self) -> dict:
+    def dump(self) -> JsonDict:
         return {
             "game": "preferans_score",
             "rules_version": 1,
@@ -109,7 +110,7 @@ class ScoreState:
         }
 
     @classmethod
-    def load(cls, data: dict) -> "ScoreState":
+    def load(cls, data: JsonDict) -> "ScoreState":
         s = cls(parse_options(data["options"]))
         s.started = data["started"]
         s.entries = [dict(e) for e in data["entries"]]
@@ -120,7 +121,7 @@ class ScoreState:
         return s
 
 
-def rebuild(options: PreferansOptions, entries: list[dict]) -> Pull:
+def rebuild(options: PreferansOptions, entries: list[JsonDict]) -> Pull:
     pull = Pull.start(options.bula)
     for e in entries:
         if e.get("forfeit") is not None:
@@ -131,17 +132,17 @@ def rebuild(options: PreferansOptions, entries: list[dict]) -> Pull:
 
 
 # ------------------------------------------------------------------------------ the wizard
-def _eligible(p: dict) -> list[int]:
+def _eligible(p: JsonDict) -> list[int]:
     d1, d2 = defenders(p["declarer"])
     return [x for x in (d1, d2) if p["defence"][str(x)] in ("play", "invite")]
 
 
-def _participants(p: dict) -> list[int]:
+def _participants(p: JsonDict) -> list[int]:
     d = p["declarer"]
     return [d] + [x for x in defenders(d) if p["defence"][str(x)] != "pass"]
 
 
-def _entry_of(p: dict, tricks: dict | None) -> dict:
+def _entry_of(p: JsonDict, tricks: dict[int, int] | None) -> JsonDict:
     return {
         "declarer": p["declarer"],
         "number": p["number"],
@@ -153,7 +154,7 @@ def _entry_of(p: dict, tricks: dict | None) -> dict:
     }
 
 
-def _after_kontra(s: ScoreState, p: dict) -> None:
+def _after_kontra(s: ScoreState, p: JsonDict) -> None:
     """Kontra known: maybe no play (both passed / unkontra'd two), else the tricks."""
     entry = _entry_of(p, None)
     defs = defenders(p["declarer"])
@@ -165,7 +166,7 @@ def _after_kontra(s: ScoreState, p: dict) -> None:
     p["step"], p["tseat"] = "tricks", p["declarer"]
 
 
-def _defenders_total(p: dict) -> int | None:
+def _defenders_total(p: JsonDict) -> int | None:
     """The defenders' total once the declarer's tricks are known (None: free, bettel failed)."""
     dt = p["tricks"][str(p["declarer"])]
     if p["number"] == BETTEL:
@@ -173,7 +174,7 @@ def _defenders_total(p: dict) -> int | None:
     return 10 - dt if dt >= 6 else 5
 
 
-def _tricks_choices(p: dict) -> list[int]:
+def _tricks_choices(p: JsonDict) -> list[int]:
     d = p["declarer"]
     if p["tseat"] == d:
         return [0, 1] if p["number"] == BETTEL else list(range(11))
@@ -184,7 +185,7 @@ def _tricks_choices(p: dict) -> list[int]:
     return list(range(10 - 1 - got + 1))
 
 
-def _tricks_next(p: dict) -> None:
+def _tricks_next(p: JsonDict) -> None:
     d = p["declarer"]
     defs = [x for x in _participants(p) if x != d]
     todo = [x for x in defs if str(x) not in p["tricks"]]
@@ -235,7 +236,7 @@ def score_legal(s: ScoreState) -> list[str]:
     return out + ["cancel"]
 
 
-def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> ScoreState:
+def _step(s: ScoreState, verb: str, arg: str | None, events: list[JsonDict]) -> ScoreState:
     t = s.clone()
     p = dict(t.pending) if t.pending is not None else None
     if verb == "cancel":
@@ -253,10 +254,12 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
         t.pending = {"step": "confirm", "all_pass": True}
         return t
     if verb == "declarer":
+        assert arg is not None, "legal_actions: declarer <letter>"
         t.pending = {"step": "contract", "declarer": LETTERS.index(arg), "defence": {}}
         return t
     assert p is not None
     if verb == "contract":
+        assert arg is not None, "legal_actions: contract <name>"
         p["number"] = CONTRACTS[arg]
         p["step"] = "igra"
     elif verb == "igra":
@@ -284,6 +287,7 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
             _after_kontra(t, p)
     elif verb == "kontra":
         elig = _eligible(p)
+        assert arg is not None, "legal_actions: kontra <who>"
         k = [] if arg == "none" else elig if arg == "both" else [LETTERS.index(arg)]
         p["kontra"] = k
         p["defence"] = dict(p["defence"])
@@ -299,9 +303,11 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
             p["level"] = 1 if k else 0
             _after_kontra(t, p)
     elif verb == "level":
+        assert arg is not None, "legal_actions: level <n>"
         p["level"] = int(arg)
         _after_kontra(t, p)
     elif verb == "tricks":
+        assert arg is not None, "legal_actions: tricks <n>"
         p["tricks"] = dict(p["tricks"])
         p["tricks"][str(p["tseat"])] = int(arg)
         _tricks_next(p)
@@ -325,7 +331,7 @@ def _step(s: ScoreState, verb: str, arg: str | None, events: list[dict]) -> Scor
     return t
 
 
-def _over(t: ScoreState, events: list[dict], forfeit: int | None = None) -> None:
+def _over(t: ScoreState, events: list[JsonDict], forfeit: int | None = None) -> None:
     p = t.pull
     t.pending = None
     t.result = {
@@ -349,7 +355,7 @@ class PreferansScoreGame(RulesFacade):
         parse_options(options)
         return 3, 3
 
-    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
         return "start"
 
     def initial_state(self, options: Any, players: int = 3) -> ScoreState:
@@ -363,12 +369,12 @@ class PreferansScoreGame(RulesFacade):
     def legal_actions(self, s: ScoreState, seat: int) -> list[str]:
         return score_legal(s) if seat in self.to_act(s) else []
 
-    def apply(self, s: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[dict]]:
+    def apply(self, s: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[JsonDict]]:
         if not isinstance(action, str) or not action.split():
             raise error("bad_syntax", action=action, detail="the action is empty")
         parts = action.split()
         verb = parts[0]
-        events: list[dict] = []
+        events: list[JsonDict] = []
         if s.result is not None:
             raise error("game_over")
         if verb in ("start", "forfeit"):
@@ -418,7 +424,7 @@ class PreferansScoreGame(RulesFacade):
         events.append({"type": "step", "seat": seat, "action": action.strip()})
         return t, events
 
-    def view(self, s: ScoreState, seat: int | None) -> dict:
+    def view(self, s: ScoreState, seat: int | None) -> JsonDict:
         v = {
             "game": "preferans_score",
             "seat": seat,
@@ -440,8 +446,9 @@ class PreferansScoreGame(RulesFacade):
     def is_over(self, s: ScoreState) -> bool:  # a sheet has no phase: over once it has a result
         return s.result is not None
 
-    def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
         """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
+        # level: every game takes one (engine.base.Game); no computer plays a score sheet
         return "cancel" if "cancel" in legal else legal[0]
 
 

@@ -21,6 +21,10 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
+from engine.jsondata import JsonDict
+
+from .options import PreferansOptions
+
 CONTRACTS = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 NAME_OF = {n: c for c, n in CONTRACTS.items()}
 TRUMP_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
@@ -82,7 +86,7 @@ class Pull:
     refe_used: tuple[int, ...] = (0, 0, 0)  # used (struck) refe marks per player
     refe_rounds: int = 0  # refe rounds granted in this pulka
     hats: tuple[str, ...] = ("", "", "")  # marks in order: "^" hat, "v" inverted hat
-    rows: tuple[dict, ...] = field(default_factory=tuple)  # one per written hand (JSON-able)
+    rows: tuple[JsonDict, ...] = field(default_factory=tuple)  # one per written hand (JSON-able)
     finished: bool = False
 
     @classmethod
@@ -96,7 +100,7 @@ class Pull:
         return sum(self.contract, Fraction(0))
 
     @cached_property
-    def summary(self) -> dict:
+    def summary(self) -> JsonDict:
         """The public sheet as JSON (cached: a Pull never changes)."""
         return {
             "contract": [fnum(c) for c in self.contract],
@@ -112,7 +116,7 @@ class Pull:
     def under_hat(self, seat: int) -> bool:
         return self.contract[seat] >= 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonDict:
         return {
             "bula": self.bula,
             "contract": [fnum(c) for c in self.contract],
@@ -126,7 +130,7 @@ class Pull:
         }
 
     @classmethod
-    def from_json(cls, d: dict) -> "Pull":
+    def from_json(cls, d: JsonDict) -> "Pull":
         return cls(
             int(d["bula"]),
             tuple(parse_fnum(c) for c in d["contract"]),
@@ -153,7 +157,7 @@ def settlement(pull: Pull) -> list[Fraction]:
     return out
 
 
-def _grant_refe(pull: Pull, options) -> tuple[Pull, bool]:
+def _grant_refe(pull: Pull, options: PreferansOptions) -> tuple[Pull, bool]:
     """§5.2: a refe round for everybody unless somebody is under the hat or the cap is reached."""
     if any(c >= 0 for c in pull.contract):
         return pull, False
@@ -177,12 +181,12 @@ def _hats(
 
 
 # ------------------------------------------------------------------------------ checking
-def participants(entry: dict) -> list[int]:
+def participants(entry: JsonDict) -> list[int]:
     d = entry["declarer"]
     return [d] + [x for x in defenders(d) if entry["defence"][x] != "pass"]
 
 
-def two_check(pull: Pull, entry: dict, options) -> bool:
+def two_check(pull: Pull, entry: JsonDict, options: PreferansOptions) -> bool:
     """§5.6: a "two" (spades with the talon), no refe for the declarer, nobody kontra'd."""
     return (
         options.two_requires_kontra
@@ -193,7 +197,7 @@ def two_check(pull: Pull, entry: dict, options) -> bool:
     )
 
 
-def normalise(pull: Pull, entry: dict, options) -> dict:
+def normalise(pull: Pull, entry: JsonDict, options: PreferansOptions) -> JsonDict:
     """Check a hand entry against the rules and the sheet; return it normalised (a lone
     defender's kontra makes the passed defender his invited partner, §5.5).
     Raises :class:`EntryError`."""
@@ -297,13 +301,13 @@ def normalise(pull: Pull, entry: dict, options) -> dict:
 
 
 # ------------------------------------------------------------------------------ writing
-def apply_entry(pull: Pull, entry: dict, options) -> tuple[Pull, dict]:
+def apply_entry(pull: Pull, entry: JsonDict, options: PreferansOptions) -> tuple[Pull, JsonDict]:
     """Write one hand (§5.2, §5.6, §6.2, §6.3). ``entry`` must come from :func:`normalise`
     (the engine builds valid ones). Returns the new sheet and the JSON row describing
     what was written (also appended to ``pull.rows``)."""
     if entry.get("all_pass"):
         new, granted = _grant_refe(pull, options)
-        row = {"type": "all_pass", "refe": granted}
+        row: JsonDict = {"type": "all_pass", "refe": granted}
         return replace(new, rows=pull.rows + (row,)), row
     d, number, igra = entry["declarer"], entry["number"], entry["igra"]
     d1, d2 = defenders(d)
@@ -311,7 +315,7 @@ def apply_entry(pull: Pull, entry: dict, options) -> tuple[Pull, dict]:
     v = value(number, igra)
     r = 2 if pull.refe[d] > 0 else 1
     big_m = 2**level
-    row: dict[str, Any] = {
+    row = {
         "type": "hand",
         "declarer": d,
         "number": number,
@@ -413,7 +417,7 @@ def apply_entry(pull: Pull, entry: dict, options) -> tuple[Pull, dict]:
     return new, row
 
 
-def apply_forfeit(pull: Pull, seat: int) -> tuple[Pull, dict]:
+def apply_forfeit(pull: Pull, seat: int) -> tuple[Pull, JsonDict]:
     """A player ran out of time: he is written −bula in his contract column, and the
     game is then settled as an interrupted one (§7)."""
     contract = list(pull.contract)

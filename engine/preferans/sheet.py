@@ -2,16 +2,21 @@
 table in a <pre> block) and printed by ``cardbot score --text``. Plain text, no HTML;
 the words live here (not in the bot's catalogs) so the engine can print the sheet.
 
-Per player: the soup on his left neighbour (the next player clockwise), his contract
-column, the soup on his right neighbour, refe marks (─ unused, ╱ used), hat marks
-(∧ hat, ∨ inverted hat) and what the settlement would give now.
+The table reads on a phone held upright (at most 40 columns, ``engine.text.PHONE_WIDTH``):
+one column per player, headed by his seat number (a legend under the table gives the
+names once), and the rows of the paper pulka: his contract column, the soup he wrote on
+each other player ("Soup on 2": the column's player on player 2), refe marks (─ unused,
+╱ used), hat marks (∧ hat, ∨ inverted hat) and what the settlement would give now,
+rounded to whole points (the exact value is in the final settlement).
 """
 
 from __future__ import annotations
 
-from engine.text import grid
-
+from collections.abc import Collection
 from typing import Any
+
+from engine.jsondata import JsonDict
+from engine.text import phone_grid, wrap_lines
 
 from .scoring import parse_fnum, shown
 
@@ -19,10 +24,8 @@ WORDS = {
     "ru": {
         "title": "Пуля {bula} · раздача {n}",
         "title0": "Пуля {bula}",
-        "player": "Игрок",
-        "left": "Юха→лев",
         "contract": "Контракт",
-        "right": "Юха→прав",
+        "soup_row": "Юха на {n}",
         "refe": "Рефет",
         "hat": "Шляпа",
         "result": "Расчёт",
@@ -47,16 +50,15 @@ WORDS = {
         "writes": "пишут",
         "soup_on": "{w}→{t} {x}",
         "hand": "{n}.",
-        "legend": "Юха→лев / Юха→прав: висты на соседа слева / справа (в скобках его №). "
-        "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята.",
+        "legend": "Юха на N: что игрок столбца написал игроку N. "
+        "Рефет: ─ есть, ╱ сыгран. Шляпа: ∧ надета, ∨ снята. Расчёт округлён до целых.",
+        "exact": "Точный расчёт: {values}",
     },
     "en": {
         "title": "Bula {bula} · hand {n}",
         "title0": "Bula {bula}",
-        "player": "Player",
-        "left": "Soup→L",
         "contract": "Contract",
-        "right": "Soup→R",
+        "soup_row": "Soup on {n}",
         "refe": "Refe",
         "hat": "Hat",
         "result": "Result",
@@ -81,13 +83,14 @@ WORDS = {
         "writes": "write",
         "soup_on": "{w}→{t} {x}",
         "hand": "{n}.",
-        "legend": "Soup→L / Soup→R: whists on the left / right neighbour (his # in brackets). "
-        "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off.",
+        "legend": "Soup on N: what the column's player wrote on player N. "
+        "Refe: ─ unused, ╱ used. Hat: ∧ on, ∨ off. Result rounded to whole points.",
+        "exact": "Exact result: {values}",
     },
 }
 
 
-def words(lang: str) -> dict:
+def words(lang: str) -> dict[str, Any]:
     return WORDS.get(lang, WORDS["en"])
 
 
@@ -100,8 +103,8 @@ def contract_name(number: int, igra: bool, lang: str) -> str:
 def kontra_name(level: int, lang: str) -> str:
     w = words(lang)
     if level < len(w["kontra"]):
-        return w["kontra"][level]
-    return w["kontra_n"].format(m=2**level)
+        return str(w["kontra"][level])
+    return str(w["kontra_n"].format(m=2**level))
 
 
 def _num(v: Any, rounding: str) -> str:
@@ -114,13 +117,13 @@ def _signed(v: Any, rounding: str) -> str:
     return s if s.startswith("−") or s == "0" else "+" + s
 
 
-def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
+def row_summary(row: dict[str, Any], names: list[str], lang: str, rounding: str = "none", bula: int = 0) -> str:
     """One line: what a hand wrote."""
     w = words(lang)
     if row["type"] == "all_pass":
         return f"{w['all_pass']}: {w['refe_granted'] if row.get('refe') else w['no_refe']}"
     if row["type"] == "forfeit":
-        return w["forfeit"].format(name=names[row["seat"]], bula=bula)
+        return str(w["forfeit"].format(name=names[row["seat"]], bula=bula))
     d = row["declarer"]
     head = f"{names[d]}: {contract_name(row['number'], row['igra'], lang)}"
     extras = []
@@ -147,7 +150,7 @@ def row_summary(row: dict, names: list[str], lang: str, rounding: str = "none", 
     return text
 
 
-def _entries(row: dict, names: list[str], rounding: str) -> str:
+def _entries(row: dict[str, Any], names: list[str], rounding: str) -> str:
     parts = [f"{names[int(k)]} {_signed(v, rounding)}" for k, v in row["contract"].items()]
     for key, v in row.get("soups", {}).items():
         wr, tg = int(key[0]), int(key[1])
@@ -155,43 +158,68 @@ def _entries(row: dict, names: list[str], rounding: str) -> str:
     return ", ".join(parts)
 
 
-def table_rows(sheet: dict, names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
-    """Header + one row per player (from ``rules.sheet_json`` / ``scoring.Pull.to_json``)."""
+def _marks(mark: str, count: int) -> str:
+    """``count`` marks in a row, or ``mark×count`` when there are too many for a cell."""
+    return mark * count if count <= 3 else f"{mark}{count}"
+
+
+def _hats(hats: list[str]) -> str:
+    on, off = hats.count("^"), len(hats) - hats.count("^")
+    if len(hats) <= 3:
+        return "".join("∧" if m == "^" else "∨" for m in hats)
+    return (f"∧{on}" if on else "") + (f"∨{off}" if off else "")
+
+
+def table_rows(sheet: dict[str, Any], names: list[str], lang: str, rounding: str = "none") -> list[list[str]]:
+    """Header + one row per line of the paper pulka, one column per player (his seat
+    number heads it). Cells are rounded to whole points: fractions do not fit a phone.
+    Input is ``rules.sheet_json`` / ``scoring.Pull.to_json``; ``names`` and ``rounding``
+    are kept for the callers (names go in the legend, the exact values in the settlement)."""
     w = words(lang)
-    rows = [["#", w["player"], w["left"], w["contract"], w["right"], w["refe"], w["hat"], w["result"]]]
+    rows = [["", "1", "2", "3"], [w["contract"], *(_num(sheet["contract"][i], "int") for i in range(3))]]
+    for target in range(3):
+        soups = [_num(sheet["soups"][i][target], "int") if i != target else "·" for i in range(3)]
+        rows.append([w["soup_row"].format(n=target + 1), *soups])
+    rows.append(
+        [w["refe"], *(_marks("─", sheet["refe"][i]) + _marks("╱", sheet["refe_used"][i]) or "·" for i in range(3))]
+    )
+    rows.append([w["hat"], *(_hats(list(sheet["hats"][i])) or "·" for i in range(3))])
     settle = sheet.get("settlement")
-    for i in range(3):
-        left, right = (i + 1) % 3, (i + 2) % 3
-        refe = "─" * int(sheet["refe"][i]) + "╱" * int(sheet["refe_used"][i])
-        hats = "".join("∧" if m == "^" else "∨" for m in sheet["hats"][i])
-        rows.append(
-            [
-                str(i + 1),
-                names[i],
-                f"({left + 1}) {_num(sheet['soups'][i][left], rounding)}",
-                _num(sheet["contract"][i], rounding),
-                f"({right + 1}) {_num(sheet['soups'][i][right], rounding)}",
-                refe or "·",
-                hats or "·",
-                _signed(settle[i], rounding) if settle is not None else "",
-            ]
-        )
+    if settle is not None:
+        rows.append([w["result"], *(_signed(settle[i], "int") for i in range(3))])
     return rows
 
 
-def plain_table(rows: list[list[str]], align_right: set[int] = frozenset({3, 7})) -> str:
-    return grid(rows, align_right)
+def plain_table(rows: list[list[str]], align_right: Collection[int] = frozenset({1, 2, 3})) -> str:
+    return phone_grid(rows, align_right)
+
+
+def names_legend(names: list[str]) -> list[str]:
+    """The seat numbers heading the columns, with the players' names (once per sheet)."""
+    return [f"{i + 1} — {name}" for i, name in enumerate(names)]
+
+
+def exact_line(sheet: dict[str, Any], lang: str, rounding: str = "none") -> str | None:
+    """The exact settlement when a rounded cell hides a fraction and the table keeps exact
+    values (``display_rounding`` "none") or the pulka is closed; else None."""
+    settle = sheet.get("settlement")
+    if settle is None or all(parse_fnum(v).denominator == 1 for v in settle):
+        return None
+    if rounding != "none" and not sheet.get("finished"):
+        return None
+    values = ", ".join(f"{i + 1} {_signed(settle[i], 'none')}" for i in range(3))
+    return str(words(lang)["exact"].format(values=values))
 
 
 def sheet_parts(
-    sheet: dict,
-    rows: list[dict],
+    sheet: dict[str, Any],
+    rows: list[dict[str, Any]],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: JsonDict | None = None,
 ) -> tuple[str, list[str], str]:
     """(title, summary lines, table text) of the sheet after the last written hand."""
     w = words(lang)
@@ -205,19 +233,33 @@ def sheet_parts(
 
 
 def sheet_legend(lang: str) -> str:
-    """The line under the table that explains the soup columns and the bracketed numbers."""
-    return words(lang)["legend"]
+    """The line under the table that explains the soup rows, the marks and the rounding."""
+    return str(words(lang)["legend"])
 
 
 def sheet_text(
-    sheet: dict,
-    rows: list[dict],
+    sheet: JsonDict,
+    rows: list[JsonDict],
     names: list[str],
     lang: str,
     bula: int,
     hand_no: int | None,
     rounding: str = "none",
-    last: dict | None = None,
+    last: JsonDict | None = None,
 ) -> str:
+    """The whole sheet as ``cardbot score --text`` prints it, every line within a phone's width."""
     title, lines, table = sheet_parts(sheet, rows, names, lang, bula, hand_no, rounding, last)
-    return "\n".join([title, *lines, table, sheet_legend(lang)])
+    return wrap_lines("\n".join([title, *lines, table, *under_table(sheet, names, lang, rounding)]))
+
+
+def under_table(sheet: dict[str, Any], names: list[str], lang: str, rounding: str = "none") -> list[str]:
+    """The lines under the table: who is who, what the rows and marks mean, the exact
+    settlement when the rounded table hides a fraction."""
+    exact = exact_line(sheet, lang, rounding)
+    return [*legend_lines(names, lang), *([exact] if exact else [])]
+
+
+def legend_lines(names: list[str], lang: str) -> list[str]:
+    """Who is who and what the rows and marks mean, within a phone's width: the bot
+    posts them inside the table's <pre> block (a picture of the sheet replaces both)."""
+    return [*names_legend(names), *wrap_lines(sheet_legend(lang)).split("\n")]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 from .options import PreferansOptions, parse_options
 from .scoring import Pull
 
@@ -74,7 +76,7 @@ class State:
         self.talon: list[str] = []
         self.discards: list[str] = []
         self.talon_public = False
-        self.calls: list[list] = []  # [seat, call] in order, e.g. [0, "bid 2"]
+        self.calls: list[list[Any]] = []  # [seat, call] in order, e.g. [0, "bid 2"]
         self.high: int | None = None
         self.holder: int | None = None
         self.passed = [False, False, False]
@@ -96,14 +98,14 @@ class State:
         self.kqueue: list[int] = []
         self.kindex = 0
         self.trick_leader: int | None = None
-        self.trick: list[list] = []  # [seat, card] plays of the current trick
-        self.last_trick: list[list] = []
+        self.trick: list[list[Any]] = []  # [seat, card] plays of the current trick
+        self.last_trick: list[list[Any]] = []
         self.won = [0, 0, 0]
         self.tricks_played = 0
-        self.played: list[list] = []  # this hand's finished tricks, [[seat, card], ...] each (public)
+        self.played: list[list[list[Any]]] = []  # this hand's finished tricks, [[seat, card], ...] each (public)
         self.pull = Pull.start(options.bula)
-        self.last_row: dict | None = None  # what the last finished hand wrote (public)
-        self.result: dict | None = None
+        self.last_row: JsonDict | None = None  # what the last finished hand wrote (public)
+        self.result: JsonDict | None = None
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -129,10 +131,12 @@ class State:
 
     @property
     def fh(self) -> int:
+        assert self.dealer is not None, "asked only after the deal"
         return (self.dealer + 1) % 3
 
     def priority(self, seat: int) -> int:
         """0 for first hand, 1 second hand, 2 the dealer."""
+        assert self.dealer is not None, "asked only after the deal"
         return (seat - self.dealer - 1) % 3
 
     def dump(self) -> dict[str, Any]:
@@ -158,6 +162,7 @@ class State:
         for name in cls.__slots__:
             if name == "options":
                 continue
+            value: Any  # a field's JSON, converted below
             if name in OPTIONAL_FIELDS and name not in data:
                 value = OPTIONAL_FIELDS[name]()  # a dump from before the field existed
             else:

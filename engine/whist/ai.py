@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 from engine.ai_levels import DEFAULT_LEVEL, by_level
+from engine.jsondata import JsonDict
 
 from . import ai_easy, ai_strong
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
     """One of ``legal``, chosen from this seat's ``view`` only."""
     chooser = by_level(
         level, easy=ai_easy.computer_action, normal=ai_strong.computer_action_normal, strong=ai_strong.computer_action

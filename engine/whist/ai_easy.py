@@ -15,13 +15,14 @@ import random
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
+from engine.jsondata import JsonDict
 
 
-def _cost(card: str, trump: str | None) -> tuple:
+def _cost(card: str, trump: str | None) -> tuple[bool, int, str]:
     return (card[1] == trump, RV[card[0]], card[1])
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -32,7 +33,7 @@ def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
     hand = view.get("hand", [])
     if verb in ("trump", "delegate"):
 
-        def strength(suit: str) -> tuple:
+        def strength(suit: str) -> tuple[int, int]:
             mine = [c for c in hand if c[1] == suit]
             return (len(mine), sum(RV[c[0]] for c in mine))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.ddplay.chooser import all_equivalent, lowest_first
 from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
@@ -72,13 +72,15 @@ def sample_weighted(
         dealt = _deal_once(pool, need, voids, bans if attempt < HARD_TRIES // 2 else {}, rng)
         if dealt is not None:
             return dealt
-    return _deal_once(pool, need, {}, {}, rng)
+    dealt = _deal_once(pool, need, {}, {}, rng)
+    assert dealt is not None, "with no voids and no bans every deal of the pool fits"
+    return dealt
 
 
 def choose_card(
     legal: Sequence[str],
     known: Hands,
-    sample,
+    sample: Callable[[random.Random], tuple[Hands, float]],
     samples: int,
     leader: int,
     trump: str | None,

@@ -28,8 +28,9 @@ import random
 from endplay._dds import DDSError
 
 from engine.cards import make_deck
-from engine.ddplay.chooser import NORMAL_BUDGET, samples_for
+from engine.ddplay.chooser import NORMAL_BUDGET, Budget, samples_for
 from engine.ddplay.sampler import Hands, voids
+from engine.jsondata import JsonDict
 
 from . import ai_easy, ai_sample
 from .ai_infer import inferred_bans
@@ -45,13 +46,13 @@ FULL = frozenset(make_deck(52))
 STRONG_BUDGET = ((48, 12), (44, 20), (40, 32), (36, 64), (28, 128), (0, 160))
 
 
-def tricks_seen(view: dict) -> list[list[tuple[int, str]]]:
+def tricks_seen(view: JsonDict) -> list[list[tuple[int, str]]]:
     """The finished tricks of this deal and the trick on the table, as (seat, card)."""
     played = [(p, c) for p, c in view.get("played", [])]
     return [played[i : i + 4] for i in range(0, len(played), 4)] + [[(p, c) for p, c in view["trick"]]]
 
 
-def known_voids(view: dict) -> dict[int, set[str]]:
+def known_voids(view: JsonDict) -> dict[int, set[str]]:
     tricks = tricks_seen(view)
     out = voids(tricks)
     trump = view.get("trump")
@@ -65,7 +66,7 @@ def known_voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_BUDGET) -> str:
+def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -89,7 +90,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
 
     def sample(r: random.Random) -> tuple[Hands, float]:
         hands, log_weight = sample_weighted(pool, need, void, bans, r)
-        if fixed:
+        if fixed and dealer is not None:
             hands[dealer] = hands[dealer] + fixed
         return hands, log_weight
 
@@ -99,7 +100,7 @@ def choose_play(view: dict, legal: list[str], rng: random.Random, budget=STRONG_
     return "play " + card
 
 
-def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
+def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1 or not legal[0].startswith("play "):
@@ -111,9 +112,9 @@ def _action(view: dict, legal: list[str], rng: random.Random, budget) -> str:
     return action if action in legal else legal[0]
 
 
-def computer_action(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return _action(view, legal, rng, STRONG_BUDGET)
 
 
-def computer_action_normal(view: dict, legal: list[str], rng: random.Random) -> str:
+def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random) -> str:
     return _action(view, legal, rng, NORMAL_BUDGET)

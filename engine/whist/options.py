@@ -73,6 +73,9 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+RUBBER_PREMIUM: dict[Literal["2-0", "2-1"], int] = {"2-0": 5, "2-1": 3}
+
+
 class WhistOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -87,7 +90,7 @@ class WhistOptions(BaseModel):
     honours_barred_from: int | None = Field(None, ge=0)
     double_below: int = Field(5, ge=1)
     triple_at_zero: bool = True
-    rubber_premium: dict[Literal["2-0", "2-1"], int] = Field(default_factory=lambda: {"2-0": 5, "2-1": 3})
+    rubber_premium: dict[Literal["2-0", "2-1"], int] = Field(default_factory=lambda: dict(RUBBER_PREMIUM))
     deduct_loser_games: bool = False
     honours_after_game_out: bool = False
     match_rubbers_to_win: int | None = Field(10, ge=1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import EngineError
+from engine.jsondata import JsonDict
 from engine.score import ScoreError
 
 from .options import parse_options
@@ -40,7 +41,7 @@ def build(record: Any) -> Sheet:
     return sheet
 
 
-def score(record: Any) -> dict:
+def score(record: Any) -> JsonDict:
     return build(record).score()
 
 

@@ -23,10 +23,11 @@ import random
 from typing import Any
 
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
+from engine.jsondata import JsonDict
 from engine.tricks import playable, winning_index
 
 from .errors import error
-from .options import parse_options
+from .options import WhistOptions, parse_options
 from .scoring import SIDES, other, side_of
 from .state import SEAT_LETTERS, State, initial_state  # noqa: F401 (re-exported)
 
@@ -48,7 +49,7 @@ def sort_cards(cards: list[str], trump: str | None) -> list[str]:
 # ---------------------------------------------------------------------------------
 
 
-def new_deal(options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a match. A rematch at the same table goes on rotating the deal:
     the previous match's ``next_dealer`` deals; the very first match starts with
     ``first_dealer`` (§2.1)."""
@@ -80,6 +81,7 @@ def system_action(state: State, rng: random.Random) -> str | None:
 
 def to_act(state: State) -> list[int]:
     if state.phase == "trump":
+        assert state.chooser is not None, "the trump phase has a chooser"
         return [state.chooser]
     if state.phase == "play":
         return [state.to_play()]
@@ -110,11 +112,11 @@ def legal_actions(state: State, seat: int) -> list[str]:
     return []
 
 
-def honours_in(cards: list[str], trump: str, ranks: tuple[str, ...]) -> int:
+def honours_in(cards: list[str], trump: str | None, ranks: tuple[str, ...]) -> int:
     return sum(1 for c in cards if c[1] == trump and c[0] in ranks)
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> JsonDict:
     """What ``seat`` (None = the group) may see: own hand, the turned-up card until the
     dealer's first play, the trick on the table, the last trick, the counts, and every
     card of this deal's finished tricks with who played it (``played``: what a player at
@@ -178,7 +180,7 @@ def view(state: State, seat: int | None) -> dict:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict]]:
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
     if not isinstance(action, str) or not action.strip():
         raise error("bad_syntax", action=action, detail="empty action")
     verb, *args = action.split()
@@ -216,7 +218,7 @@ def _waiting(state: State) -> str:
     return ", ".join(SEAT_LETTERS[s] for s in who) or "the system"
 
 
-def _deal(state: State, args: list[str], action: str) -> tuple[State, list[dict]]:
+def _deal(state: State, args: list[str], action: str) -> tuple[State, list[JsonDict]]:
     if state.phase != "deal":
         raise error("wrong_phase", verb="deal")
     if not args or not args[0].startswith("dealer=") or args[0][7:] not in tuple(SEAT_LETTERS):
@@ -243,7 +245,7 @@ def _deal(state: State, args: list[str], action: str) -> tuple[State, list[dict]
     s.delegated = False
     s.dealer_played = False
     s.leader = (dealer + 1) % 4
-    events: list[dict] = [{"type": "deal", "dealer": dealer, "deal_no": s.deal_no}]
+    events: list[JsonDict] = [{"type": "deal", "dealer": dealer, "deal_no": s.deal_no}]
     if state.options.trump_method == "turn_up":
         s.turn_up = cards[-1]
         s.trump = cards[-1][1]
@@ -265,7 +267,7 @@ def _held(s: State) -> list[int]:
     return [honours_in(s.hands[side] + s.hands[side + 2], s.trump, ranks) for side in (0, 1)]
 
 
-def _trump(state: State, seat: int, suit: str, action: str) -> tuple[State, list[dict]]:
+def _trump(state: State, seat: int, suit: str, action: str) -> tuple[State, list[JsonDict]]:
     if state.phase != "trump":
         raise error("wrong_phase", verb="name the trump")
     if seat != state.chooser:
@@ -278,7 +280,7 @@ def _trump(state: State, seat: int, suit: str, action: str) -> tuple[State, list
     return s, [{"type": "trump", "suit": suit, "seat": seat}]
 
 
-def _delegate(state: State, seat: int, action: str) -> tuple[State, list[dict]]:
+def _delegate(state: State, seat: int, action: str) -> tuple[State, list[JsonDict]]:
     if state.phase != "trump":
         raise error("wrong_phase", verb="delegate")
     if seat != state.chooser:
@@ -291,7 +293,7 @@ def _delegate(state: State, seat: int, action: str) -> tuple[State, list[dict]]:
     return s, [{"type": "delegate", "seat": seat, "to": s.chooser}]
 
 
-def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[dict]]:
+def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[JsonDict]]:
     if state.phase != "play":
         raise error("wrong_phase", verb="play a card")
     if seat != state.to_play():
@@ -310,7 +312,7 @@ def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[
     s.plays.append((seat, card))
     if seat == s.dealer:
         s.dealer_played = True
-    events: list[dict] = [{"type": "card", "seat": seat, "card": card}]
+    events: list[JsonDict] = [{"type": "card", "seat": seat, "card": card}]
     if len(s.plays) < 4:
         return s, events
     cards = [c for _, c in s.plays]
@@ -329,7 +331,7 @@ def _play(state: State, seat: int, card: str, action: str) -> tuple[State, list[
     return _score(s, events)
 
 
-def _score(s: State, events: list[dict]) -> tuple[State, list[dict]]:
+def _score(s: State, events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     """§5: the deal is over; write it on the sheet."""
     o = s.options
     if o.honours_mode == "in_tricks":
@@ -367,7 +369,7 @@ def _score(s: State, events: list[dict]) -> tuple[State, list[dict]]:
     return s, events
 
 
-def honours_not_written(deal: dict, options) -> dict:
+def honours_not_written(deal: JsonDict, options: WhistOptions) -> JsonDict:
     """Why a side's honours are missing from the sheet, for the post: ``dropped`` (the
     other side won the game by tricks first, §5.3) or ``barred`` (``honours_barred_from``)."""
     out: dict[str, Any] = {}
@@ -378,13 +380,13 @@ def honours_not_written(deal: dict, options) -> dict:
     return out
 
 
-def _vote(state: State, seat: int, verb: str, action: str) -> tuple[State, list[dict]]:
+def _vote(state: State, seat: int, verb: str, action: str) -> tuple[State, list[JsonDict]]:
     if state.phase != "vote":
         raise error("wrong_phase", verb=f"say {verb}")
     if seat in state.votes:
         raise error("already_voted")
     s = state.clone()
-    events: list[dict] = [{"type": "vote", "seat": seat, "vote": verb}]
+    events: list[JsonDict] = [{"type": "vote", "seat": seat, "vote": verb}]
     if verb == "stop":
         s.phase = "over"
         b = s.sheet.balance
@@ -399,7 +401,7 @@ def _vote(state: State, seat: int, verb: str, action: str) -> tuple[State, list[
     return s, events
 
 
-def _forfeit(state: State, args: list[str], action: str) -> tuple[State, list[dict]]:
+def _forfeit(state: State, args: list[str], action: str) -> tuple[State, list[JsonDict]]:
     if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) < 4:
         raise error("bad_syntax", action=action, detail="forfeit takes a seat number 0-3")
     seat = int(args[0])
@@ -409,7 +411,7 @@ def _forfeit(state: State, args: list[str], action: str) -> tuple[State, list[di
     return s, [{"type": "game_over", "result": s.result}]
 
 
-def _result(s: State, winner: str | None, **extra: Any) -> dict:
+def _result(s: State, winner: str | None, **extra: Any) -> JsonDict:
     sheet = s.sheet
     result = {
         "winner": winner,

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.base import register
 from engine.facade import RulesFacade
+from engine.jsondata import JsonDict
 
 from .errors import error
 from .options import WhistOptions, parse_options
@@ -38,9 +39,9 @@ class ScoreState:
         self.options = options
         self.players = players
         self.opened = False
-        self.pending: dict | None = None  # {"tricks": {...}} then also {"honours": {...}}
+        self.pending: JsonDict | None = None  # {"tricks": {...}} then also {"honours": {...}}
         self.sheet = Sheet(options)
-        self.result: dict | None = None
+        self.result: JsonDict | None = None
 
     def clone(self) -> "ScoreState":
         s = ScoreState.__new__(ScoreState)
@@ -52,7 +53,7 @@ class ScoreState:
     def over(self) -> bool:
         return self.result is not None
 
-    def dump(self) -> dict:
+    def dump(self) -> JsonDict:
         return {
             "game": "whist_score",
             "rules_version": 1,
@@ -65,7 +66,7 @@ class ScoreState:
         }
 
     @classmethod
-    def load(cls, data: dict) -> "ScoreState":
+    def load(cls, data: JsonDict) -> "ScoreState":
         s = cls(parse_options(data["options"]), int(data["players"]))
         s.opened = bool(data["opened"])
         s.pending = _copy(data["pending"])
@@ -96,7 +97,7 @@ def honour_choices(options: WhistOptions, tricks: dict[str, int]) -> list[int]:
     return out
 
 
-def _result(s: ScoreState, **extra: Any) -> dict:
+def _result(s: ScoreState, **extra: Any) -> JsonDict:
     sheet = s.sheet
     out = {
         "winner": sheet.winner,
@@ -119,7 +120,7 @@ class WhistScoreGame(RulesFacade):
     def seat_range(self, options: Any) -> tuple[int, int]:
         return 1, 4
 
-    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[dict]) -> str:
+    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
         return "deal"
 
     def initial_state(self, options: Any, players: int) -> ScoreState:
@@ -146,7 +147,7 @@ class WhistScoreGame(RulesFacade):
             return [f"honours {h}" for h in honour_choices(state.options, p["tricks"])] + ["cancel"]
         return ["confirm", "cancel"]
 
-    def view(self, state: ScoreState, seat: int | None) -> dict:
+    def view(self, state: ScoreState, seat: int | None) -> JsonDict:
         sheet = state.sheet
         o = state.options
         v = {
@@ -177,10 +178,12 @@ class WhistScoreGame(RulesFacade):
     def is_over(self, state: ScoreState) -> bool:
         return state.over
 
-    def result(self, state: ScoreState) -> dict | None:
-        return _copy(state.result)
+    def result(self, state: ScoreState) -> JsonDict | None:
+        result: JsonDict | None = _copy(state.result)
+        return result
 
-    def computer_action(self, view: dict, legal: list[str], rng: random.Random) -> str:
+    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
+        # level: every game takes one (engine.base.Game); no computer plays a score sheet
         # nobody plays a score sheet by computer; a timer's "auto" move keeps the sheet as is
         for safe in ("cancel", "confirm"):
             if safe in legal:
@@ -188,7 +191,7 @@ class WhistScoreGame(RulesFacade):
         return legal[0]
 
     # ------------------------------------------------------------------ apply
-    def apply(self, state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[dict]]:
+    def apply(self, state: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[JsonDict]]:
         if not isinstance(action, str) or not action.strip():
             raise error("bad_syntax", action=action, detail="empty action")
         verb, *args = action.split()
@@ -221,7 +224,7 @@ class WhistScoreGame(RulesFacade):
             raise error("game_over")
         if not state.opened:
             raise error("wrong_phase", verb=verb)
-        number = None
+        number = 0  # the argument of "tricks" and "honours"
         if verb in ("tricks", "honours"):
             if len(args) != 1 or not args[0].isdigit():
                 raise error("bad_syntax", action=action, detail=f"{verb} takes a number")
@@ -273,7 +276,7 @@ class WhistScoreGame(RulesFacade):
         s = state.clone()
         s.sheet = sheet
         s.pending = None
-        events: list[dict] = [
+        events: list[JsonDict] = [
             {
                 "type": "deal_scored",
                 "seat": seat,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsondata import JsonDict
+
 from .options import WhistOptions
 
 SIDES = ("NS", "EW")
@@ -46,7 +48,7 @@ def _pair(value: Any, what: str) -> dict[str, int]:
     return out
 
 
-def check_entry(options: WhistOptions, entry: Any) -> dict:
+def check_entry(options: WhistOptions, entry: Any) -> JsonDict:
     """The entry in normal form, or ``EntryError`` saying what is wrong."""
     if not isinstance(entry, dict):
         raise EntryError("a deal is an object with tricks and honours")
@@ -97,10 +99,10 @@ class Sheet:
 
     def __init__(self, options: WhistOptions) -> None:
         self.options = options
-        self.entries: list[dict] = []
-        self.deals: list[dict] = []  # per deal: what it wrote (see add)
-        self.games: list[dict] = []  # finished games
-        self.rubbers: list[dict] = []  # finished rubbers
+        self.entries: list[JsonDict] = []
+        self.deals: list[JsonDict] = []  # per deal: what it wrote (see add)
+        self.games: list[JsonDict] = []  # finished games
+        self.rubbers: list[JsonDict] = []  # finished rubbers
         self.current = {"NS": 0, "EW": 0}  # the game scores now
         self.rubber_games = {"NS": 0, "EW": 0}  # games won in the running rubber
         self.rubber_values = {"NS": 0, "EW": 0}  # their values
@@ -108,7 +110,7 @@ class Sheet:
         self.winner: str | None = None  # the side that won the match
 
     @classmethod
-    def replay(cls, options: WhistOptions, entries: list[dict]) -> "Sheet":
+    def replay(cls, options: WhistOptions, entries: list[JsonDict]) -> "Sheet":
         sheet = cls(options)
         for entry in entries:
             sheet.add(entry)
@@ -158,7 +160,7 @@ class Sheet:
         return dict(self.current)
 
     # ------------------------------------------------------------------ writing
-    def add(self, entry: Any) -> dict:
+    def add(self, entry: Any) -> JsonDict:
         """Write one deal; returns the deal record (also appended to ``deals``).
         Raises ``EntryError`` (nothing changes) for a bad entry or a finished match."""
         if self.finished:
@@ -259,7 +261,7 @@ class Sheet:
             deal["match_won"] = game_winner
         return deal
 
-    def running_rubber(self) -> dict | None:
+    def running_rubber(self) -> JsonDict | None:
         """The unfinished rubber, when a deal of it has been written."""
         if not self.rubber_deals:
             return None
@@ -272,7 +274,7 @@ class Sheet:
         }
 
     # ------------------------------------------------------------------ output
-    def score(self) -> dict:
+    def score(self) -> JsonDict:
         """The JSON of ``cardbot score`` (records.md, whist)."""
         rubbers = [dict(r) for r in self.rubbers]
         running = self.running_rubber()

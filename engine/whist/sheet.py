@@ -9,10 +9,12 @@ Layout: the rubbers finished before the one shown, one line each; then the shown
 rubber (the running one, or the one the last deal finished) deal by deal — for each
 side the trick points, the honour points and the game score after the deal — with a
 line under every finished game (its value) and the rubber's premium and totals; last,
-the match tally.
+the match tally. Every line fits a phone held upright (40 columns).
 """
 
 from __future__ import annotations
+
+from engine.jsondata import JsonDict
 
 from .scoring import SIDES, Sheet
 
@@ -30,7 +32,8 @@ WORDS = {
         "totals": "totals: We {ns} · They {ew}",
         "credited": "credited: {side} {points}",
         "summary": "Rubber {n}: {side} {a}:{b}, +{points}",
-        "match": "Match: rubbers {a}:{b} · credited {ns}:{ew}",
+        "match": "Match: rubbers {a}:{b}",
+        "match_credited": "credited {ns}:{ew}",
         "target": " (to {n})",
         "match_won": "Match won by {side}.",
         "balance": "Balance: We {ns:+d} · They {ew:+d}",
@@ -48,7 +51,8 @@ WORDS = {
         "totals": "итого: Мы {ns} · Они {ew}",
         "credited": "в зачёт: {side} {points}",
         "summary": "Роббер {n}: {side} {a}:{b}, +{points}",
-        "match": "Матч: робберы {a}:{b} · в зачёт {ns}:{ew}",
+        "match": "Матч: робберы {a}:{b}",
+        "match_credited": "в зачёт {ns}:{ew}",
         "target": " (до {n})",
         "match_won": "Матч выиграли: {side}.",
         "balance": "Баланс: Мы {ns:+d} · Они {ew:+d}",
@@ -56,7 +60,7 @@ WORDS = {
 }
 
 
-def words(lang: str) -> dict:
+def words(lang: str) -> JsonDict:
     return WORDS.get(lang, WORDS["en"])
 
 
@@ -123,10 +127,9 @@ def sheet_text(sheet: Sheet, lang: str = "en") -> str:
                 lines.append("   " + w["credited"].format(side=w["side"][win], points=rubber["credited"][win]))
     won, credited = sheet.rubbers_won, sheet.credited
     target = sheet.options.match_rubbers_to_win
-    lines.append(
-        w["match"].format(a=won["NS"], b=won["EW"], ns=credited["NS"], ew=credited["EW"])
-        + (w["target"].format(n=target) if target else "")
-    )
+    # two lines: the rubbers, then the points, so that each fits a phone (40 columns)
+    lines.append(w["match"].format(a=won["NS"], b=won["EW"]) + (w["target"].format(n=target) if target else ""))
+    lines.append(w["match_credited"].format(ns=credited["NS"], ew=credited["EW"]))
     if sheet.finished:
         lines.append(w["match_won"].format(side=w["side"][sheet.winner]))
         balance = sheet.balance

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.jsondata import copy_json
+from engine.jsondata import JsonDict, copy_json
 
 from .options import WhistOptions, parse_options
 from .scoring import Sheet
@@ -60,18 +60,19 @@ class State:
         self.leader: int | None = None  # who led the trick in progress
         self.plays: list[tuple[int, str]] = []  # the trick in progress
         self.won: list[list[str]] = [[], []]  # cards of the tricks won, per side (NS, EW)
-        self.last_trick: dict | None = None  # {"leader", "plays", "winner"}
-        self.played: list[list] = []  # [seat, card] of this deal's finished tricks, in order
+        self.last_trick: JsonDict | None = None  # {"leader", "plays", "winner"}
+        self.played: list[list[Any]] = []  # [seat, card] of this deal's finished tricks, in order (JSON pairs)
         self.held: list[int] = [0, 0]  # trump honours held as dealt, per side
         self.sheet = Sheet(options)
         self.votes: list[int] = []  # seats that want another rubber (no limit)
-        self.result: dict | None = None
+        self.result: JsonDict | None = None
 
     @property
     def tricks(self) -> list[int]:
         return [len(self.won[0]) // 4, len(self.won[1]) // 4]
 
     def to_play(self) -> int:
+        assert self.leader is not None, "asked only while a trick is played"
         return (self.leader + len(self.plays)) % 4
 
     def clone(self) -> "State":
@@ -141,13 +142,13 @@ class State:
         return s
 
 
-def _copy_trick(trick: dict | None) -> dict | None:
+def _copy_trick(trick: JsonDict | None) -> JsonDict | None:
     if trick is None:
         return None
     return {"leader": trick["leader"], "plays": [[s, c] for s, c in trick["plays"]], "winner": trick["winner"]}
 
 
-def _copy_entry(entry: dict) -> dict:
+def _copy_entry(entry: JsonDict) -> JsonDict:
     return {"tricks": dict(entry["tricks"]), "honours": dict(entry["honours"])}
 
 

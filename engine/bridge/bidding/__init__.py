@@ -12,7 +12,8 @@ Deterministic: no randomness is used.
 
 from __future__ import annotations
 
-from engine.bridge.inference import auction_inferences, last_meaning, normalize
+from engine.bridge.inference import HandRange, auction_inferences, last_meaning, normalize
+from engine.jsondata import JsonDict
 
 from . import slam
 from .hand import Hand
@@ -30,7 +31,7 @@ def to_action(call: str) -> str:
     return ACTION.get(call) or "bid " + call
 
 
-def choose_call(view: dict, legal: list[str]) -> str:
+def choose_call(view: JsonDict, legal: list[str]) -> str:
     """One of ``legal`` (action strings) for the seat's auction turn."""
     calls = normalize(view["auction"])
     legal_calls = {to_call(a) for a in legal}
@@ -58,7 +59,7 @@ def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]
     return place(hand, calls, dealer, seat, legal, inf, _forced(calls, dealer, seat))
 
 
-def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner) -> bool:
+def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner: HandRange) -> bool:
     """A known suit fit (eight cards), partner's strength known within a few points, and
     the combined points for a slam: ask for aces (4NT) before any game bid."""
     partner_bid = any(c[0].isdigit() for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)

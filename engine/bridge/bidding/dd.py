@@ -8,7 +8,7 @@ raises a clear ``ValueError`` instead, and nothing reaches DDS unchecked.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -41,7 +41,7 @@ def pbn(hands: Sequence[Sequence[str]]) -> str:
     return "N:" + " ".join(".".join(holding(h, s) for s in SUITS) for h in hands)
 
 
-def calc_table(hands: Sequence[Sequence[str]]):
+def calc_table(hands: Sequence[Sequence[str]]) -> Any:  # endplay ships no types
     """endplay's ``DDTable`` of a checked deal (for ``endplay.dds.par``)."""
     from endplay.dds import calc_dd_table
     from endplay.types import Deal
@@ -52,4 +52,5 @@ def calc_table(hands: Sequence[Sequence[str]]):
 
 def dd_table(hands: Sequence[Sequence[str]]) -> list[list[int]]:
     """``table[denom][seat]``: the tricks ``seat`` takes declaring ``DENOMS[denom]``."""
-    return calc_table(hands).to_list()
+    table: list[list[int]] = calc_table(hands).to_list()
+    return table

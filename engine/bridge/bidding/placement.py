@@ -23,6 +23,11 @@ shows what that level needs, less what the partner has already shown.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # inference imports this module (placement reads inferences too)
+    from engine.bridge.inference import HandRange
+
 from .hand import SUITS, Hand
 from .system import MAJORS, bid_rank, cheapest, natural
 
@@ -64,7 +69,7 @@ def strain_nt(call: str) -> bool:
     return call.endswith("NT")
 
 
-def natural_range(call: str, before: list[str], dealer: int, shown: dict):
+def natural_range(call: str, before: list[str], dealer: int, shown: dict[int, HandRange]) -> HandRange:
     """What a call the table does not know shows, given what each seat had shown."""
     from engine.bridge.inference import HandRange, range_of
 
@@ -90,7 +95,7 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict):
 
 
 # ------------------------------------------------------------------ choosing
-def choose_strain(hand: Hand, partner, theirs: str = "") -> tuple[str, int]:
+def choose_strain(hand: Hand, partner: HandRange, theirs: str = "") -> tuple[str, int]:
     """(strain, known trumps between the hands; 0 for notrump). ``theirs``: the suits the
     opponents bid, which notrump needs stopped (by me, as far as I know)."""
     total = {s: hand.len[s] + partner.min_len(s) for s in SUITS}
@@ -131,13 +136,13 @@ def their_suits(calls: list[str], dealer: int, seat: int) -> str:
     )
 
 
-def partner_estimate(hand: Hand, partner, inf: dict, seat: int) -> float:
+def partner_estimate(hand: Hand, partner: HandRange, inf: dict[int, HandRange], seat: int) -> float:
     """Partner's working points, no more than the opponents' shown minimum leaves him."""
     opp = inf[(seat + 1) % 4].hcp[0] + inf[(seat + 3) % 4].hcp[0]
     return max(partner.hcp[0], min(partner.est(), 40 - hand.hcp - opp))
 
 
-def my_points(hand: Hand, strain: str, partner) -> int:
+def my_points(hand: Hand, strain: str, partner: HandRange) -> int:
     if strain == "NT":
         return hand.hcp + (1 if max(hand.len.values()) >= 5 else 0)
     if hand.len[strain] >= 3 and partner.min_len(strain) >= hand.len[strain]:
@@ -148,7 +153,9 @@ def my_points(hand: Hand, strain: str, partner) -> int:
     return hand.length_points
 
 
-def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict, forcing: bool) -> str:
+def place(
+    hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str], inf: dict[int, HandRange], forcing: bool
+) -> str:
     """The natural call: a contract the side is worth, a competitive bid, a double or pass."""
     partner = inf[(seat + 2) % 4]
     last = next((i for i in range(len(calls) - 1, -1, -1) if calls[i][0].isdigit()), None)
@@ -193,6 +200,7 @@ def place(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str],
             return _cheapest_sensible(hand, strain, last_bid, legal)
         return "P"
     # the opponents hold the contract above what we are worth
+    assert last_bid is not None, "not ours, so the opponents bid"
     their_level, their_strain = int(last_bid[0]), last_bid[1:]
     if "X" in legal and _penalty(hand, combined, their_level, their_strain, level, strain):
         return "X"
@@ -242,6 +250,7 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
             return "X"
         return "P"
     their = last_bid[1:] if last_bid else None
+    their_level = int(last_bid[0]) if last_bid else 0  # read only when ``their``
     if (
         balancing
         and their
@@ -249,7 +258,7 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
         and "X" in legal
         and pts >= 12
         and hand.len[their] <= 2
-        and int(last_bid[0]) <= 2
+        and their_level <= 2
         and all(hand.len[s] >= 3 for s in SUITS if s != their)
     ):
         return "X"  # takeout
@@ -271,7 +280,7 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
         and "X" in legal
         and pts >= 14
         and hand.len[their] <= 2
-        and int(last_bid[0]) <= 2
+        and their_level <= 2
     ):
         return "X"
     return "P"
@@ -290,7 +299,7 @@ def _penalty(hand: Hand, combined: float, level: int, strain: str, my_level: int
     return level >= 2 and combined >= 22 and trumps >= 4 and hand.suit_hcp.get(strain, 0) >= 4
 
 
-def _cheapest_sensible(hand: Hand, strain: str, last_bid: str, legal: set[str]) -> str:
+def _cheapest_sensible(hand: Hand, strain: str, last_bid: str | None, legal: set[str]) -> str:
     """Partner's call is forcing: the cheapest natural answer."""
     for s in (strain, hand.longest(), "NT"):
         bid = cheapest(s, last_bid)

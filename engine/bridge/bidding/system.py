@@ -68,11 +68,17 @@ def add(
     forcing: bool = False,
     balanced: bool = False,
     count: str = "hcp",
-    test: Callable[[Hand], bool] | None = None,
+    # Callable[..., bool]: the tests below are lambdas that capture loop variables as
+    # default arguments (``lambda h, m=_m: ...``), which mypy cannot match against
+    # Callable[[Hand], bool]; Meaning.test keeps the precise type.
+    test: Callable[..., bool] | None = None,
     note: str = "",
+    suits: dict[str, tuple[int, int]] | None = None,
     **length: tuple[int, int],
 ) -> None:
-    """One entry; suit lengths as keywords, e.g. ``H=(5, 13)``."""
+    """One entry; suit lengths as keywords, e.g. ``H=(5, 13)``, or in ``suits`` when
+    the suit is in a variable (``suits={m: (5, 13)}``)."""
+    length = {**length, **(suits or {})}
     TABLE.setdefault(situation, []).append(
         Meaning(call, hcp, tuple((s, lo, hi) for s, (lo, hi) in length.items()), balanced, forcing, count, test, note)
     )
@@ -140,13 +146,13 @@ for _m in "SHD":
         f"2{_m}",
         (5, 10),
         note="weak two",
-        **{_m: (6, 6)},
+        suits={_m: (6, 6)},
         test=lambda h, m=_m: h.good_suit(m) and all(h.len[x] <= 3 for x in MAJORS if x != m),
     )
 for _m in SUITS:
-    add("", f"3{_m}", (5, 10), note="pre-empt", **{_m: (7, 7)})
+    add("", f"3{_m}", (5, 10), note="pre-empt", suits={_m: (7, 7)})
 for _m in MAJORS:
-    add("", f"4{_m}", (5, 11), note="pre-empt", **{_m: (8, 10)})
+    add("", f"4{_m}", (5, 11), note="pre-empt", suits={_m: (8, 10)})
 add("", "P", (0, 13))
 
 
@@ -192,9 +198,9 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
         k = f"{s}-{ans}"
         fit = ans[-1] if ans[-1] in MAJORS else None
         if fit:
-            add(k, f"4{fit}", (game, slam - 1), count=fit, **{fit: (4, 5)})
+            add(k, f"4{fit}", (game, slam - 1), count=fit, suits={fit: (4, 5)})
             if not two:
-                add(k, f"3{fit}", (inv, game - 1), count=fit, **{fit: (4, 5)}, note="invitational")
+                add(k, f"3{fit}", (inv, game - 1), count=fit, suits={fit: (4, 5)}, note="invitational")
         add(k, "3NT", (game, slam - 1))
         if not two:
             add(k, "2NT", (inv, game - 1), note="invitational")
@@ -219,23 +225,23 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
     # after a transfer
     for t, m in ((tr_h, "H"), (tr_s, "S")):
         k = f"{s[: -len(st)]}{t}" if p else t
-        add(k, f"{L}{m}", (lo, hi), **{m: (2, 5)}, note="completes the transfer")
+        add(k, f"{L}{m}", (lo, hi), suits={m: (2, 5)}, note="completes the transfer")
         k = f"{k}-{L}{m}"
-        add(k, f"4{m}", (game, slam - 1), count="length", **{m: (6, 13)})
-        add(k, "3NT", (game, slam - 1), **{m: (5, 5)}, note="choose 3NT or 4 of the major")
+        add(k, f"4{m}", (game, slam - 1), count="length", suits={m: (6, 13)})
+        add(k, "3NT", (game, slam - 1), suits={m: (5, 5)}, note="choose 3NT or 4 of the major")
         if not two:
-            add(k, f"3{m}", (inv, game - 1), count="length", **{m: (6, 13)}, note="invitational")
-            add(k, "2NT", (inv, game - 1), **{m: (5, 5)}, note="invitational")
+            add(k, f"3{m}", (inv, game - 1), count="length", suits={m: (6, 13)}, note="invitational")
+            add(k, "2NT", (inv, game - 1), suits={m: (5, 5)}, note="invitational")
         add(k, "P", (0, inv - 1 if not two else game - 1))
         if not two:
-            add(f"{k}-2NT", f"4{m}", (lo + 1, hi), **{m: (3, 5)})
-            add(f"{k}-2NT", f"3{m}", (lo, lo), **{m: (3, 5)})
-            add(f"{k}-2NT", "3NT", (lo + 1, hi), **{m: (2, 2)})
-            add(f"{k}-2NT", "P", (lo, lo), **{m: (2, 2)})
+            add(f"{k}-2NT", f"4{m}", (lo + 1, hi), suits={m: (3, 5)})
+            add(f"{k}-2NT", f"3{m}", (lo, lo), suits={m: (3, 5)})
+            add(f"{k}-2NT", "3NT", (lo + 1, hi), suits={m: (2, 2)})
+            add(f"{k}-2NT", "P", (lo, lo), suits={m: (2, 2)})
             add(f"{k}-3{m}", f"4{m}", (lo + 1, hi))
             add(f"{k}-3{m}", "P", (lo, lo))
-        add(f"{k}-3NT", f"4{m}", (lo, hi), **{m: (3, 5)})
-        add(f"{k}-3NT", "P", (lo, hi), **{m: (2, 2)})
+        add(f"{k}-3NT", f"4{m}", (lo, hi), suits={m: (3, 5)})
+        add(f"{k}-3NT", "P", (lo, hi), suits={m: (2, 2)})
     # quantitative
     add(f"{p}-4NT" if p else "4NT", "6NT", (lo + 1, hi))
     add(f"{p}-4NT" if p else "4NT", "P", (lo, lo + 1))
@@ -247,17 +253,17 @@ notrump_system("2C-2D-2NT", 22, 24, two=True)
 
 # strong 2C
 for _m in "HS":
-    add("2C", f"2{_m}", (8, 37), forcing=True, **{_m: (5, 13)}, test=lambda h, m=_m: h.good_suit(m))
+    add("2C", f"2{_m}", (8, 37), forcing=True, suits={_m: (5, 13)}, test=lambda h, m=_m: h.good_suit(m))
 for _m in "CD":
-    add("2C", f"3{_m}", (8, 37), forcing=True, **{_m: (5, 13)}, test=lambda h, m=_m: h.good_suit(m))
+    add("2C", f"3{_m}", (8, 37), forcing=True, suits={_m: (5, 13)}, test=lambda h, m=_m: h.good_suit(m))
 add("2C", "2NT", (8, 37), balanced=True, forcing=True)
 add("2C", "2D", forcing=True, note="waiting")
 add("2C-2D", "2NT", (22, 24), balanced=True)
 add("2C-2D", "3NT", (25, 27), balanced=True)
 for _m in "HS":
-    add("2C-2D", f"2{_m}", (22, 37), forcing=True, **{_m: (5, 13)}, test=lambda h, m=_m: h.longest() == m)
+    add("2C-2D", f"2{_m}", (22, 37), forcing=True, suits={_m: (5, 13)}, test=lambda h, m=_m: h.longest() == m)
 for _m in "CD":
-    add("2C-2D", f"3{_m}", (22, 37), forcing=True, **{_m: (5, 13)}, test=lambda h, m=_m: h.longest() == m)
+    add("2C-2D", f"3{_m}", (22, 37), forcing=True, suits={_m: (5, 13)}, test=lambda h, m=_m: h.longest() == m)
 
 
 # ------------------------------------------------------------------ one of a suit
@@ -272,9 +278,9 @@ def _raises(
 ) -> None:
     lvl = 2 if key.endswith(f"1{m}") or "(" not in key else 2
     if game:
-        add(key, f"4{m}", game, count=m, test=extra, **{m: (support + 1 if m in MAJORS else support, 13)})
-    add(key, f"3{m}", limit, count=m, test=extra, note="limit raise", **{m: (support, 13)})
-    add(key, f"{lvl}{m}", single, count=m, test=extra, **{m: (support, 13)})
+        add(key, f"4{m}", game, count=m, test=extra, suits={m: (support + 1 if m in MAJORS else support, 13)})
+    add(key, f"3{m}", limit, count=m, test=extra, note="limit raise", suits={m: (support, 13)})
+    add(key, f"{lvl}{m}", single, count=m, test=extra, suits={m: (support, 13)})
 
 
 def _nt_responses(key: str, stop: str | None = None, no_major: bool = False) -> None:
@@ -301,7 +307,7 @@ for _o in "SH":  # one of a major
             f"2{_m}",
             (11, 37),
             forcing=True,
-            **{_m: (5 if _m == "H" else 4, 13)},
+            suits={_m: (5 if _m == "H" else 4, 13)},
             test=lambda h, m=_m: h.longest("CDH" if m == "H" else "CD") == m,
         )
     add(k, "1NT", (6, 10), note="no fit, not forcing")
@@ -314,8 +320,8 @@ for _o in "DC":  # one of a minor
     if _o == "C":
         add(k, "1D", (6, 37), D=(4, 13), forcing=True, test=lambda h: h.len["D"] >= h.len["C"])
     _nt_responses(k, no_major=True)
-    add(k, f"3{_o}", (10, 12), count=_o, test=_no_major, **{_o: (5 if _o == "C" else 4, 13)}, note="limit raise")
-    add(k, f"2{_o}", (6, 10), count=_o, test=_no_major, **{_o: (5 if _o == "C" else 4, 13)})
+    add(k, f"3{_o}", (10, 12), count=_o, test=_no_major, suits={_o: (5 if _o == "C" else 4, 13)}, note="limit raise")
+    add(k, f"2{_o}", (6, 10), count=_o, test=_no_major, suits={_o: (5 if _o == "C" else 4, 13)})
     if _o == "D":
         add(k, "2C", (11, 37), C=(4, 13), forcing=True)
     if _o == "C":
@@ -331,33 +337,33 @@ for _o in SUITS:
         if _r != "NT":
             for lvl, rng in ((4, (19, 21)), (3, (16, 18)), (2, (12, 15))):
                 if _r in MAJORS or lvl < 4:
-                    add(k, f"{lvl}{_r}", rng, count=_r, **{_r: (4, 13)})
+                    add(k, f"{lvl}{_r}", rng, count=_r, suits={_r: (4, 13)})
         else:
-            add(k, f"3{_o}", (16, 19), count="length", **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), count="length", suits={_o: (6, 13)})
         add(k, "2NT", (18, 19), balanced=True)
         # a new suit at the one level
         for z in SUITS:
             if z not in (_o, _r) and _r != "NT" and STRAIN_ORDER.index(z) > STRAIN_ORDER.index(_r):
-                add(k, f"1{z}", (12, 18), forcing=False, **{z: (4, 13)})
+                add(k, f"1{z}", (12, 18), forcing=False, suits={z: (4, 13)})
         if _r != "NT":
             add(k, "1NT", (12, 14), balanced=True)
-            add(k, f"3{_o}", (16, 19), count="length", **{_o: (6, 13)})
-        add(k, f"2{_o}", (12, 15), **{_o: (6, 13)})
+            add(k, f"3{_o}", (16, 19), count="length", suits={_o: (6, 13)})
+        add(k, f"2{_o}", (12, 15), suits={_o: (6, 13)})
         for z in SUITS:  # a new suit at the two level: lower = 12-18, higher (reverse) = 17+
             if z in (_o, _r):
                 continue
             if STRAIN_ORDER.index(z) < STRAIN_ORDER.index(_o):
-                add(k, f"2{z}", (12, 18), **{z: (4, 13)}, test=lambda h, o=_o, z=z: h.len[o] >= h.len[z])
+                add(k, f"2{z}", (12, 18), suits={z: (4, 13)}, test=lambda h, o=_o, z=z: h.len[o] >= h.len[z])
             else:
                 add(
                     k,
                     f"2{z}",
                     (17, 21),
                     forcing=True,
-                    **{z: (4, 13), _o: (5, 13)},
+                    suits={z: (4, 13), _o: (5, 13)},
                     test=lambda h, o=_o, z=z: h.len[o] > h.len[z],
                 )
-        add(k, f"2{_o}", (12, 15), **{_o: (5, 13)})
+        add(k, f"2{_o}", (12, 15), suits={_o: (5, 13)})
         if _r == "NT":
             add(k, "P", (12, 14), balanced=True)
     if _o in MAJORS:
@@ -375,8 +381,8 @@ for _o in SUITS:
         add(f"1{_o}-3{_o}", "P", (10, 13), count="length")
     add(f"1{_o}-2NT", "3NT", (14, 21), test=lambda h: h.semi_balanced)
     if _o in MAJORS:
-        add(f"1{_o}-2NT", f"4{_o}", (14, 21), **{_o: (6, 13)})
-        add(f"1{_o}-2NT", f"3{_o}", (10, 13), **{_o: (6, 13)})
+        add(f"1{_o}-2NT", f"4{_o}", (14, 21), suits={_o: (6, 13)})
+        add(f"1{_o}-2NT", f"3{_o}", (10, 13), suits={_o: (6, 13)})
     add(f"1{_o}-2NT", "P", (10, 13), balanced=True)
     add(f"1{_o}-3NT", "P", (10, 16))
 
@@ -385,14 +391,14 @@ for _o in SUITS:
 for _m in "SHD":
     k = f"2{_m}"
     if _m in MAJORS:
-        add(k, f"4{_m}", (16, 37), count=_m, **{_m: (3, 13)})
+        add(k, f"4{_m}", (16, 37), count=_m, suits={_m: (3, 13)})
     add(k, "3NT", (16, 37), test=lambda h, m=_m: h.semi_balanced and h.len[m] >= 2)
     if _m == "D":
         add(k, "5D", (16, 37), count="D", D=(4, 13))
     for z in "SHC":
         if z != _m:
-            add(k, cheapest(z, k), (16, 37), forcing=True, **{z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
-    add(k, f"3{_m}", (0, 15), count=_m, **{_m: (3, 13)}, note="pre-emptive")
+            add(k, cheapest(z, k), (16, 37), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
+    add(k, f"3{_m}", (0, 15), count=_m, suits={_m: (3, 13)}, note="pre-emptive")
     add(k, "P", (0, 15))
 
 
@@ -408,7 +414,7 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
         k,
         "X",
         (12, 37),
-        **{_x: (0, 2)},
+        suits={_x: (0, 2)},
         note="takeout",
         test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
     )
@@ -420,10 +426,17 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
             k,
             f"{lvl}{z}",
             (8 if lvl == 1 else 11, 17),
-            **{z: (5, 13)},
+            suits={z: (5, 13)},
             test=lambda h, z=z, lvl=lvl: h.longest() == z and (lvl == 1 or h.good_suit(z) or h.hcp >= 13),
         )
-        add(k, f"{lvl + 1}{z}", (5, 10), **{z: (6, 7)}, note="weak jump overcall", test=lambda h, z=z: h.good_suit(z))
+        add(
+            k,
+            f"{lvl + 1}{z}",
+            (5, 10),
+            suits={z: (6, 7)},
+            note="weak jump overcall",
+            test=lambda h, z=z: h.good_suit(z),
+        )
     add(k, "P")
 
     # advancing partner's takeout double
@@ -432,7 +445,7 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
     add(k, "3NT", (13, 37), test=lambda h, x=_x: h.stopper(x) and not any(h.len[m] >= 4 for m in MAJORS if m != x))
     for m in unbid:
         if m in MAJORS:
-            add(k, f"4{m}", (12, 37), **{m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+            add(k, f"4{m}", (12, 37), suits={m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
     add(k, "2NT", (11, 12), test=lambda h, x=_x: h.stopper(x) and not any(h.len[m] >= 4 for m in MAJORS if m != x))
     add(k, "1NT", (6, 10), test=lambda h, x=_x: h.stopper(x) and not any(h.len[m] >= 4 for m in MAJORS if m != x))
     for m in unbid:
@@ -441,12 +454,12 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
             k,
             f"{lvl + 1}{m}",
             (9, 11),
-            **{m: (4, 13)},
+            suits={m: (4, 13)},
             test=lambda h, m=m, u=unbid: _best(h, u) == m,
             note="jump: invitational",
         )
-        add(k, f"{lvl}{m}", (0, 8), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
-        add(k, f"{lvl}{m}", (12, 37), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+        add(k, f"{lvl}{m}", (0, 8), suits={m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+        add(k, f"{lvl}{m}", (12, 37), suits={m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
 
     # advancing partner's overcall in z
     for z in SUITS:
@@ -455,16 +468,23 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
         lvl = 1 if STRAIN_ORDER.index(z) > STRAIN_ORDER.index(_x) else 2
         k = f"(1{_x})-{lvl}{z}"
         if z in MAJORS:
-            add(k, f"4{z}", (13, 37), count=z, **{z: (3, 13)})
-        add(k, f"{lvl + 2}{z}" if lvl == 1 else f"{lvl + 1}{z}", (11, 12), count=z, **{z: (3, 13)}, note="invitational")
-        add(k, f"{lvl + 1}{z}", (7, 10), count=z, **{z: (3, 13)})
+            add(k, f"4{z}", (13, 37), count=z, suits={z: (3, 13)})
+        add(
+            k,
+            f"{lvl + 2}{z}" if lvl == 1 else f"{lvl + 1}{z}",
+            (11, 12),
+            count=z,
+            suits={z: (3, 13)},
+            note="invitational",
+        )
+        add(k, f"{lvl + 1}{z}", (7, 10), count=z, suits={z: (3, 13)})
         for w in SUITS:
             if w not in (z, _x):
                 add(
                     k,
                     cheapest(w, f"{lvl}{z}"),
                     (8, 37),
-                    **{w: (5, 13)},
+                    suits={w: (5, 13)},
                     test=lambda h, w=w, z=z: h.len[z] < 3 and h.longest() == w,
                 )
         add(k, "3NT", (15, 37), test=lambda h, x=_x: h.stopper(x))
@@ -487,13 +507,13 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
             continue
         sup = 3 if _x in MAJORS else 5
         if _x in MAJORS:
-            add(k, f"4{_x}", (13, 16), count=_x, **{_x: (4, 13)})
-        add(k, f"3{_x}", (10, 12), count=_x, **{_x: (sup + (_x in MAJORS), 13)}, note="limit raise")
-        add(k, f"2{_x}", (6, 10), count=_x, **{_x: (sup, 13)})
+            add(k, f"4{_x}", (13, 16), count=_x, suits={_x: (4, 13)})
+        add(k, f"3{_x}", (10, 12), count=_x, suits={_x: (sup + (_x in MAJORS), 13)}, note="limit raise")
+        add(k, f"2{_x}", (6, 10), count=_x, suits={_x: (sup, 13)})
         open_majors = _unbid_majors(_x, y)
         if over[0] == "1" or over in ("2C", "2D", "2H"):
             if len(open_majors) == 1:
-                add(k, "X", (6, 37), **{open_majors: (4, 13)}, note="negative")
+                add(k, "X", (6, 37), suits={open_majors: (4, 13)}, note="negative")
             elif open_majors:
                 add(k, "X", (6, 37), test=lambda h, om=open_majors: any(h.len[m] >= 4 for m in om), note="negative")
         for z in SUITS:
@@ -501,9 +521,9 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
                 continue
             bid = cheapest(z, over)
             if bid[0] == "1":
-                add(k, bid, (6, 37), forcing=True, **{z: (4, 13)})
+                add(k, bid, (6, 37), forcing=True, suits={z: (4, 13)})
             elif bid[0] == "2":
-                add(k, bid, (11, 37), forcing=True, **{z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
+                add(k, bid, (11, 37), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
         add(k, "3NT", (13, 19), test=lambda h, y=y: h.stopper(y))
         add(k, "2NT", (11, 12), test=lambda h, y=y: h.stopper(y))
         if over[0] == "1":
@@ -518,7 +538,7 @@ for _x in "SHDC":  # RHO's weak two or pre-empt
             k,
             "X",
             (13, 37),
-            **{_x: (0, 2)},
+            suits={_x: (0, 2)},
             note="takeout",
             test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
         )
@@ -530,7 +550,7 @@ for _x in "SHDC":  # RHO's weak two or pre-empt
                 k,
                 bid,
                 (12, 17),
-                **{z: (5 if bid[0] == "2" else 6, 13)},
+                suits={z: (5 if bid[0] == "2" else 6, 13)},
                 test=lambda h, z=z: h.longest() == z and h.good_suit(z),
             )
         add(k, "P")
@@ -541,14 +561,14 @@ for _x in "SHDC":  # RHO's weak two or pre-empt
         for m in unbid:
             bid = cheapest(m, f"{lvl}{_x}")
             if m in MAJORS and bid[0] != "4":
-                add(k, f"4{m}", (10, 37), **{m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+                add(k, f"4{m}", (10, 37), suits={m: (4, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
             if m in MINORS and bid[0] != "5":
-                add(k, f"5{m}", (13, 37), **{m: (5, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
-            add(k, bid, (0, 37), **{m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+                add(k, f"5{m}", (13, 37), suits={m: (5, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
+            add(k, bid, (0, 37), suits={m: (3, 13)}, test=lambda h, m=m, u=unbid: _best(h, u) == m)
 add("(1NT)", "X", (15, 37), note="penalty")
 for _z in "SHDC":
-    add("(1NT)", f"2{_z}", (8, 15), **{_z: (6, 13)}, test=lambda h, z=_z: h.good_suit(z))
-    add("(1NT)", f"2{_z}", (10, 15), **{_z: (5, 5)}, test=lambda h, z=_z: h.good_suit(z) and h.longest() == z)
+    add("(1NT)", f"2{_z}", (8, 15), suits={_z: (6, 13)}, test=lambda h, z=_z: h.good_suit(z))
+    add("(1NT)", f"2{_z}", (10, 15), suits={_z: (5, 5)}, test=lambda h, z=_z: h.good_suit(z) and h.longest() == z)
 add("(1NT)", "P")
 
 

@@ -1,0 +1,201 @@
+"""``cardbot demo`` over HTTP: the page's files, its state, its live feed of server-sent
+events, the people's actions reaching the real bot, and the refusals. The browser test
+(tests/test_demo_browser.py) plays whole games through the page itself."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bot.emulator.demo import demo_world, page_html, parse_listen
+from bot.emulator.telegram_fake import FakeTelegram
+from tests.demo_process import GROUP, ROOT, DemoProcess
+
+
+@pytest.fixture
+def demo():
+    process = DemoProcess()
+    yield process
+    assert process.stop() == 0, "".join(process.output)
+
+
+def _button(message: dict, *texts: str) -> str:
+    for row in message["keyboard"]:
+        for button in row:
+            if button["text"] in texts:
+                return button["data"]
+    raise AssertionError(f"no button {texts} in {message['text']!r}: {message['keyboard']}")
+
+
+def test_page_and_its_files_are_served(demo):
+    status, body, kind = demo.get("/")
+    assert status == 200 and kind.startswith("text/html") and b"/static/demo.js" in body
+    for name, expected in (("demo.js", "javascript"), ("demo.css", "text/css")):
+        status, body, kind = demo.get(f"/static/{name}")
+        assert status == 200 and expected in kind and body
+    with pytest.raises(Exception, match="404"):
+        demo.get("/static/../demo.py")
+    state = demo.state()
+    assert [p["name"] for p in state["people"]] == ["Alice", "Bob", "Carol"]
+    assert [c["type"] for c in state["chats"]] == ["group", "private", "private", "private"]
+    assert state["messages"] == [] and state["seq"] == 0
+
+
+def test_a_durak_table_through_the_live_feed(demo):
+    events = demo.events()
+    try:
+        # nobody opened the private chat yet: the bot may not write there (403 in Telegram)
+        assert not any(c.get("started") for c in demo.state()["chats"])
+        assert demo.post("/api/send", {"user": 1, "chat": 1, "text": "/start"})[0] == 200
+        welcome = events.wait_for(lambda e: e["type"] == "message" and e["chat"] == 1 and e["from"]["bot"])
+        assert welcome["event"] == "sent" and "/newgame" in welcome["text"]
+        assert next(c for c in demo.state()["chats"] if c["id"] == 1)["started"]
+
+        demo.post("/api/send", {"user": 1, "chat": GROUP, "text": "/durak"})
+        table = events.wait_for(lambda e: e["type"] == "message" and e["chat"] == GROUP and e["from"]["bot"])
+        assert table["html"].startswith("<b>Durak") and "1. ✅ Alice" in table["text"]
+        status, answer = demo.post(
+            "/api/press",
+            {"user": 1, "chat": GROUP, "message_id": table["id"], "data": _button(table, "+ Computer")},
+        )
+        assert status == 200 and answer["query"]
+        edited = events.wait_for(lambda e: e.get("event") == "edited" and e.get("id") == table["id"])
+        assert "Computer" in edited["text"] and edited["edited"]
+        events.wait_for(lambda e: e["type"] == "answer" and e["user"] == 1)
+
+        demo.post(
+            "/api/press", {"user": 1, "chat": GROUP, "message_id": table["id"], "data": _button(edited, "▶️ Start")}
+        )
+        hand = events.wait_for(
+            lambda e: (
+                e["type"] == "message"
+                and e["chat"] == 1
+                and e["id"] > welcome["id"]
+                and any(b["data"] for row in e["keyboard"] for b in row)
+            )
+        )
+        assert "Your cards" in hand["text"], hand
+        # the state snapshot holds the same messages the feed announced, newest versions
+        snapshot = {(m["chat"], m["id"]): m for m in demo.state()["messages"]}
+        assert (1, hand["id"]) in snapshot and snapshot[(GROUP, table["id"])]["edited"]
+        # Bob never opened his private chat and sees nothing of Alice's hand
+        assert not [m for m in demo.state()["messages"] if m["chat"] == 2]
+    finally:
+        events.close()
+
+
+def test_bad_actions_are_refused_and_change_nothing(demo):
+    demo.post("/api/send", {"user": 1, "chat": GROUP, "text": "/durak"})
+    refused = [
+        ("/api/send", {"user": 9, "chat": GROUP, "text": "/durak"}, "no such person"),
+        ("/api/send", {"user": 2, "chat": 1, "text": "hi"}, "own private chat"),
+        ("/api/send", {"user": 1, "chat": GROUP, "text": "  "}, "1 to 4096"),
+        ("/api/send", {"user": 1, "chat": GROUP, "text": "x" * 4097}, "1 to 4096"),
+        ("/api/press", {"user": 1, "chat": GROUP, "message_id": 99, "data": "x"}, "gone"),
+        ("/api/press", {"user": 1, "chat": GROUP, "message_id": [2], "data": "x"}, "gone"),
+        ("/api/press", {"user": True, "chat": GROUP, "message_id": 2, "data": "x"}, "no such person"),
+        ("/api/press", {"user": 1, "chat": [GROUP], "message_id": 2, "data": "x"}, "own private chat"),
+        ("/api/press", {"user": 1, "chat": GROUP, "message_id": 1, "data": "l:1:0:start"}, "no such button"),
+        ("/api/nothing", {}, "not found"),
+    ]
+    before = demo.state()
+    for path, body, reason in refused:
+        status, answer = demo.post(path, body)
+        assert status in (400, 404) and reason in answer["error"], (path, body, answer)
+    after = demo.state()
+    assert after["messages"] == [m for m in after["messages"] if m in before["messages"] or m["from"]["bot"]]
+    assert len([m for m in after["messages"] if not m["from"]["bot"]]) == 1  # only the /durak
+
+
+def test_the_page_refuses_a_public_address_unless_told():
+    with pytest.raises(ValueError, match="--allow-remote"):
+        parse_listen("0.0.0.0:8080", allow_remote=False)
+    assert parse_listen("0.0.0.0:8080", allow_remote=True) == ("0.0.0.0", 8080)
+    assert parse_listen("localhost:9000", allow_remote=False) == ("localhost", 9000)
+    assert parse_listen("[::1]:9000", allow_remote=False) == ("::1", 9000)
+    with pytest.raises(ValueError, match="host:port"):
+        parse_listen("127.0.0.1", allow_remote=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--listen", "0.0.0.0:8080"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and "--allow-remote" in run.stderr and not run.stdout
+
+
+def test_page_html_keeps_telegram_formatting_and_nothing_else():
+    raw = (
+        '<b>Bold</b> <i>it</i> <pre>A♠  10♥\n K♦</pre> <a href="https://example.org/r?a=1&amp;b=2">rules</a> '
+        '<a href="javascript:alert(1)">x</a> <tg-spoiler>s</tg-spoiler> 5 &lt; 6 &amp; <code>c</code>'
+    )
+    shown = page_html(raw, "HTML", "")
+    assert shown.startswith("<b>Bold</b> <i>it</i> <pre>A♠  10♥\n K♦</pre> ")
+    assert '<a href="https://example.org/r?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">rules</a>' in shown
+    assert 'href="#"' in shown and "javascript" not in shown
+    assert '<span class="spoiler">s</span>' in shown and "5 &lt; 6 &amp; <code>c</code>" in shown
+    # a person's text is not markup
+    assert page_html("<b>hi</b> & co", None, "<b>hi</b> & co") == "&lt;b&gt;hi&lt;/b&gt; &amp; co"
+
+
+def test_the_emulator_keeps_telegrams_group_flood_limit():
+    clock = [100.0]
+    fake = FakeTelegram(clock=lambda: clock[0], group_flood_limit=3)
+    fake.group(-5, "G")
+    sends = [fake.handle("sendMessage", {"chat_id": -5, "text": f"m{i}"}) for i in range(4)]
+    assert [status for status, _ in sends] == [200, 200, 200, 429]
+    assert sends[-1][1]["parameters"]["retry_after"] == 61
+    clock[0] += 61
+    assert fake.handle("sendMessage", {"chat_id": -5, "text": "later"})[0] == 200
+    # private chats are paced by Telegram differently; the group limit does not apply
+    fake.user(7, "P")
+    fake.start_dm(7)
+    assert all(fake.handle("sendMessage", {"chat_id": 7, "text": "dm"})[0] == 200 for _ in range(5))
+    # the demo world has it on, no private chat open, and one group with everyone in it
+    world, people = demo_world("ru")
+    assert world.group_flood_limit == 20 and not world.started
+    assert [p.first_name for p in people] == ["Аня", "Борис", "Вера"]
+    assert world.chats[GROUP].members == {1, 2, 3} and world.chats[GROUP].admins == [1]
+
+
+def test_the_feed_carries_sends_edits_deletions_and_toasts_in_order():
+    """In-process: the page server over the emulator's HTTP API, without a bot; the calls a
+    bot would make arrive on the page's feed in order, and the state leaves deleted ones out."""
+    from bot.emulator.demo import DemoPage
+    from bot.emulator.http_api import HttpBotApi
+    from tests.demo_process import EventStream
+
+    fake, people = demo_world("en")
+    api = HttpBotApi(fake).start()
+    page = DemoPage(api, people, port=0).start()
+    events = EventStream(page.url + "api/events")
+    try:
+        fake.start_dm(1)
+        keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
+        _, sent = api.call(
+            "sendMessage", {"chat_id": 1, "text": "<b>hi</b>", "parse_mode": "HTML", "reply_markup": keyboard}
+        )
+        message_id = sent["result"]["message_id"]
+        update = page.press({"user": 1, "chat": 1, "message_id": message_id, "data": "go"})
+        api.call("editMessageText", {"chat_id": 1, "message_id": message_id, "text": "hi!", "reply_markup": keyboard})
+        api.call("answerCallbackQuery", {"callback_query_id": update["query"], "text": "Done", "show_alert": True})
+        api.call("deleteMessage", {"chat_id": 1, "message_id": message_id})
+        assert api.call("sendMessage", {"chat_id": 2, "text": "to Bob"})[0] == 403  # Bob never pressed START
+        kinds = [
+            (e.get("event", e["type"]), e["seq"])
+            for e in [events.wait_for(lambda e, n=n: e["seq"] == n) for n in range(1, 5)]
+        ]
+        assert kinds == [("sent", 1), ("edited", 2), ("answer", 3), ("deleted", 4)]
+        assert events.seen[0]["html"] == "<b>hi</b>" and events.seen[1]["text"] == "hi!"
+        assert events.seen[1]["keyboard"][0][0]["data"] == "go" and events.seen[1]["edited"]
+        assert events.seen[2] == {"type": "answer", "user": 1, "text": "Done", "alert": True, "seq": 3}
+        state = page.state()
+        assert state["seq"] == 4 and state["messages"] == []
+        assert [u["callback_query"]["data"] for u in api.pending] == ["go"]
+    finally:
+        events.close()
+        page.stop()
+        api.stop()
