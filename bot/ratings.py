@@ -4,6 +4,7 @@ transaction that ends the game."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine.base import get_game
@@ -11,6 +12,8 @@ from engine.ratings import Skill, Standings, finish_order, standings, update
 from storage.models import ActionRow, FinishedGame, RatingRow, SeatRow, TableRow
 from storage.repository import RateFn
 from bot.screens import computer_level
+
+log = logging.getLogger(__name__)
 
 
 def player_key(seat: SeatRow, level: str) -> str:
@@ -99,7 +102,13 @@ def ending(
 ) -> tuple[FinishedGame, RateFn | None]:
     """The history row of a game that just ended, and its rating update (None for a
     game that is not rated: a score sheet, or no person at the table)."""
-    found = standings(table.game, result, len(seats), order or ())
+    try:
+        found = standings(table.game, result, len(seats), order or ())
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        # a result the rating cannot read must never block the game's last move: the
+        # game goes into the history unrated, and the log says why
+        log.exception("table %s: game %s result not rated: %r", table.id, table.game, result)
+        found = None
     rated = found is not None and any(not s.is_computer for s in seats)
     finished = finished_game(table, seats, result, rated, now)
     if not rated or found is None:

@@ -170,3 +170,12 @@ def test_score_sheets_and_tables_without_people_are_history_only():
     assert rate is None and not finished.rated and finished.finished_at == 5.0
     _, rate = ending(_table("durak"), _seats(2, computers=(0, 1)), {"durak": 0}, 5.0)
     assert rate is None
+
+
+def test_a_result_the_rating_cannot_read_is_kept_unrated_and_logged(caplog):
+    from bot.ratings import ending
+
+    broken = {"finished": True, "settlement": ["not a number", 0, 0]}
+    finished, rate = ending(_table("preferans"), _seats(3), broken, 5.0)
+    assert rate is None and not finished.rated
+    assert "not rated" in caplog.text
