@@ -56,7 +56,7 @@ def progression_parts(numbers: list[str], room: float) -> list[tuple[str, Font, 
     numbers give way to "…" first, then the fonts get smaller."""
     if not numbers:
         return [("—", font(24), FAINT)]
-    for big, small in ((30, 21), (27, 19), (24, 17), (21, 15)):
+    for big, small in ((32, 23), (29, 21), (26, 19), (22, 16)):
         for start in range(len(numbers)):
             history = SEP.join(numbers[start:-1])
             head = ("…" if start else "") + history + (SEP if history else "")
@@ -73,7 +73,7 @@ def _cell(
 ) -> None:
     """A caption over a progression, both turned by ``angle`` (90 reads upwards)."""
     dx, dy = {0: (0.0, 1.0), 90: (1.0, 0.0), -90: (-1.0, 0.0)}[angle]
-    _text_at(img, (center[0] - dx * 24, center[1] - dy * 24), caption, font(16), FAINT, angle)
+    _text_at(img, (center[0] - dx * 27, center[1] - dy * 27), caption, font(19), FAINT, angle)
     _paste(img, _tile(progression_parts(numbers, room)), (center[0] + dx * 12, center[1] + dy * 12), angle)
 
 
@@ -126,7 +126,7 @@ def preferans_ru_picture(spec: dict[str, Any]) -> Image.Image:
     _text_at(img, (cx, 30), *shortened(drawable(spec["title"]), 28, SIZE + MARGIN, True), INK)
     for k in range(3):  # the bands as printed on the paper
         inset = k * BAND
-        d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=LINE, width=4 if k == 0 else 2)
+        d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=LINE, width=5 if k == 0 else 3)
     w = WORDS.get(spec["lang"], WORDS["en"])
     lang, seats = spec["lang"], spec["seats"]
 
@@ -171,7 +171,7 @@ def _mercedes(img: Image.Image, d: ImageDraw.ImageDraw, seats: list[dict[str, An
     d.line((x0, y0, cx - near, cy - near), fill=LINE, width=3)
     d.line((x1, y0, cx + near, cy - near), fill=LINE, width=3)
     d.line((cx, y1, cx, cy + RADIUS), fill=LINE, width=3)
-    d.line((cx, y0, cx, y0 + BAND), fill=LINE, width=2)
+    d.line((cx, y0, cx, y0 + BAND), fill=LINE, width=3)
     half = BAND / 2
     span = (SIZE - 2 * BAND) / 2  # each half of the top band's inner edge
     whists = seats[1]["whists"]
@@ -181,7 +181,7 @@ def _mercedes(img: Image.Image, d: ImageDraw.ImageDraw, seats: list[dict[str, An
     for seat, xe, angle, sign in ((0, x0, 90, 1), (2, x1, -90, -1)):
         other = 2 if seat == 0 else 0
         whists = seats[seat]["whists"]
-        d.line((xe, y1 - BAND, xe + sign * BAND, y1 - BAND), fill=LINE, width=2)
+        d.line((xe, y1 - BAND, xe + sign * BAND, y1 - BAND), fill=LINE, width=3)
         _cell(img, (xe + sign * half, y0 + BAND + arm / 2), whists_on(1), whists["1"], angle, arm - 60)
         bottom = (SIZE / 2 - BAND) / 2 + BAND  # the middle of the bottom arm past the corner
         _cell(img, (xe + sign * bottom, y1 - half), whists_on(other), whists[str(other)], 0, SIZE / 2 - BAND - 24)
@@ -220,5 +220,5 @@ def _cross(img: Image.Image, d: ImageDraw.ImageDraw, seats: list[dict[str, Any]]
                 center, angle = (x0 + along, y1 - half), 0
                 line = (x0 + cut, y1, x0 + cut, y1 - BAND)
             if col:
-                d.line(line, fill=LINE, width=2)
+                d.line(line, fill=LINE, width=3)
             _cell(img, center, whists_on(target), whists[str(target)], angle, third - 20)
