@@ -237,6 +237,8 @@ def test_the_russian_sheet_spec_writes_running_totals_from_the_record():
     assert spec["names"] == ["Аня", "Борис", "Вера"] and spec["seats"][0]["pool"] == ["2", "4"]
     assert spec["seats"][1]["pool"] == [] and spec["finished"] is False
     assert "раздача 2" in spec["title"] and Image.open(io.BytesIO(pictures.draw(spec))).format == "PNG"
+    over = sheet_picture({"record": record, "result": {"forfeit": 1}}, ["Аня", "Борис", "Вера"], "ru")
+    assert over["finished"] is True  # a game ended early shows its exact settlement too
     for seats in (2, 5):
         with pytest.raises(ValueError):
             pictures.draw({**PULKA_RU_3, "seats": [PULKA_RU_3["seats"][0]] * seats})

@@ -99,7 +99,8 @@ def sheet_picture(view: dict[str, Any], names: list[str], lang: str) -> dict[str
         "system": w[done.options.system],
         "seats": seats,
         "settlement": [fnum(result[p]) for p in players],
-        "finished": finished(sheet, done.options),
+        # closed: the pool is full, or the game ended early (a forfeit): exact numbers then
+        "finished": finished(sheet, done.options) or bool(view.get("result")),
     }
 
 
