@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,48 @@ KING = {
     ],
     "totals": [-7, -12, 12, -1],
 }
-SPECS = {"preferans_ru": PREFERANS, "bridge_en": BRIDGE, "king_ru": KING}
+PULKA_RU_3 = {  # a closed пулька: the exact settlement in the circle, long progressions cut
+    "game": "preferans_ru",
+    "lang": "ru",
+    "title": "Пулька · Ленинград · до 10 · раздача 14",
+    "names": ["Александра Владимировна", LONG[:40], "🤖 Вера"],
+    "pool": 10,
+    "system": "Ленинград",
+    "seats": [
+        {"pool": ["2", "4", "6", "10"], "mountain": ["4"], "whists": {"1": ["8", "16", "24"], "2": []}},
+        {
+            "pool": ["4", "10"],
+            "mountain": ["10", "22", "32"],
+            "whists": {"0": ["4", "12", "20", "28", "36", "44", "52", "60", "68", "76", "84", "92"], "2": ["6"]},
+        },
+        {"pool": ["6", "8", "10"], "mountain": [], "whists": {"0": ["20"], "1": ["12", "24"]}},
+    ],
+    "settlement": ["-212/3", "-410/3", "622/3"],
+    "finished": True,
+}
+PULKA_RU_4 = {  # 4 players, under way: the settlement rounded by the names
+    "game": "preferans_ru",
+    "lang": "ru",
+    "title": "Пулька · Сочи · до 20 · раздача 7",
+    "names": ["Аня", "Щ" * 30, "Вера", "Дмитрий Константинович Рождественский"],
+    "pool": 20,
+    "system": "Сочи",
+    "seats": [
+        {"pool": ["10"], "mountain": ["80"], "whists": {"1": ["100", "180", "360"], "2": ["50"], "3": []}},
+        {"pool": [], "mountain": ["90", "170", "260"], "whists": {"0": ["80"], "2": ["100", "170"], "3": []}},
+        {"pool": ["10", "20"], "mountain": [], "whists": {"0": ["160"], "1": ["90", "170", "260"], "3": ["80"]}},
+        {"pool": ["10"], "mountain": ["−10"], "whists": {"0": [], "1": ["170", "330"], "2": ["50", "120"]}},
+    ],
+    "settlement": ["1071/2", "-1165", "825", "-391/2"],
+    "finished": False,
+}
+SPECS = {
+    "preferans_ru": PREFERANS,
+    "bridge_en": BRIDGE,
+    "king_ru": KING,
+    "pulka_ru_3": PULKA_RU_3,
+    "pulka_ru_4": PULKA_RU_4,
+}
 
 
 def differing_share(a: Image.Image, b: Image.Image) -> float:
@@ -103,6 +145,10 @@ def test_a_changed_sheet_is_not_within_the_tolerance():
     spec["sheet"][0]["scores"] = [-8, -4, 0, -4]
     drawn = Image.open(io.BytesIO(pictures.draw(spec)))
     assert differing_share(drawn, Image.open(IMAGES / "king_ru.png")) > MOST_DIFFERENT
+    spec = json.loads(json.dumps(PULKA_RU_4))
+    spec["seats"][3]["whists"]["1"][-1] = "380"  # one total: 330 → 380
+    drawn = Image.open(io.BytesIO(pictures.draw(spec)))
+    assert differing_share(drawn, Image.open(IMAGES / "pulka_ru_4.png")) > MOST_DIFFERENT
 
 
 @pytest.mark.parametrize("bold", [False, True])
@@ -128,7 +174,7 @@ def test_every_game_spec_draws_a_png():
         pictures.draw({"game": "durak"})
 
 
-PICTURED = ["preferans", "preferans_score", "king", "bridge", "bridge_score"]
+PICTURED = ["preferans", "preferans_score", "king", "bridge", "bridge_score", "preferans_ru", "preferans_ru_score"]
 
 
 @pytest.mark.parametrize("game_name", PICTURED)
@@ -169,3 +215,30 @@ def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
         seat = game.to_act(state)[0]
         state, events = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
     assert drawn > 0, f"{game_name} posted no sheet"
+
+
+def test_the_russian_sheet_spec_writes_running_totals_from_the_record():
+    """Each cell is the running total after every hand that changed it (§6.1), the
+    settlement exact; a пулька with 2 or 5 players is refused by the drawing."""
+    from bot.games.preferans_ru_score import progression, sheet_picture
+
+    assert progression(Fraction(0), [Fraction(2), Fraction(0), Fraction(2), Fraction(4)]) == ["2", "4", "8"]
+    assert progression(Fraction(5), [Fraction(-1, 3)]) == ["5", "14/3"]
+    record = {
+        "game": "preferans_ru",
+        "options": {"system": "sochi", "pool": 10},
+        "players": ["A", "B", "C"],
+        "hands": [
+            {"declarer": "A", "contract": "6S", "whist": {"B": "pass", "C": "pass"}},
+            {"declarer": "A", "contract": "6S", "whist": {"B": "pass", "C": "pass"}},
+        ],
+    }
+    spec = sheet_picture({"record": record}, ["Аня", "Борис", "Вера"], "ru")
+    assert spec["names"] == ["Аня", "Борис", "Вера"] and spec["seats"][0]["pool"] == ["2", "4"]
+    assert spec["seats"][1]["pool"] == [] and spec["finished"] is False
+    assert "раздача 2" in spec["title"] and Image.open(io.BytesIO(pictures.draw(spec))).format == "PNG"
+    over = sheet_picture({"record": record, "result": {"forfeit": 1}}, ["Аня", "Борис", "Вера"], "ru")
+    assert over["finished"] is True  # a game ended early shows its exact settlement too
+    for seats in (2, 5):
+        with pytest.raises(ValueError):
+            pictures.draw({**PULKA_RU_3, "seats": [PULKA_RU_3["seats"][0]] * seats})

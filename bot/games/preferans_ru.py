@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans_ru_score import contract_label, sheet_block
+from bot.games.preferans_ru_score import contract_label, sheet_block, sheet_picture
 from bot.games.preferans_ru_score import next_option as sheet_next_option
 from bot.games.preferans_ru_score import option_rows as sheet_option_rows
 from bot.games.preferans_ru_score import variant_text as sheet_variant_text
@@ -286,6 +286,9 @@ class PreferansRuUI(GameUI):
             text = sheet_block(view, names, lang, last=False)
             out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
         return out
+
+    def picture(self, events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict | None:
+        return sheet_picture(view, names, lang)
 
     def rules_text(self, lang: str) -> str:
         return t(lang, "rules.preferans_ru")

@@ -9,6 +9,7 @@ the declarer (or распасы), the contract, the whist decisions, the tricks,
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from bot.games import register_ui
@@ -17,7 +18,8 @@ from bot.i18n import t
 from bot.render.common import chunk, esc
 from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
 from engine.preferans_ru.record import play
-from engine.preferans_ru.sheet import SUIT, sheet_text
+from engine.preferans_ru.scoring import finished, fnum, settlement
+from engine.preferans_ru.sheet import SUIT, WORDS, sheet_text, shown
 
 LETTERS = "ABCD"
 POOLS = (10, 20, 30, 40, 50)
@@ -46,6 +48,60 @@ def sheet_block(view: dict[str, Any], names: list[str], lang: str, last: bool) -
     line = done.lines[-1] if last and done.lines else None
     text = sheet_text(done.sheet, done.options, lang, line, len(done.lines), names=letters)
     return f"<pre>{esc(text)}</pre>"
+
+
+def progression(start: Fraction, gains: list[Fraction]) -> list[str]:
+    """A cell as written on paper: the running total after every hand that changed it
+    ("2.4.6"), from a start that was not zero."""
+    out = [shown(start)] if start else []
+    total = start
+    for gain in gains:
+        if gain:
+            total += gain
+            out.append(shown(total))
+    return out
+
+
+def sheet_picture(view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """The пулька as a picture spec (``bot.render.pulka_ru``): per seat the пуля, гора and
+    висты progressions, the settlement (exact numbers; the picture rounds them while the
+    game goes on). Made from the §9 record in the public view: it holds no card."""
+    done = play(view["record"])
+    sheet, players = done.sheet, done.players
+    gains = [line.gain for line in done.lines]
+
+    def cell(total: Fraction, gained: list[Fraction]) -> list[str]:
+        return progression(total - sum(gained, Fraction(0)), gained)
+
+    seats = []
+    for p in players:
+        pool = [g.pool.get(p, Fraction(0)) for g in gains]
+        mountain = [g.mountain.get(p, Fraction(0)) for g in gains]
+        whists = {}
+        for j, q in enumerate(players):
+            if q != p:
+                on_q = [g.whists.get(p, {}).get(q, Fraction(0)) for g in gains]
+                whists[str(j)] = cell(sheet.whists[p][q], on_q)
+        seats.append(
+            {"pool": cell(sheet.pool[p], pool), "mountain": cell(sheet.mountain[p], mountain), "whists": whists}
+        )
+    w = WORDS.get(lang, WORDS["en"])
+    title = w["title"].format(system=w[done.options.system], pool=done.options.pool)
+    if done.lines:
+        title += w["hand_n"].format(n=len(done.lines))
+    result = settlement(sheet, done.options)
+    return {
+        "game": "preferans_ru",
+        "lang": lang,
+        "title": title,
+        "names": [_name(names, p) for p in players],
+        "pool": done.options.pool,
+        "system": w[done.options.system],
+        "seats": seats,
+        "settlement": [fnum(result[p]) for p in players],
+        # closed: the pool is full, or the game ended early (a forfeit): exact numbers then
+        "finished": finished(sheet, done.options) or bool(view.get("result")),
+    }
 
 
 def pending_text(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
@@ -208,6 +264,9 @@ class PreferansRuScoreUI(GameUI):
         self, legal: list[str], view: dict[str, Any], lang: str, mode: str, names: list[str]
     ) -> tuple[Rows, list[tuple[str, str]]]:
         return action_rows(legal, view, names, lang), []
+
+    def picture(self, events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict | None:
+        return sheet_picture(view, names, lang)
 
     def posts(
         self,

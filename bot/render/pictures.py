@@ -100,7 +100,14 @@ _DRAWING = threading.Lock()  # the cached FreeType faces are shared: one drawing
 
 def draw(spec: dict[str, Any]) -> bytes:
     """The picture of a sheet spec as PNG bytes (safe to call from several threads)."""
-    drawers = {"preferans": preferans_picture, "bridge": bridge_picture, "king": king_picture}
+    from bot.render.pulka_ru import preferans_ru_picture  # it draws with this module's helpers
+
+    drawers = {
+        "preferans": preferans_picture,
+        "preferans_ru": preferans_ru_picture,
+        "bridge": bridge_picture,
+        "king": king_picture,
+    }
     with _DRAWING:
         return _png(drawers[spec["game"]](spec))
 
