@@ -11,7 +11,7 @@ from bot.links import group_message_link
 from engine.base import get_game
 from engine.cards import label
 from storage.models import TableRow
-from tests.e2e import CARD_LABEL, open_table
+from tests.e2e import CARD_LABEL, card_labels_in, open_table
 
 KITCHEN = -1001234567890  # supergroups: message links t.me/c/1234567890/<message>
 DACHA = -1009876543210
@@ -56,24 +56,9 @@ async def hidden_cards(bot, table_id) -> set[str]:
     _, state = await bot.state(table_id)
     game = get_game((await bot.repo.get_table(table_id)).game)
     seats = len(await bot.repo.get_seats(table_id))
-    public = {label(c) for c in _cards_of(game.view(state, None))}
+    public = card_labels_in(game.view(state, None))
     in_hands = {label(c) for seat in range(seats) for c in game.view(state, seat).get("hand", [])}
     return in_hands - public
-
-
-def _cards_of(value) -> list[str]:
-    from engine.cards import is_card
-
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found += [word for word in item.split() if is_card(word)]
-    return found
 
 
 # ---------------------------------------------------------------------- /mytables
