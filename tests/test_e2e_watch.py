@@ -51,6 +51,14 @@ def spectator_message(fake, user):
     return found[0]
 
 
+async def start_watching(bot, fake, user):
+    """``user`` opens the bot's DM and presses 👁 Watch under the Кухня table: their
+    spectator message."""
+    await bot.send(user, user, "/start")
+    await bot.press(user, await bot.table_message(KITCHEN), "👁 Смотреть")
+    return spectator_message(fake, user)
+
+
 async def hidden_cards(bot, table_id) -> set[str]:
     """Labels of the cards in the players' hands that the public view does not show."""
     _, state = await bot.state(table_id)
@@ -226,9 +234,7 @@ async def test_leave_stops_the_updates(bot, fake_telegram):
     anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [boris])
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     await bot.play(table.id, [anya, boris], until=after_moves(8))
     assert len(watched.history) > 1  # it followed the game
 
@@ -250,9 +256,7 @@ async def test_bot_removed_from_the_group_ends_the_watching(bot, fake_telegram):
     anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [boris])
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     fake.kick_bot(KITCHEN)
     await bot.play(table.id, [anya, boris])  # until the group message fails and the table closes
     await bot.settle()
@@ -307,9 +311,7 @@ async def test_watch_bridge_to_the_end_sees_dummy_once_down(bot, fake_telegram):
     anya, vera = fake.user(1, "Аня"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [], computers=3, command="/bridge")
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     game = get_game("bridge")
     seen_dummy = []
 
