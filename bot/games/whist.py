@@ -19,6 +19,12 @@ PRESETS = ("seed", "classical_long", "classical_short")
 RUBBER_CHOICES = (10, 1, 2, 3, 5, None)
 
 
+def next_rubbers(now: int | None) -> int | None:
+    """The next choice of the "rubbers" option button (round the list)."""
+    i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
+    return RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]
+
+
 # ---------------------------------------------------------------- small pieces
 def side_name(side: str, lang: str) -> str:
     return t(lang, f"whist.side.{side}")
@@ -335,9 +341,7 @@ class WhistUI(GameUI):
         elif key == "must_trump":
             new = {**full.dump(), "must_trump": not full.must_trump}
         elif key == "rubbers":
-            now = full.match_rubbers_to_win
-            i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
-            new = {**full.dump(), "match_rubbers_to_win": RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]}
+            new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
         else:
             raise KeyError(key)
         return WhistOptions.model_validate(new).dump()
