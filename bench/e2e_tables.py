@@ -49,6 +49,7 @@ if __package__ in (None, ""):  # `python bench/e2e_tables.py`
 
 from bench.common import header, peak_rss_mb, percentile, verdict
 from bench.fakeload import LoadTelegram, Press
+from bot.emulator.telegram_fake import FakeUser
 
 GOAL_ACTIONS = 300.0
 GOAL_P99_MS = 50.0
@@ -74,30 +75,19 @@ async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], hu
         table = await service.open_table(
             group, 0, game, Person(users[0].id, users[0].first_name, None, "en"), "en", f"Table {k}"
         )
+        host = users[0]
+
+        async def press(user: FakeUser, button: str) -> None:
+            """``user`` presses a lobby button under the table as it now stands."""
+            row = await service.repo.get_table(table.id)
+            person = Person(user.id, user.first_name)
+            await service.lobby_press(row.id, row.version, person, button, no_admin, PressPlace(row.chat_id))
+
         for u in users[1:]:
-            table = await service.repo.get_table(table.id)
-            await service.lobby_press(
-                table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id)
-            )
+            await press(u, "join")
         for _ in range(SEATS[game] - len(users)):
-            table = await service.repo.get_table(table.id)
-            await service.lobby_press(
-                table.id,
-                table.version,
-                Person(users[0].id, users[0].first_name),
-                "cpu+",
-                no_admin,
-                PressPlace(table.chat_id),
-            )
-        table = await service.repo.get_table(table.id)
-        await service.lobby_press(
-            table.id,
-            table.version,
-            Person(users[0].id, users[0].first_name),
-            "start",
-            no_admin,
-            PressPlace(table.chat_id),
-        )
+            await press(host, "cpu+")
+        await press(host, "start")
         return {
             "k": k,
             "game": game,

@@ -94,13 +94,17 @@ def play_random(
             legal = [a for a in legal if not a.startswith(("claim", "concede"))] or legal
         state, _ = apply(state, seat, choice(legal))
         actions += 1
-    seconds = time.perf_counter() - start
+    return rates(done_deals, actions, time.perf_counter() - start, matches=matches)
+
+
+def rates(deals: int, actions: int, seconds: float, **extra: Any) -> dict[str, Any]:
+    """One measurement: the counts, the time and the deals and actions per second."""
     return {
-        "deals": done_deals,
+        "deals": deals,
         "actions": actions,
-        "matches": matches,
+        **extra,
         "seconds": seconds,
-        "deals_per_s": done_deals / seconds,
+        "deals_per_s": deals / seconds,
         "actions_per_s": actions / seconds,
     }
 
@@ -125,14 +129,7 @@ def rlcard_env(deals: int, seed: int) -> dict[str, Any] | None:
     for _ in range(deals):
         env.run(is_training=False)
         actions += len(env.game.actions)
-    seconds = time.perf_counter() - start
-    return {
-        "deals": deals,
-        "actions": actions,
-        "seconds": seconds,
-        "deals_per_s": deals / seconds,
-        "actions_per_s": actions / seconds,
-    }
+    return rates(deals, actions, time.perf_counter() - start)
 
 
 def rlcard_bare(deals: int, seed: int) -> dict[str, Any] | None:
@@ -150,14 +147,7 @@ def rlcard_bare(deals: int, seed: int) -> dict[str, Any] | None:
         while not game.is_over():
             game.step(rng.choice(game.judger.get_legal_actions()))
             actions += 1
-    seconds = time.perf_counter() - start
-    return {
-        "deals": deals,
-        "actions": actions,
-        "seconds": seconds,
-        "deals_per_s": deals / seconds,
-        "actions_per_s": actions / seconds,
-    }
+    return rates(deals, actions, time.perf_counter() - start)
 
 
 def row(label: str, r: dict[str, Any], extra: str = "") -> str:

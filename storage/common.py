@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from storage.models import (
     ActionRow,
@@ -23,6 +24,11 @@ from storage.models import (
     TimerRow,
     UserRow,
 )
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Row = TypeVar("_Row", bound="DataclassInstance")
 
 STATUSES = frozenset({"lobby", "playing", "between", "closed"})
 
@@ -60,114 +66,55 @@ def loads(text: str | None) -> Any:
 # --- rows -> dataclasses ---------------------------------------------------------
 
 
+def _decode(cls: type[_Row], row: Mapping[str, Any], **decoded: Any) -> _Row:
+    """A ``cls`` from the row's column of each field's name; ``decoded`` gives the
+    fields whose column needs converting (JSON text, SQLite's 0/1 booleans)."""
+    values = {f.name: row[f.name] for f in fields(cls)}
+    values.update(decoded)
+    return cls(**values)
+
+
 def table_row(row: Mapping[str, Any]) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        thread_id=row["thread_id"],
-        game=row["game"],
-        options=loads(row["options"]),
-        status=row["status"],
-        opener_id=row["opener_id"],
-        version=row["version"],
-        game_no=row["game_no"],
-        group_message_id=row["group_message_id"],
-        lang=row["lang"],
-        settings=loads(row["settings"]),
-        created_at=row["created_at"],
-    )
+    return _decode(TableRow, row, options=loads(row["options"]), settings=loads(row["settings"]))
 
 
 def seat_row(row: Mapping[str, Any]) -> SeatRow:
-    return SeatRow(
-        table_id=row["table_id"],
-        seat=row["seat"],
-        user_id=row["user_id"],
-        name=row["name"],
-        is_computer=bool(row["is_computer"]),
-        dm_message_id=row["dm_message_id"],
-        ping_message_id=row["ping_message_id"],
-        keyboard=row["keyboard"],
-        keyboard_version=row["keyboard_version"],
-    )
+    return _decode(SeatRow, row, is_computer=bool(row["is_computer"]))
 
 
 def spectator_row(row: Mapping[str, Any]) -> SpectatorRow:
-    return SpectatorRow(table_id=row["table_id"], user_id=row["user_id"], dm_message_id=row["dm_message_id"])
+    return _decode(SpectatorRow, row)
 
 
 def user_row(row: Mapping[str, Any]) -> UserRow:
-    return UserRow(
-        user_id=row["user_id"],
-        name=row["name"],
-        username=row["username"],
-        lang=row["lang"],
-        dm_open=bool(row["dm_open"]),
-    )
+    return _decode(UserRow, row, dm_open=bool(row["dm_open"]))
 
 
 def action_row(row: Mapping[str, Any]) -> ActionRow:
-    return ActionRow(
-        table_id=row["table_id"],
-        seq=row["seq"],
-        game_no=row["game_no"],
-        seat=row["seat"],
-        action=row["action"],
-        created_at=row["created_at"],
-    )
+    return _decode(ActionRow, row)
 
 
 def outbox_row(row: Mapping[str, Any]) -> OutboxItem:
-    return OutboxItem(
-        kind=row["kind"],
-        chat_id=row["chat_id"],
-        table_id=row["table_id"],
-        target=row["target"],
-        payload=loads(row["payload"]),
-        id=row["id"],
-        created_at=row["created_at"],
-    )
+    return _decode(OutboxItem, row, payload=loads(row["payload"]))
 
 
 def timer_row(row: Mapping[str, Any]) -> TimerRow:
-    return TimerRow(
-        table_id=row["table_id"],
-        version=row["version"],
-        remind_at=row["remind_at"],
-        expire_at=row["expire_at"],
-        reminded=bool(row["reminded"]),
-    )
+    return _decode(TimerRow, row, reminded=bool(row["reminded"]))
 
 
 def finished_row(row: Mapping[str, Any]) -> FinishedGame:
-    return FinishedGame(
-        chat_id=row["chat_id"],
-        thread_id=row["thread_id"],
-        table_id=row["table_id"],
-        game_no=row["game_no"],
-        game=row["game"],
+    return _decode(
+        FinishedGame,
+        row,
         options=loads(row["options"]),
         players=json.loads(row["players"]) if row["players"] else [],
         result=loads(row["result"]),
         rated=bool(row["rated"]),
-        id=row["id"],
-        finished_at=row["finished_at"],
     )
 
 
 def rating_row(row: Mapping[str, Any]) -> RatingRow:
-    return RatingRow(
-        chat_id=row["chat_id"],
-        game=row["game"],
-        player=row["player"],
-        user_id=row["user_id"],
-        name=row["name"],
-        mu=row["mu"],
-        sigma=row["sigma"],
-        games=row["games"],
-        wins=row["wins"],
-        last_played=row["last_played"],
-    )
+    return _decode(RatingRow, row)
 
 
 # --- argument validation (before anything is written) ---------------------------

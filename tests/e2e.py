@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable, Iterator
 
 from bot.app import build_application
 from bot.config import Settings
@@ -198,7 +198,7 @@ class BotUnderTest:
             game = get_game(table.game)
             seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
             views = {seat: game.view(state, seat) for seat in [None, *range(len(seats))]}
-            public = _labels_in(views[None])
+            public = card_labels_in(views[None])
             hands = {seat: {label(c) for c in views[seat].get("hand", [])} for seat in range(len(seats))}
             readers = [(table.chat_id, None, table.group_message_id)]
             readers += [(s.user_id, s.seat, s.dm_message_id) for s in seats if not s.is_computer]
@@ -209,7 +209,7 @@ class BotUnderTest:
                 (chat, None, message) for (chat, message), at in self._spectator_messages.items() if at == table.id
             ]
             for chat, seat, message_id in readers:
-                visible = _labels_in(views[seat])
+                visible = card_labels_in(views[seat])
                 others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()
                 secret = others - hands.get(seat, set()) - public
                 assert not visible & secret, (
@@ -238,9 +238,8 @@ class BotUnderTest:
                     assert not leaked, f"cards {leaked} leaked to chat {chat_id}: {version.text}"
 
 
-def _labels_in(value) -> set[str]:
-    """Labels of every card string anywhere in a view (dicts, lists, strings)."""
-    found: set[str] = set()
+def strings_in(value) -> Iterator[str]:
+    """Every string anywhere in a view (nested dicts, lists and tuples)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -249,10 +248,12 @@ def _labels_in(value) -> set[str]:
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
         elif isinstance(item, str):
-            for word in item.split():
-                if is_card(word):
-                    found.add(label(word))
-    return found
+            yield item
+
+
+def card_labels_in(value) -> set[str]:
+    """Labels of every card string anywhere in a view."""
+    return {label(word) for text in strings_in(value) for word in text.split() if is_card(word)}
 
 
 def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.Random) -> str:

@@ -13,6 +13,7 @@ from engine.bridge.bidding import choose_call, decide
 from engine.bridge.bidding.hand import Hand
 from engine.bridge.inference import HandRange, auction_inferences
 from engine.bridge.rules import call_view
+from tests.test_bridge_rules import deal_of
 
 G = get_game("bridge")
 N, E, S, W = range(4)
@@ -25,15 +26,6 @@ def cards(pbn: str) -> list[str]:
         out += [r + suit for r in ranks]
     assert len(out) == 13, pbn
     return out
-
-
-def deal_of(hands: list[list[str]], dealer: int = 0, board: int = 1) -> str:
-    deck = [None] * 52
-    slots = {seat: [i for i in range(52) if (dealer + 1 + i) % 4 == seat] for seat in range(4)}
-    for seat, hand in enumerate(hands):
-        for i, card in zip(slots[seat], hand):
-            deck[i] = card
-    return f"deal dealer={'NESW'[dealer]} board={board} " + " ".join(deck)
 
 
 def bid_out(north: str, south: str, seed: int = 2, dealer: int = N) -> tuple[list[str], object]:

@@ -92,9 +92,9 @@ def test_declarer_cashes_dummys_winners():
         assert strong_choice(s, S, seed) in ("play AS", "play KS", "play QS")
 
 
-def test_third_hand_plays_the_ace_not_the_four():
-    # W leads ♠3, dummy ♠2; E with ♠AQ864 must not play the ♠4 (S's bare ♠K would win)
-    s = position(
+def third_hand_position() -> rules.State:
+    """No trumps, S declares; W leads the ♠3, dummy plays the ♠2, E holds ♠AQ864."""
+    return position(
         {
             N: ["2H", "3H", "2D", "3D"],
             E: ["AS", "QS", "8S", "6S", "4S"],
@@ -106,6 +106,11 @@ def test_third_hand_plays_the_ace_not_the_four():
         W,
         trick=((W, "3S"), (N, "2S")),
     )
+
+
+def test_third_hand_plays_the_ace_not_the_four():
+    # E with ♠AQ864 must not play the ♠4 (S's bare ♠K would win)
+    s = third_hand_position()
     assert dd_best(s) == {"AS"}
     for seed in range(3):
         assert strong_choice(s, E, seed) == "play AS"
@@ -135,18 +140,7 @@ def test_defender_gives_no_ruff_and_discard():
 def test_the_player_reads_the_view_only():
     """The chooser gets a plain dict: the same view with every hidden hand's cards
     swapped around (same counts) must give the same card."""
-    s = position(
-        {
-            N: ["2H", "3H", "2D", "3D"],
-            E: ["AS", "QS", "8S", "6S", "4S"],
-            S: ["KS", "AD", "KD", "QD", "2C"],
-            W: ["TS", "AH", "KH", "QH"],
-        },
-        S,
-        "NT",
-        W,
-        trick=((W, "3S"), (N, "2S")),
-    )
+    s = third_hand_position()
     view = rules.view(s, E)
     assert set(view) >= {"hand", "dummy_hand", "played", "trick", "hand_counts"}
     other = position(
@@ -191,18 +185,7 @@ def test_whole_deals_only_legal_actions(seed, level, monkeypatch):
 
 
 def test_played_cards_get_their_seats_and_decisions_repeat_for_a_seed():
-    s = position(
-        {
-            N: ["2H", "3H", "2D", "3D"],
-            E: ["AS", "QS", "8S", "6S", "4S"],
-            S: ["KS", "AD", "KD", "QD", "2C"],
-            W: ["TS", "AH", "KH", "QH"],
-        },
-        S,
-        "NT",
-        W,
-        trick=((W, "3S"), (N, "2S")),
-    )
+    s = third_hand_position()
     view = rules.view(s, N)  # any seat's view; the declarer plays dummy's card here
     assert play_ai.seats_of_played(view, None) == [tuple(p) for t in s.tricks for p in t["plays"]]
     legal = rules.legal_actions(s, E)
@@ -211,18 +194,7 @@ def test_played_cards_get_their_seats_and_decisions_repeat_for_a_seed():
 
 
 def test_a_view_that_does_not_add_up_falls_back_to_the_easy_play():
-    s = position(
-        {
-            N: ["2H", "3H", "2D", "3D"],
-            E: ["AS", "QS", "8S", "6S", "4S"],
-            S: ["KS", "AD", "KD", "QD", "2C"],
-            W: ["TS", "AH", "KH", "QH"],
-        },
-        S,
-        "NT",
-        W,
-        trick=((W, "3S"), (N, "2S")),
-    )
+    s = third_hand_position()
     view = rules.view(s, E)
     view["hand_counts"] = [13, 13, 13, 13]  # more hidden cards than unseen ones
     assert strong_choice_of(view, rules.legal_actions(s, E)) in rules.legal_actions(s, E)

@@ -17,7 +17,7 @@ from engine.durak import DurakOptions
 from engine.errors import EngineError, NotYourTurn
 
 G = get_game("durak")
-VIEW_KEYS = {
+VIEW_KEYS = {  # the keys of the public view (a seat's view adds "hand")
     "game",
     "seat",
     "players",

@@ -11,7 +11,7 @@ from bot.links import group_message_link
 from engine.base import get_game
 from engine.cards import label
 from storage.models import TableRow
-from tests.e2e import CARD_LABEL, open_table
+from tests.e2e import CARD_LABEL, card_labels_in, open_table
 
 KITCHEN = -1001234567890  # supergroups: message links t.me/c/1234567890/<message>
 DACHA = -1009876543210
@@ -51,29 +51,22 @@ def spectator_message(fake, user):
     return found[0]
 
 
+async def start_watching(bot, fake, user):
+    """``user`` opens the bot's DM and presses 👁 Watch under the Кухня table: their
+    spectator message."""
+    await bot.send(user, user, "/start")
+    await bot.press(user, await bot.table_message(KITCHEN), "👁 Смотреть")
+    return spectator_message(fake, user)
+
+
 async def hidden_cards(bot, table_id) -> set[str]:
     """Labels of the cards in the players' hands that the public view does not show."""
     _, state = await bot.state(table_id)
     game = get_game((await bot.repo.get_table(table_id)).game)
     seats = len(await bot.repo.get_seats(table_id))
-    public = {label(c) for c in _cards_of(game.view(state, None))}
+    public = card_labels_in(game.view(state, None))
     in_hands = {label(c) for seat in range(seats) for c in game.view(state, seat).get("hand", [])}
     return in_hands - public
-
-
-def _cards_of(value) -> list[str]:
-    from engine.cards import is_card
-
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found += [word for word in item.split() if is_card(word)]
-    return found
 
 
 # ---------------------------------------------------------------------- /mytables
@@ -241,9 +234,7 @@ async def test_leave_stops_the_updates(bot, fake_telegram):
     anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [boris])
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     await bot.play(table.id, [anya, boris], until=after_moves(8))
     assert len(watched.history) > 1  # it followed the game
 
@@ -265,9 +256,7 @@ async def test_bot_removed_from_the_group_ends_the_watching(bot, fake_telegram):
     anya, boris, vera = fake.user(1, "Аня"), fake.user(2, "Борис"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [boris])
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     fake.kick_bot(KITCHEN)
     await bot.play(table.id, [anya, boris])  # until the group message fails and the table closes
     await bot.settle()
@@ -322,9 +311,7 @@ async def test_watch_bridge_to_the_end_sees_dummy_once_down(bot, fake_telegram):
     anya, vera = fake.user(1, "Аня"), fake.user(3, "Вера")
     table = await open_table(bot, KITCHEN, anya, [], computers=3, command="/bridge")
     await bot.press(anya, await bot.table_message(KITCHEN), "Начать")
-    await bot.send(vera, vera, "/start")
-    await bot.press(vera, await bot.table_message(KITCHEN), "👁 Смотреть")
-    watched = spectator_message(fake, vera)
+    watched = await start_watching(bot, fake, vera)
     game = get_game("bridge")
     seen_dummy = []
 

@@ -17,11 +17,12 @@ import re
 import pytest
 
 from bot import screens
-from bot.games import all_uis, ui_for
+from bot.games import ui_for
 from bot.render.common import MESSAGE_LIMIT, display_name, fit_message
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, PLAYING, SeatRow, TableRow
 from tests.fakebot import _utf16_len, render
+from tests.random_play import every_ui_and_seat_count, first_deal, random_step
 
 LONG = "Ж" * 64 + " " + "W" * 64  # the longest full name Telegram allows: 64 + 64
 HOSTILE_NAMES = [
@@ -106,11 +107,8 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
             assert display_name(name) in shown, f"{display_name(name)!r} not in the lobby"
         h_table.status = p_table.status = PLAYING
         h_table.game_no = p_table.game_no = 1
-    options = game.Options()
     history: list[dict] = []
-    state, events = game.apply(
-        game.initial_state(options, players), None, game.new_deal(options, players, rng, history)
-    )
+    state, events = first_deal(game, players, rng)
     for step in range(STEPS):
         if game.is_over(state):
             history = history + [game.result(state)]
@@ -124,22 +122,11 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
             )
         if game.is_over(state):
             return longest
-        system = getattr(game, "system_action", None)
-        action = system(state, rng) if system else None
-        if action is not None:
-            state, events = game.apply(state, None, action)
-            continue
-        seat = game.to_act(state)[0]
-        legal = game.legal_actions(state, seat)
-        state, events = game.apply(state, seat, rng.choice(legal))
+        state, events = random_step(game, state, rng)
     return longest
 
 
-CASES = [
-    (ui.name, players)
-    for ui in all_uis()
-    for players in sorted(set(get_game(ui.name).seat_range(get_game(ui.name).Options())))
-]
+CASES = every_ui_and_seat_count()
 
 
 @pytest.mark.parametrize("game_name,players", CASES)

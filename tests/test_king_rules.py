@@ -279,15 +279,18 @@ def trump_state(hands, dealer=W, mode="name S", **options):
     return s
 
 
+# N leads clubs; E and S are void in clubs, E holds two spades (trumps) and S five
+CLUBS_LEAD_HANDS = [
+    ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
+    ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
+    ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
+    ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
+]
+
+
 def test_must_trump_but_no_duty_to_overtrump():
     # N (F, chooser) leads; E is void in clubs and holds two trumps (spades)
-    hands = [
-        ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
-        ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
-        ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
-        ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
-    ]
-    s = trump_state(hands)
+    s = trump_state(CLUBS_LEAD_HANDS)
     assert s.trump == "S" and G.to_act(s) == [N]
     s, _ = play(s, "play KC")
     assert G.legal_actions(s, E) == ["play 7S", "play KS"]  # any trump, not only a higher one
@@ -300,13 +303,7 @@ def test_must_trump_but_no_duty_to_overtrump():
 
 
 def test_without_must_ruff_a_void_player_discards_freely():
-    hands = [
-        ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "AS"],
-        ["7S", "KS", "AH", "KH", "QH", "JH", "TH", "9H"],
-        ["8S", "9S", "TS", "JS", "QS", "8H", "7H", "AD"],
-        ["7C", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
-    ]
-    s = trump_state(hands, trump_must_ruff=False)
+    s = trump_state(CLUBS_LEAD_HANDS, trump_must_ruff=False)
     s, _ = play(s, "play KC")
     assert len(G.legal_actions(s, E)) == 8
 

@@ -15,13 +15,14 @@ import re
 
 import pytest
 
-from bot.games import all_uis, ui_for
+from bot.games import ui_for
 from bot.games.preferans import result_lines, sheet_post
 from bot.render.common import display_name
 from engine.base import get_game
 from engine.preferans.sheet import sheet_text
 from engine.score import text as score_text
 from engine.text import PHONE_WIDTH, display_width, wrap, wrap_lines
+from tests.random_play import every_ui_and_seat_count, first_deal, random_step
 
 PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
 LONGEST = ["Ж" * 64 + " " + "Щ" * 64, "🃏" * 64, "W" * 64]
@@ -37,11 +38,8 @@ def widest_sheet_line(game_name: str, players: int, seed: int, lang: str) -> tup
     game, ui = get_game(game_name), ui_for(game_name)
     names = long_names(players)
     rng = random.Random(seed)
-    options = game.Options()
     history: list[dict] = []
-    state, events = game.apply(
-        game.initial_state(options, players), None, game.new_deal(options, players, rng, history)
-    )
+    state, events = first_deal(game, players, rng)
     widest = (0, "")
     for _ in range(5000):
         if game.is_over(state):
@@ -52,21 +50,11 @@ def widest_sheet_line(game_name: str, players: int, seed: int, lang: str) -> tup
                     widest = max(widest, (display_width(line), line))
         if game.is_over(state):
             return widest
-        system = getattr(game, "system_action", None)
-        action = system(state, rng) if system else None
-        if action is not None:
-            state, events = game.apply(state, None, action)
-            continue
-        seat = game.to_act(state)[0]
-        state, events = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        state, events = random_step(game, state, rng)
     return widest  # a random pulka may run long: its sheets so far are measured
 
 
-CASES = [
-    (ui.name, players)
-    for ui in all_uis()
-    for players in sorted(set(get_game(ui.name).seat_range(get_game(ui.name).Options())))
-]
+CASES = every_ui_and_seat_count()
 
 
 @pytest.mark.parametrize("game_name,players", CASES)

@@ -9,6 +9,7 @@ import pytest
 from engine.base import get_game
 from engine.errors import BadSyntax, EngineError, GameOver, IllegalAction, NotYourTurn
 from engine.preferans.rules import DECK
+from engine.preferans.state import State
 
 G = get_game("preferans")
 A, B, C = 0, 1, 2
@@ -349,18 +350,20 @@ def test_lone_defender_two_handed_play():
     assert G.to_act(s) == [A]
 
 
-def test_defenders_fifth_trick_stops_play():
-    hands = {
-        A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
-        B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
-        C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"],
-    }
-    s = start(dealer=C, hands=hands, talon=["8C", "7C"])
+SANS_HANDS = {
+    A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
+    B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
+    C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"],
+}
+
+
+def a_declares_sans(dealer: int, auction: tuple, **options) -> State:
+    """SANS_HANDS after ``auction``: A takes the talon, throws the ♣8 and ♣7 and
+    declares sans; B and C both play it, neither says kontra."""
+    s = start(dealer=dealer, hands=SANS_HANDS, talon=["8C", "7C"], **options)
     s, _ = run(
         s,
-        (A, "bid 7"),
-        (B, "pass"),
-        (C, "pass"),
+        *auction,
         (A, "discard 8C"),
         (A, "discard 7C"),
         (A, "contract SANS"),
@@ -369,6 +372,11 @@ def test_defenders_fifth_trick_stops_play():
         (B, "no"),
         (C, "no"),
     )
+    return s
+
+
+def test_defenders_fifth_trick_stops_play():
+    s = a_declares_sans(C, ((A, "bid 7"), (B, "pass"), (C, "pass")))
     assert s.trick_leader == B  # sans: FH = declarer, so the next one leads
     events = []
     for card in ("AH", "KH", "QH", "JH", "TH"):
@@ -382,40 +390,10 @@ def test_defenders_fifth_trick_stops_play():
 
 
 def test_slovenian_sans_lead():
-    hands = {
-        A: ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AD", "7D"],
-        B: ["AH", "KH", "QH", "JH", "TH", "AC", "KC", "QC", "JC", "TC"],
-        C: ["KD", "QD", "JD", "TD", "9D", "8D", "9H", "8H", "7H", "9C"],
-    }
-    s = start(dealer=A, hands=hands, talon=["8C", "7C"], slovenian_sans_lead=True)  # FH = B
-    s, _ = run(
-        s,
-        (B, "pass"),
-        (C, "pass"),
-        (A, "bid 7"),
-        (A, "discard 8C"),
-        (A, "discard 7C"),
-        (A, "contract SANS"),
-        (B, "play"),
-        (C, "play"),
-        (B, "no"),
-        (C, "no"),
-    )
+    auction = ((B, "pass"), (C, "pass"), (A, "bid 7"))  # A deals: FH = B
+    s = a_declares_sans(A, auction, slovenian_sans_lead=True)
     assert s.trick_leader == C  # D2 leads into the declarer
-    s = start(dealer=A, hands=hands, talon=["8C", "7C"])
-    s, _ = run(
-        s,
-        (B, "pass"),
-        (C, "pass"),
-        (A, "bid 7"),
-        (A, "discard 8C"),
-        (A, "discard 7C"),
-        (A, "contract SANS"),
-        (B, "play"),
-        (C, "play"),
-        (B, "no"),
-        (C, "no"),
-    )
+    s = a_declares_sans(A, auction)
     assert s.trick_leader == B  # FH is not the declarer: FH leads
 
 

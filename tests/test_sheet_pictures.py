@@ -185,13 +185,13 @@ def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
 
     from bot.games import ui_for
     from engine.base import get_game
+    from tests.random_play import first_deal, random_step
 
     game, ui = get_game(game_name), ui_for(game_name)
     players = max(game.seat_range(game.Options())[0], 3 if "preferans" in game_name else 4)
     names = [f"Игрок {i + 1}" for i in range(players)]
     rng = random.Random(5)
-    options = game.Options()
-    state, events = game.apply(game.initial_state(options, players), None, game.new_deal(options, players, rng, []))
+    state, events = first_deal(game, players, rng)
     drawn = 0
     for _ in range(4000):
         view = game.view(state, None)
@@ -207,13 +207,7 @@ def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
                 return
         if game.is_over(state):
             break
-        system = getattr(game, "system_action", None)
-        action = system(state, rng) if system else None
-        if action is not None:
-            state, events = game.apply(state, None, action)
-            continue
-        seat = game.to_act(state)[0]
-        state, events = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        state, events = random_step(game, state, rng)
     assert drawn > 0, f"{game_name} posted no sheet"
 
 

@@ -5,34 +5,19 @@ spectators table existed, on both backends."""
 from __future__ import annotations
 
 import asyncpg
-import pytest
 
 from storage import migrations, pg_migrations
 from storage.models import SpectatorRow
 from storage.postgres import PostgresRepository, schema_from_url
 from storage.sqlite import SqliteRepository
+from tests import test_storage
 from tests.pg import drop_schema, fresh_schema_url
+from tests.test_storage import new_table
 
 
-@pytest.fixture(params=["sqlite-file", "sqlite-memory", "postgres"])
-async def repo(request, tmp_path):
-    url = None
-    if request.param == "postgres":
-        url = await fresh_schema_url()
-        r = PostgresRepository(url)
-    else:
-        r = SqliteRepository(str(tmp_path / "bot.db") if request.param == "sqlite-file" else ":memory:")
-    try:
-        await r.open()
-        yield r
-    finally:
-        await r.close()
-        if url:
-            await drop_schema(url)
-
-
-async def new_table(repo, chat_id: int = -100):
-    return await repo.create_table(chat_id, 0, "durak", {}, 1, "ru", {})
+# the backends' fixture of tests/test_storage.py: every case runs on SQLite (a file and in
+# memory) and on PostgreSQL
+repo = test_storage.repo
 
 
 async def test_watch_and_leave(repo):

@@ -12,6 +12,7 @@ from engine.base import get_game
 from engine.records import replay
 from engine.whist.options import WhistOptions
 from engine.whist.scoring import Sheet
+from tests.e2e import strings_in
 
 G = get_game("whist")
 SCORE = get_game("whist_score")
@@ -25,19 +26,6 @@ CONFIGS = [
     ({"preset": "classical_short", "match_rubbers_to_win": 2, "first_dealer": "W"}, "computer"),
     ({"match_rubbers_to_win": 1, "deduct_loser_games": True, "honours_after_game_out": True}, "random"),
 ]
-
-
-def strings(value) -> set[str]:
-    found, stack = set(), [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.add(item)
-    return found
 
 
 def check_state(s, prev_phase):
@@ -55,13 +43,13 @@ def check_state(s, prev_phase):
     if public["last_trick"]:
         shown |= {c for _, c in public["last_trick"]["plays"]}
     hidden = [set(h) - shown for h in s.hands]
-    assert not strings(public) & set().union(*hidden)
+    assert not set(strings_in(public)) & set().union(*hidden)
     to_act = G.to_act(s)
     for seat in range(4):
         view = G.view(s, seat)
         assert sorted(view["hand"]) == sorted(s.hands[seat])
         others = set().union(*(hidden[o] for o in range(4) if o != seat))
-        assert not strings(view) & others, seat
+        assert not set(strings_in(view)) & others, seat
         assert G.legal_actions(s, seat) == [] or seat in to_act
 
 

@@ -99,18 +99,17 @@ def _name(names: list[str], seat: int) -> str:
 
 
 # ------------------------------------------------------------------------- group message
+def deal_lines(view: dict, lang: str) -> list[str]:
+    """The board, its dealer and vulnerability, once a board is dealt (else nothing)."""
+    if view.get("board") is None:
+        return []
+    vul = vul_text(view["vulnerable"], lang)
+    return [t(lang, "bridge.deal_line", board=view["board"], dealer=SEATS[view["dealer"]], vul=vul)]
+
+
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
-    if view.get("board") is not None:
-        lines.append(
-            t(
-                lang,
-                "bridge.deal_line",
-                board=view["board"],
-                dealer=SEATS[view["dealer"]],
-                vul=vul_text(view["vulnerable"], lang),
-            )
-        )
+    lines += deal_lines(view, lang)
     for seat in range(4):
         mark = "▶️ " if seat in view["to_act"] or (view["phase"] == "play" and view["turn"] == seat) else ""
         role = ""
@@ -198,16 +197,7 @@ def _waiting(view: dict, names: list[str], lang: str) -> str:
 def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
     seat = view["seat"]
     lines = [f"<b>{esc(header)}</b>", t(lang, "bridge.you", seat=SEATS[seat], side=side_name(seat_side(seat), lang))]
-    if view.get("board") is not None:
-        lines.append(
-            t(
-                lang,
-                "bridge.deal_line",
-                board=view["board"],
-                dealer=SEATS[view["dealer"]],
-                vul=vul_text(view["vulnerable"], lang),
-            )
-        )
+    lines += deal_lines(view, lang)
     if view["phase"] in ("auction", "play", "claim"):
         lines.append(t(lang, "bridge.auction") + "\n" + auction_grid(view, lang))
     if view["phase"] in ("play", "claim"):

@@ -19,6 +19,12 @@ PRESETS = ("seed", "classical_long", "classical_short")
 RUBBER_CHOICES = (10, 1, 2, 3, 5, None)
 
 
+def next_rubbers(now: int | None) -> int | None:
+    """The next choice of the "rubbers" option button (round the list)."""
+    i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
+    return RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]
+
+
 # ---------------------------------------------------------------- small pieces
 def side_name(side: str, lang: str) -> str:
     return t(lang, f"whist.side.{side}")
@@ -164,14 +170,17 @@ def totals_table(view: dict, names: list[str] | None, lang: str) -> str:
 
 
 # ---------------------------------------------------------------- group and DM
+def deal_and_score_lines(view: dict, names: list[str], lang: str) -> list[str]:
+    """The score; while a deal is on, its deal and trump lines before it and the tricks after."""
+    if view["phase"] not in ("trump", "play"):
+        return score_lines(view["score"], lang)
+    lines = [deal_line(view, names, lang), trump_line(view, names, lang)]
+    return lines + score_lines(view["score"], lang) + [tricks_line(view, lang)]
+
+
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
-    if view["phase"] in ("trump", "play"):
-        lines.append(deal_line(view, names, lang))
-        lines.append(trump_line(view, names, lang))
-    lines += score_lines(view["score"], lang)
-    if view["phase"] in ("trump", "play"):
-        lines.append(tricks_line(view, lang))
+    lines += deal_and_score_lines(view, names, lang)
     for seat, name in enumerate(names):
         turn = "▶️ " if seat in view["to_act"] else "▫️ "
         extra = t(lang, "whist.dealer_mark") if seat == view["dealer"] and view["phase"] in ("trump", "play") else ""
@@ -204,12 +213,7 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
             partner=seat_name((seat + 2) % 4, names),
         ),
     ]
-    if view["phase"] in ("trump", "play"):
-        lines.append(deal_line(view, names, lang))
-        lines.append(trump_line(view, names, lang))
-    lines += score_lines(view["score"], lang)
-    if view["phase"] in ("trump", "play"):
-        lines.append(tricks_line(view, lang))
+    lines += deal_and_score_lines(view, names, lang)
     if view["trick"]:
         lines.append(t(lang, "whist.on_table", cards=trick_line(view["trick"], names)))
     elif view.get("last_trick"):
@@ -337,9 +341,7 @@ class WhistUI(GameUI):
         elif key == "must_trump":
             new = {**full.dump(), "must_trump": not full.must_trump}
         elif key == "rubbers":
-            now = full.match_rubbers_to_win
-            i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
-            new = {**full.dump(), "match_rubbers_to_win": RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]}
+            new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
         else:
             raise KeyError(key)
         return WhistOptions.model_validate(new).dump()

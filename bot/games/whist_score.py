@@ -9,9 +9,9 @@ from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.whist import (
     PRESETS,
-    RUBBER_CHOICES,
     final_post,
     honours_notes,
+    next_rubbers,
     result_text,
     rubbers_label,
     score_lines,
@@ -92,9 +92,7 @@ class WhistScoreUI(GameUI):
             preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
             new = {"preset": preset, "match_rubbers_to_win": full.match_rubbers_to_win}
         elif key == "rubbers":
-            now = full.match_rubbers_to_win
-            i = RUBBER_CHOICES.index(now) if now in RUBBER_CHOICES else -1
-            new = {**full.dump(), "match_rubbers_to_win": RUBBER_CHOICES[(i + 1) % len(RUBBER_CHOICES)]}
+            new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
         else:
             raise KeyError(key)
         return WhistOptions.model_validate(new).dump()

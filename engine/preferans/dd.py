@@ -38,6 +38,33 @@ SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 ALL_CARDS = (1 << 32) - 1
 
 
+def exact_value(ge: Test, hi: int) -> int:
+    """The largest n in 0..``hi`` with ``ge(n)`` (``ge`` holds up to it, then fails):
+    a binary search, a handful of solver calls."""
+    lo = 0
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ge(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def value_from_guess(ge: Test, guess: int, hi: int) -> int:
+    """The same value as ``exact_value``, searched outwards from a guess (a neighbour
+    card's value): usually two tests."""
+    if ge(guess):
+        v = guess
+        while v < hi and ge(v + 1):
+            v += 1
+        return v
+    v = guess - 1
+    while v > 0 and not ge(v):
+        v -= 1
+    return max(v, 0)
+
+
 def card_int(card: str) -> int:
     return SUITS.index(card[1]) * 8 + RANKS.index(card[0])
 
@@ -120,26 +147,13 @@ class Solver:
             if not self.max_is_decl:  # Bettel: only whether the declarer takes a trick
                 val = 1 if ge(1) else 0
             elif guess is None:
-                val = self._exact(ge, left)
+                val = exact_value(ge, left)
             else:
-                val = self._from_guess(ge, guess, left)
+                val = value_from_guess(ge, guess, left)
             guess = val
             for c in group:
                 out[c] = val
         return out
-
-    @staticmethod
-    def _from_guess(ge: Test, guess: int, hi: int) -> int:
-        """The exact value, searching outwards from a guess (usually two tests)."""
-        if ge(guess):
-            v = guess
-            while v < hi and ge(v + 1):
-                v += 1
-            return v
-        v = guess - 1
-        while v > 0 and not ge(v):
-            v -= 1
-        return max(v, 0)
 
     # ------------------------------------------------------------------ search
     def _tuple(self, hands: dict[int, int]) -> Masks:
@@ -147,12 +161,12 @@ class Solver:
 
     def _value(self, hands: dict[int, int] | Masks, leader: int, trick: Played) -> int:
         h = self._tuple(hands) if isinstance(hands, dict) else hands
-        return self._exact(lambda need: self._ge(h, leader, trick, need), self._left(h, trick))
+        return exact_value(lambda need: self._ge(h, leader, trick, need), self._left(h, trick))
 
     def _value_after(self, h: Masks, last: int, trick: Played) -> int:
         """Value of a position just after ``last`` played the last card of ``trick``."""
         left = self._left(h, trick)
-        return self._exact(lambda need: self._after(h, last, trick, need), left)
+        return exact_value(lambda need: self._after(h, last, trick, need), left)
 
     def _left(self, h: Masks, trick: Played) -> int:
         """Tricks still to be decided, the current one included."""
@@ -161,17 +175,6 @@ class Solver:
         if any(s == d for s, _ in trick):
             n += 1
         return n
-
-    @staticmethod
-    def _exact(ge: Test, hi: int) -> int:
-        lo = 0
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if ge(mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
 
     def _legal(self, hand: int, trick: Played) -> int:
         if not trick:

@@ -17,9 +17,9 @@ into pyproject.toml's import contract): the solver is card-only and knows neithe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from engine.preferans.dd import SUITS, OutOfNodes, Solver
+from engine.preferans.dd import SUITS, OutOfNodes, Solver, exact_value, value_from_guess
 
 __all__ = ["OutOfNodes", "Position", "mask", "card_bit"]
 
@@ -67,7 +67,7 @@ class Position:
     def tricks(self, hands: Mapping[int, Sequence[str]], leader: int) -> int:
         """The target's tricks from here (a trick start) with best play by all."""
         h = self._hands(hands)
-        return self._exact(lambda need: bool(self.solver._ge(h, self.index[leader], (), need)), len(hands[self.target]))
+        return exact_value(lambda need: bool(self.solver._ge(h, self.index[leader], (), need)), len(hands[self.target]))
 
     def takes_any(self, hands: Mapping[int, Sequence[str]], leader: int) -> bool:
         """Can the others force the target to take a trick (the мизер question)? Cheaper
@@ -96,30 +96,6 @@ class Position:
             def ge(need: int, h2: tuple[int, int, int] = h2, t2: tuple[tuple[int, int], ...] = t2) -> bool:
                 return bool(self.solver._after(h2, me, t2, need))
 
-            value = self._exact(ge, left) if guess is None else self._from_guess(ge, guess, left)
+            value = exact_value(ge, left) if guess is None else value_from_guess(ge, guess, left)
             out[card] = guess = value
         return out
-
-    @staticmethod
-    def _exact(ge: Callable[[int], bool], hi: int) -> int:
-        lo = 0
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if ge(mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
-    @staticmethod
-    def _from_guess(ge: Callable[[int], bool], guess: int, hi: int) -> int:
-        """The exact value searched outwards from a neighbour's (usually two tests)."""
-        if ge(guess):
-            v = guess
-            while v < hi and ge(v + 1):
-                v += 1
-            return v
-        v = guess - 1
-        while v > 0 and not ge(v):
-            v -= 1
-        return max(v, 0)
