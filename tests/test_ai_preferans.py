@@ -248,3 +248,31 @@ def test_a_hopeless_hand_passes_in_the_auction():
         talon=["8C", "7C"],
     )
     assert strong(G.view(s, A), G.legal_actions(s, A)) == "pass"
+
+
+def test_a_thin_defence_does_not_invite_the_passed_partner():
+    # bench deal (seed 2, no. 60): C plays hearts; A (D1) passed. B could invite A, but
+    # then B answers for the pair's four tricks with a passed hand he cannot see: the
+    # double-dummy count says four, the table gives three and a penalty. B passes.
+    hands = {
+        A: ["7D", "8C", "9S", "JC", "JS", "KC", "KS", "QD", "TH", "TS"],
+        B: ["8D", "8S", "AD", "AS", "JD", "KD", "QH", "QS", "TC", "TD"],
+        C: ["7H", "8H", "9C", "9D", "9H", "AC", "AH", "JH", "KH", "QC"],
+    }
+    s = start(dealer=A, hands=hands, talon=["7S", "7C"])
+    s, _ = run(
+        s,
+        (B, "bid 2"),
+        (C, "bid 3"),
+        (A, "pass"),
+        (B, "moje"),
+        (C, "bid 4"),
+        (B, "pass"),
+        (C, "discard 7S"),
+        (C, "discard 9D"),
+        (C, "contract H"),
+        (A, "pass"),
+    )
+    legal = G.legal_actions(s, B)
+    assert "invite" in legal
+    assert strong(G.view(s, B), legal) == "pass"

@@ -120,7 +120,7 @@ class Page:
         The page is read with one script per look (Selenium round trips are slow); the
         press itself is a real click."""
         rng, presses = random.Random(3), 0
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600  # wall clock: generous, a loaded machine presses slowly
         while presses < max_presses and time.monotonic() < deadline:
             if over():
                 return presses

@@ -24,11 +24,15 @@ Deals run in a pool of two processes (each deal is independent and seeded by its
 number, so the result does not depend on the pool). Both time figures are the strong
 player's decisions only, in CPU seconds (``time.process_time``), the machine being shared.
 
-Last full run (``python -m bench.ai_strength preferans --seed 2``, 1000 deals = 3000
-hands, 307 s on an idle 2-core machine, ~15 min loaded): +9.65 ± 2.63 whists per hand
-(goal +10: missed, the interval 7.0–12.3 does not exclude it); CPU per decision p99
-0.167 s, mean 0.026 s. The thresholds (``ai_eval.DECL_EDGE``, ``ai_defend.DEF_EDGE``)
-were tuned on seed 1 (300 deals: +9.8 ± 5.4). Before this work: +2.75 ± 10.4.
+Last full run (``python -m bench.strength.preferans --deals 1000 --seed 2``, 1000 deals =
+3000 hands, 1037 s on the loaded 2-core machine): +10.5 ± 2.49 whists per hand (goal +10:
+met on the point estimate; the interval 8.0–13.0 still includes 10); CPU per decision p99
+0.236 s, mean 0.040 s (the machine was loaded: the same search sizes gave 0.167 / 0.026 s
+idle). Before the inviter's extra trick (``ai_defend.INVITE_EDGE``): +9.65 ± 2.63. That
+change measured on paired duplicate deals (the same 300 deals, old and new code): seed 2
++1.46 ± 1.76, seed 3 +0.29 ± 1.68 whists per hand. The thresholds (``ai_eval.DECL_EDGE``,
+``ai_defend.DEF_EDGE``) were tuned on seed 1 (300 deals: +9.8 ± 5.4). Before this work:
++2.75 ± 10.4.
 """
 
 from __future__ import annotations
