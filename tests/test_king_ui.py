@@ -12,7 +12,7 @@ from bot.games import all_uis, ui_for
 
 from engine.base import get_game
 from engine.king import KingOptions
-from tests.e2e import _labels_in
+from tests.e2e import card_labels_in
 from tests.test_king_rules import at_deal, play_out
 
 all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
@@ -53,11 +53,11 @@ def test_every_phase_renders(lang):
             v = G.view(s, seat)
             legal = G.legal_actions(s, seat)
             hand = UI.hand_text(v, NAMES, lang, "King", legal)
-            assert "{" not in hand and set(CARD.findall(hand)) <= _labels_in(v)
+            assert "{" not in hand and set(CARD.findall(hand)) <= card_labels_in(v)
             rows, switches = UI.action_rows(legal, v, lang, "normal", ["A", "B", "C", "D"])
             assert switches == [] and sum(len(r) for r in rows) == len(legal) < 100
             assert sorted(i for r in rows for _, i in r) == list(range(len(legal)))
-        assert shown <= _labels_in(pub)  # the group text names only public cards
+        assert shown <= card_labels_in(pub)  # the group text names only public cards
 
 
 def test_choice_buttons():
