@@ -20,6 +20,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 
+from engine.cards import RANK_VALUE as RV
 from engine.ddplay.chooser import all_equivalent, lowest_first
 from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
@@ -89,14 +90,15 @@ def choose_card(
 ) -> str:
     """engine/ddplay/chooser.choose_card with weighted deals: ``sample(rng)`` returns
     (hidden hands, log weight); the card with the best weighted total of DD tricks is
-    played, ties to the cheapest."""
+    played, ties to the cheapest — but a lead is the top of its equal cards."""
     if len(legal) == 1:
         return legal[0]
     live = {c for hand in known.values() for c in hand if c not in legal} | set(trick)
     draws = [sample(rng)]
     live |= {c for hand in draws[0][0].values() for c in hand}
     if all_equivalent(legal, live):
-        return min(legal, key=lambda c: lowest_first(c, trump))
+        card = min(legal, key=lambda c: lowest_first(c, trump))
+        return card if trick else top_of_sequence(card, legal, live)
     draws += [sample(rng) for _ in range(samples - 1)]
     top_log = max(w for _, w in draws)
     totals = dict.fromkeys(legal, 0.0)
@@ -108,4 +110,23 @@ def choose_card(
             totals[c] += weight * scores.get(c, 0)
     best = max(totals.values())
     # float sums: cards within a rounding error of the best are tied
-    return min((c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)), key=lambda c: lowest_first(c, trump))
+    tied = [c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)]
+    card = min(tied, key=lambda c: lowest_first(c, trump))
+    return card if trick else top_of_sequence(card, tied, live)
+
+
+def top_of_sequence(card: str, held: Sequence[str], live: set[str]) -> str:
+    """The highest of ``held`` equal to ``card``: same suit, no ``live`` card between.
+
+    Equal cards take the same tricks double dummy, so which one is led tells nothing to
+    the solver; but partner reads it. Our leader leads the top of his equal cards, as
+    people do (``KQ`` → ``K``), so a led card says the leader has not the next higher
+    card still out (``ai_infer.leader_bans``)."""
+    ranks = {RV[c[0]]: c for c in held if c[1] == card[1]}
+    out_ranks = {RV[c[0]] for c in live if c[1] == card[1]}
+    rank = RV[card[0]]
+    while rank + 1 in ranks or (rank + 1 <= 14 and rank + 1 not in out_ranks and any(r > rank for r in ranks)):
+        rank += 1
+        if rank in ranks:
+            card = ranks[rank]
+    return card
