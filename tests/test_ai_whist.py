@@ -209,31 +209,28 @@ def test_weighted_deals_are_uniform_over_the_consistent_deals():
     assert all(abs(m / total - 0.2) < 0.03 for m in mass.values())
 
 
-def test_a_lead_is_the_top_of_equal_cards():
-    """♠K and ♠Q take the same tricks double dummy; the leader leads the ♠K, as people do,
-    so his partner may read that he has no ♠A (``ai_infer.leader_bans``)."""
-    s = position({N: ["KS", "QS", "AC"], E: ["QC", "7C", "5H"], S: ["2C", "7S", "JS"], W: ["9C", "3S", "4D"]}, "H", N)
-    assert dd_best(s, N) == {"KS", "QS"}
-    for seed in range(3):
-        assert choice(s, N, seed) == "play KS"
-    # a hand of one run (no search needed) leads its top card too; a follower still
-    # plays the cheapest of his equal cards
-    run = position({N: ["KS", "QS", "JS"], E: ["AS", "2C", "3C"], S: ["2S", "4C", "5C"], W: ["2H", "6C", "2D"]}, "H", N)
-    assert choice(run, N) == "play KS"
-    follow = position({N: ["KS", "QS"], E: ["2C"], S: ["3S", "4S"], W: ["2H", "2D"]}, "H", E, trick=((E, "AS"),))
-    assert choice(follow, S) == "play 3S"
+def test_opening_lead_prefers_the_top_of_a_sequence_within_the_noise(monkeypatch):
+    """At the opening lead the samples are few; a lead that heads a sequence of honours
+    (``KQ``) is played when the samples cannot tell it from the best (``ai_lead``), and
+    not when they can."""
+    from engine.whist import ai_sample
+    from engine.whist.ai_lead import heads_a_sequence
 
+    hand = ["KS", "QS", "2C", "9C", "7H"]
+    assert [c for c in hand if heads_a_sequence(c, hand)] == ["KS"]
+    assert not heads_a_sequence("9C", ["9C", "8C"]) and not heads_a_sequence("KS", ["KS", "JS"])
 
-def test_a_led_honour_denies_the_next_higher_card():
-    from engine.whist.ai_infer import inferred_bans, leader_bans
+    def choose(club_edges: list[int]) -> str:
+        # one solved deal per entry: +1 the club lead takes a trick more, -1 a trick less
+        scores = iter([{"2C": 3 + e, "KS": 3, "QS": 3, "9C": 3 + e, "7H": 0} for e in club_edges])
+        monkeypatch.setattr(ai_sample, "solve", lambda *a: next(scores))
+        hidden = ({E: ["AS", "5C"], S: ["JS", "6H"], W: ["TS", "8D"]}, 0.0)
+        prefer = lambda c: heads_a_sequence(c, hand)  # noqa: E731
+        return ai_sample.choose_card(
+            hand, {N: hand}, lambda r: hidden, len(club_edges), N, "H", [], random.Random(1), prefer
+        )
 
-    tricks = [
-        [(W, "KS"), (N, "2S"), (E, "AS"), (S, "3S")],  # W has no ♠A
-        [(E, "QS"), (S, "4S"), (W, "5S"), (N, "6S")],  # ♠K, ♠A gone: nothing to deny
-        [(E, "JD"), (S, "2D"), (W, "3D"), (N, "4D")],  # E has no ♦Q
-        [(E, "9C"), (S, "2C"), (W, "3C"), (N, "4C")],  # a low lead may be fourth best
-    ]
-    assert leader_bans(tricks) == {N: set(), E: {"QD"}, S: set(), W: {"AS"}}
-    # the trick on the table counts too
-    assert leader_bans([[(S, "TH")]])[S] == {"JH"}
-    assert "QD" in inferred_bans(tricks, "H")[E]
+    assert choose([1] * 6 + [-1] * 5 + [0]) == "KS"  # 2C ahead by 1/12 of a trick, ± 0.28
+    assert choose([1] * 12) == "2C"  # 2C a trick better in every deal
+    monkeypatch.setattr(ai_sample, "NOISE_Z", 0.0)
+    assert choose([1] * 6 + [-1] * 5 + [0]) == "2C"

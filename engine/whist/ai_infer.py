@@ -11,9 +11,7 @@ a deal fits and drops them when none does (a person may play oddly).
   higher one), so he holds no lower card of it. The last hand knows the trick's outcome:
   when he takes it he does so with his cheapest winning card — none between the card he
   beat and his own. The third or last hand who follows low under an opponent's card
-  holds nothing that would have beaten it (third hand high);
-- ``leader_bans``: a leader of a ten or higher leads the top of his equal cards, so he
-  holds not the next higher card still out.
+  holds nothing that would have beaten it (third hand high).
 """
 
 from __future__ import annotations
@@ -62,27 +60,9 @@ def follower_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]
     return out
 
 
-def leader_bans(tricks: list[Trick]) -> dict[int, set[str]]:
-    """A leader of a ten or higher has not the next higher card still out: he leads the
-    top of his equal cards (``ai_sample.top_of_sequence``; people do too: ``K`` from
-    ``KQ``, ``J`` from ``KJT``). Lower cards are left alone: people lead fourth best."""
-    out: dict[int, set[str]] = {s: set() for s in range(4)}
-    gone: set[str] = set()
-    for trick in tricks:
-        if trick:
-            seat, card = trick[0]
-            above = next((r + card[1] for r in RANKS[RANKS.index(card[0]) + 1 :] if r + card[1] not in gone), None)
-            if RV[card[0]] >= RV["T"] and above is not None:
-                out[seat].add(above)
-        gone |= {c for _, c in trick}
-    return out
-
-
 def inferred_bans(tricks: list[Trick], trump: str | None) -> dict[int, set[str]]:
     """Cards each seat is inferred not to hold (cards already played are harmless here)."""
     out = cheapest_of_equals(tricks)
-    for seat, cards in leader_bans(tricks).items():
-        out[seat] |= cards
     for seat, cards in follower_bans(tricks, trump).items():
         out[seat] |= cards
     return out

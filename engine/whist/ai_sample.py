@@ -20,7 +20,6 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.cards import RANK_VALUE as RV
 from engine.ddplay.chooser import all_equivalent, lowest_first
 from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
@@ -87,46 +86,55 @@ def choose_card(
     trump: str | None,
     trick: Sequence[str],
     rng: random.Random,
+    prefer: Callable[[str], bool] | None = None,
 ) -> str:
     """engine/ddplay/chooser.choose_card with weighted deals: ``sample(rng)`` returns
     (hidden hands, log weight); the card with the best weighted total of DD tricks is
-    played, ties to the cheapest — but a lead is the top of its equal cards."""
+    played, ties to the cheapest. With ``prefer`` (a lead convention, ``ai_lead``), a
+    preferred card whose total is within the sampling noise of the best
+    (``within_noise``) is played instead."""
     if len(legal) == 1:
         return legal[0]
     live = {c for hand in known.values() for c in hand if c not in legal} | set(trick)
     draws = [sample(rng)]
     live |= {c for hand in draws[0][0].values() for c in hand}
     if all_equivalent(legal, live):
-        card = min(legal, key=lambda c: lowest_first(c, trump))
-        return card if trick else top_of_sequence(card, legal, live)
+        return min(legal, key=lambda c: lowest_first(c, trump))
     draws += [sample(rng) for _ in range(samples - 1)]
     top_log = max(w for _, w in draws)
     totals = dict.fromkeys(legal, 0.0)
+    solved: list[tuple[float, dict[str, int]]] = []
     for hidden, log_w in draws:
         hands = {**known, **hidden}
         scores = solve([hands[s] for s in range(4)], leader, trump, trick)
         weight = math.exp(log_w - top_log)
+        solved.append((weight, scores))
         for c in legal:
             totals[c] += weight * scores.get(c, 0)
     best = max(totals.values())
     # float sums: cards within a rounding error of the best are tied
     tied = [c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)]
     card = min(tied, key=lambda c: lowest_first(c, trump))
-    return card if trick else top_of_sequence(card, tied, live)
-
-
-def top_of_sequence(card: str, held: Sequence[str], live: set[str]) -> str:
-    """The highest of ``held`` equal to ``card``: same suit, no ``live`` card between.
-
-    Equal cards take the same tricks double dummy, so which one is led tells nothing to
-    the solver; but partner reads it. Our leader leads the top of his equal cards, as
-    people do (``KQ`` → ``K``), so a led card says the leader has not the next higher
-    card still out (``ai_infer.leader_bans``)."""
-    ranks = {RV[c[0]]: c for c in held if c[1] == card[1]}
-    out_ranks = {RV[c[0]] for c in live if c[1] == card[1]}
-    rank = RV[card[0]]
-    while rank + 1 in ranks or (rank + 1 <= 14 and rank + 1 not in out_ranks and any(r > rank for r in ranks)):
-        rank += 1
-        if rank in ranks:
-            card = ranks[rank]
+    if prefer is not None and not prefer(card):
+        close = [c for c in legal if prefer(c) and within_noise(c, card, solved)]
+        if close:
+            top = max(totals[c] for c in close)
+            card = min(
+                (c for c in close if totals[c] >= top - 1e-9 * max(1.0, top)), key=lambda c: lowest_first(c, trump)
+            )
     return card
+
+
+# how far below the best card's mean a preferred card may be, in standard errors of the
+# paired difference (measured on opening leads, bench/strength/whist.py deals)
+NOISE_Z = 0.5
+
+
+def within_noise(card: str, best: str, solved: Sequence[tuple[float, Mapping[str, int]]]) -> bool:
+    """Whether ``card``'s weighted mean of DD tricks is within ``NOISE_Z`` standard errors
+    of ``best``'s over the ``solved`` deals (weight, scores): the samples cannot tell them apart."""
+    total = sum(w for w, _ in solved)
+    diffs = [(w, s.get(best, 0) - s.get(card, 0)) for w, s in solved]
+    mean = sum(w * d for w, d in diffs) / total
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+    return mean <= NOISE_Z * math.sqrt(var / len(solved)) + 1e-9
