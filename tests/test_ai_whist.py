@@ -207,30 +207,3 @@ def test_weighted_deals_are_uniform_over_the_consistent_deals():
     assert len(mass) == 5
     total = sum(mass.values())
     assert all(abs(m / total - 0.2) < 0.03 for m in mass.values())
-
-
-def test_opening_lead_prefers_the_top_of_a_sequence_within_the_noise(monkeypatch):
-    """At the opening lead the samples are few; a lead that heads a sequence of honours
-    (``KQ``) is played when the samples cannot tell it from the best (``ai_lead``), and
-    not when they can."""
-    from engine.whist import ai_sample
-    from engine.whist.ai_lead import heads_a_sequence
-
-    hand = ["KS", "QS", "2C", "9C", "7H"]
-    assert [c for c in hand if heads_a_sequence(c, hand)] == ["KS"]
-    assert not heads_a_sequence("9C", ["9C", "8C"]) and not heads_a_sequence("KS", ["KS", "JS"])
-
-    def choose(club_edges: list[int]) -> str:
-        # one solved deal per entry: +1 the club lead takes a trick more, -1 a trick less
-        scores = iter([{"2C": 3 + e, "KS": 3, "QS": 3, "9C": 3 + e, "7H": 0} for e in club_edges])
-        monkeypatch.setattr(ai_sample, "solve", lambda *a: next(scores))
-        hidden = ({E: ["AS", "5C"], S: ["JS", "6H"], W: ["TS", "8D"]}, 0.0)
-        prefer = lambda c: heads_a_sequence(c, hand)  # noqa: E731
-        return ai_sample.choose_card(
-            hand, {N: hand}, lambda r: hidden, len(club_edges), N, "H", [], random.Random(1), prefer
-        )
-
-    assert choose([1] * 6 + [-1] * 5 + [0]) == "KS"  # 2C ahead by 1/12 of a trick, ± 0.28
-    assert choose([1] * 12) == "2C"  # 2C a trick better in every deal
-    monkeypatch.setattr(ai_sample, "NOISE_Z", 0.0)
-    assert choose([1] * 6 + [-1] * 5 + [0]) == "2C"

@@ -86,13 +86,10 @@ def choose_card(
     trump: str | None,
     trick: Sequence[str],
     rng: random.Random,
-    prefer: Callable[[str], bool] | None = None,
 ) -> str:
     """engine/ddplay/chooser.choose_card with weighted deals: ``sample(rng)`` returns
     (hidden hands, log weight); the card with the best weighted total of DD tricks is
-    played, ties to the cheapest. With ``prefer`` (a lead convention, ``ai_lead``), a
-    preferred card whose total is within the sampling noise of the best
-    (``within_noise``) is played instead."""
+    played, ties to the cheapest."""
     if len(legal) == 1:
         return legal[0]
     live = {c for hand in known.values() for c in hand if c not in legal} | set(trick)
@@ -103,38 +100,12 @@ def choose_card(
     draws += [sample(rng) for _ in range(samples - 1)]
     top_log = max(w for _, w in draws)
     totals = dict.fromkeys(legal, 0.0)
-    solved: list[tuple[float, dict[str, int]]] = []
     for hidden, log_w in draws:
         hands = {**known, **hidden}
         scores = solve([hands[s] for s in range(4)], leader, trump, trick)
         weight = math.exp(log_w - top_log)
-        solved.append((weight, scores))
         for c in legal:
             totals[c] += weight * scores.get(c, 0)
     best = max(totals.values())
     # float sums: cards within a rounding error of the best are tied
-    tied = [c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)]
-    card = min(tied, key=lambda c: lowest_first(c, trump))
-    if prefer is not None and not prefer(card):
-        close = [c for c in legal if prefer(c) and within_noise(c, card, solved)]
-        if close:
-            top = max(totals[c] for c in close)
-            card = min(
-                (c for c in close if totals[c] >= top - 1e-9 * max(1.0, top)), key=lambda c: lowest_first(c, trump)
-            )
-    return card
-
-
-# how far below the best card's mean a preferred card may be, in standard errors of the
-# paired difference (measured on opening leads, bench/strength/whist.py deals)
-NOISE_Z = 0.5
-
-
-def within_noise(card: str, best: str, solved: Sequence[tuple[float, Mapping[str, int]]]) -> bool:
-    """Whether ``card``'s weighted mean of DD tricks is within ``NOISE_Z`` standard errors
-    of ``best``'s over the ``solved`` deals (weight, scores): the samples cannot tell them apart."""
-    total = sum(w for w, _ in solved)
-    diffs = [(w, s.get(best, 0) - s.get(card, 0)) for w, s in solved]
-    mean = sum(w * d for w, d in diffs) / total
-    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
-    return mean <= NOISE_Z * math.sqrt(var / len(solved)) + 1e-9
+    return min((c for c in legal if totals[c] >= best - 1e-9 * max(1.0, best)), key=lambda c: lowest_first(c, trump))

@@ -34,7 +34,6 @@ from engine.jsondata import JsonDict
 
 from . import ai_easy, ai_sample
 from .ai_infer import inferred_bans
-from .ai_lead import heads_a_sequence
 from .ai_sample import sample_weighted
 
 FULL = frozenset(make_deck(52))
@@ -95,18 +94,8 @@ def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget: Bu
             hands[dealer] = hands[dealer] + fixed
         return hands, log_weight
 
-    opening_lead = not played and not trick
-    hand = list(view["hand"])
     card = ai_sample.choose_card(
-        cards,
-        known,
-        sample,
-        samples_for(sum(counts), budget),
-        view["leader"],
-        trump,
-        [c for _, c in trick],
-        rng,
-        prefer=(lambda c: heads_a_sequence(c, hand)) if opening_lead else None,
+        cards, known, sample, samples_for(sum(counts), budget), view["leader"], trump, [c for _, c in trick], rng
     )
     return "play " + card
 
