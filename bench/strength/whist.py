@@ -12,6 +12,23 @@ ai_sample.py and the larger budget; 1.17 ± 0.15 without the weights); CPU per d
 p99 0.67 s, mean 0.072 s. Most of the loss is on leads: in whist every other hand is
 hidden, and a lead stays a guess.
 
+Where the loss is (the same 100 deals and charges rerun, seed 1: 1.13 again): leads
+158 of the 226 tricks lost, follows 68; by trick the leads lost 23 (opening lead), 16,
+20, 27, 19, 15, 8, 14, 9, 5, 1, 1, 0 — so the opening lead is 0.12 per pair per deal and the leads of
+tricks 2–9 the bulk. Tried and dropped (each re-measured on these deals, none helped
+beyond the interval):
+- lead conventions as tie-breaks among leads within the sampling noise (paired standard
+  error of the weighted means): on the 440 later leads of 40 deals, where the budget
+  draws ~120 deals, none of top of a sequence, length, shortness, partner's suit, not an
+  opponent's suit, trumps or no trumps lost fewer DD tricks than the best mean (-1 to +11
+  tricks); the loss there is the hidden hands, not the noise;
+- at the opening lead (12 deals drawn), preferring the top of an honour sequence within
+  0.5 standard errors: -0.04 ± 0.03 tricks per opening lead on the 240 leads it was
+  chosen on, 0.00 ± 0.02 on 300 new ones; a whole run with it 1.10 (paired -0.03 ±
+  0.13);
+- leading the top of equal cards and reading a led honour as denying the next higher
+  card (never wrong in 777 checks in our play): 1.20 (paired +0.07 ± 0.16).
+
 DDS does not know ``must_trump``. To show it is close enough, the last figure compares
 its value of positions met in play (five tricks or fewer left, every 7th card) with an
 exact solver that keeps the rule: the share of positions where the two differ (5.7 %
