@@ -232,19 +232,20 @@ def test_durak_game_and_a_preferans_hand_in_the_browser(browser, demo, tmp_path)
         # one preferans hand: Alice and two computers, up to the score sheet
         page.type(GROUP, "/cancel")
         page.wait(lambda: not any("Game 1 is over" in t for t in page.texts(GROUP)[-1:]), "the table closed")
-        page.type(GROUP, "/preferans")
+        page.type(GROUP, "/preferans")  # the first time the group is asked which preferans
+        page.press(GROUP, "Balkan")
         page.shows(GROUP, "Preferans", "the preferans table")
         page.press(GROUP, "+ Computer")
         page.wait(lobby_has("\n2. "), "a computer seated")
         page.press(GROUP, "+ Computer")
         page.wait(lobby_has("\n3. "), "three seats taken")
         page.press(GROUP, "▶️ Start")
-        page.play([ALICE], lambda: any("hand 1" in t and "Soup→L" in t for t in page.texts(GROUP)), preferans_choice)
-        sheet = page.shows(GROUP, "Soup→L", "the preferans score sheet")
+        page.play([ALICE], lambda: any("hand 1" in t and "Soup on" in t for t in page.texts(GROUP)), preferans_choice)
+        sheet = page.shows(GROUP, "Soup on", "the preferans score sheet")
         assert "Bula" in sheet and "Alice" in sheet
         # the sheet's table is a <pre> block in a monospace font, its columns kept
         grid = browser.find_elements(page.By.CSS_SELECTOR, f'section[data-chat="{GROUP}"] .bubble pre')[-1]
-        assert "Soup→L" in grid.text and "mono" in grid.value_of_css_property("font-family").lower()
+        assert "Soup on" in grid.text and "mono" in grid.value_of_css_property("font-family").lower()
         assert grid.value_of_css_property("white-space") == "pre"
         total = time.monotonic() - started
         print(
