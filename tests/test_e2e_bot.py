@@ -399,3 +399,21 @@ async def test_no_ping_while_someone_is_playing_right_now(bot, fake_telegram):
         waiting = await actor(bot, table.id, users)
         if waiting is not mover:
             assert any("Ваш ход" in m.text for m in fake_telegram.messages(waiting.id))
+
+
+async def test_a_bot_mistake_caught_by_its_error_handler_still_fails_the_test(bot, fake_telegram, monkeypatch):
+    """The bot's error handler logs a 400 (the bot's own mistake, e.g. bad HTML) instead of
+    crashing; the emulator reads that log too, so such a mistake cannot pass a test quietly."""
+    from telegram.error import BadRequest
+
+    import bot.handlers as handlers
+
+    real_reply = handlers.reply
+
+    async def unclosed_tag(update, text, markup=None):
+        await real_reply(update, "<b>unclosed", markup)
+
+    monkeypatch.setattr(handlers, "reply", unclosed_tag)
+    (anya,) = people(fake_telegram, 1)
+    with pytest.raises(BadRequest):
+        await bot.send(anya, GROUP, "/help")

@@ -52,6 +52,9 @@ NOT_MODIFIED = (
     "markup are exactly the same as a current content and reply markup of the message"
 )
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+# Where an unhandled handler exception is logged with its traceback: PTB's own logger
+# (no error handler) and the bot's error handler (bot.handlers.on_error)
+CAPTURED_LOGGERS = ("telegram.ext.Application", "bot.handlers")
 SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument", "sendPhoto"}
 
 
@@ -988,12 +991,14 @@ class FakeTelegram:
                         errors.append(record.exc_info[1])
 
             self._capture = _Capture(logging.ERROR)
-            logging.getLogger("telegram.ext.Application").addHandler(self._capture)
+            for name in CAPTURED_LOGGERS:
+                logging.getLogger(name).addHandler(self._capture)
 
     def close(self) -> None:
         """Detach the log capture (the conftest fixture calls this)."""
         if self._capture is not None:
-            logging.getLogger("telegram.ext.Application").removeHandler(self._capture)
+            for name in CAPTURED_LOGGERS:
+                logging.getLogger(name).removeHandler(self._capture)
             self._capture = None
 
     # ---------------------------------------------------------------- inspection
