@@ -31,7 +31,7 @@ from zlib import crc32
 from engine.jsondata import JsonDict
 
 from . import ai_easy
-from .ai_defend import defence_worth, kontra_worth
+from .ai_defend import defence_view, defence_worth, kontra_worth
 from .ai_eval import (
     BETTEL,
     SUIT_OF,
@@ -197,18 +197,7 @@ def make_chance(view: JsonDict, budget: Budget) -> float:
 @lru_cache(maxsize=64)
 def _make_chance(key: tuple[Any, ...], budget: Budget) -> float:
     hand, number, decl, me, fh, talon, igra, counts = key
-    view = {
-        "hand": list(hand),
-        "number": number,
-        "declarer": decl,
-        "seat": me,
-        "first_hand": fh,
-        "talon": list(talon) or None,
-        "igra": igra,
-        "hand_counts": list(counts),
-        "phase": "defence",
-        "trump": SUIT_OF[number],
-    }
+    view = defence_view(hand, number, decl, me, fh, talon, igra, counts)
     rng = random.Random(_seed(key))
     know = knowledge(view)
     bettel = number == BETTEL

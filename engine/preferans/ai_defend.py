@@ -136,11 +136,18 @@ class _Table:
         return out
 
 
-@lru_cache(maxsize=64)
-def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) -> tuple[tuple[str, float], ...]:
-    hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
-    said = dict(said)
-    view = {
+def defence_view(
+    hand: tuple[str, ...],
+    number: int,
+    decl: int,
+    me: int,
+    fh: int,
+    talon: tuple[str, ...],
+    igra: bool,
+    counts: tuple[int, ...],
+) -> JsonDict:
+    """The defence-phase view a cached decision rebuilds from its hashable key."""
+    return {
         "hand": list(hand),
         "number": number,
         "declarer": decl,
@@ -152,6 +159,13 @@ def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) 
         "phase": "defence",
         "trump": SUIT_OF[number],
     }
+
+
+@lru_cache(maxsize=64)
+def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) -> tuple[tuple[str, float], ...]:
+    hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
+    said = dict(said)
+    view = defence_view(hand, number, decl, me, fh, talon, igra, counts)
     rng = random.Random(crc32(repr((kind, key)).encode()))
     trump = SUIT_OF[number]
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
