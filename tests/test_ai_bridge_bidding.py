@@ -232,3 +232,25 @@ def test_an_inconsistent_deal_is_refused_before_dds_and_leaves_no_dump(tmp_path,
     with pytest.raises(ValueError, match="twice"):
         check_deal([hands[0], hands[0], hands[1], hands[1]])
     check_deal(deal(random.Random(1)))  # a real deal passes
+
+
+def test_no_blackwood_where_partner_reads_4nt_as_quantitative():
+    # over partner's 1NT a 4NT is the quantitative raise (partner passes it with a
+    # minimum), so a slam-going hand with a long suit starts with the transfer instead
+    assert call("AKQJ73.A2.K2.K32", ["1NT", "P"]) == "2H"
+
+
+def test_reopens_over_a_pre_empt_in_the_pass_out_seat():
+    # 3D on the left, two passes: as in the direct seat, a takeout double with 17
+    assert call("AKQJ2.K76.A.8642", ["3D", "P", "P"], dealer=W) == "X"
+
+
+def test_raises_partners_pre_empt_to_game_with_the_tricks():
+    assert call("AKJ94.J95.A5.AT7", ["3D", "P"]) == "5D"
+    assert call("AK94.KJ5.Q5.AQ74", ["3H", "P"]) == "4H"
+    assert call("8642.J5.Q5.Q9742", ["3H", "P"]) == "P"
+
+
+def test_accepts_a_limit_raise_with_thirteen():
+    assert call("AQJ73.Q52.K52.32", ["1S", "P", "3S", "P"]) == "4S"  # 12 HCP + a fifth spade
+    assert call("AQJ73.J52.K52.32", ["1S", "P", "3S", "P"]) == "P"

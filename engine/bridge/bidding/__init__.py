@@ -51,7 +51,7 @@ def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]
         if strain == "NT":
             strain = max("SHDC", key=lambda s: hand.len[s] + partner.min_len(s))
         return slam.after_answer(hand, reply, strain, my_points(hand, strain, partner) + partner.est(), legal)
-    if _slam_in_view(hand, calls, dealer, seat, partner) and "4NT" in legal:
+    if _slam_in_view(hand, calls, dealer, seat, partner) and "4NT" in legal and slam.asks_for_aces(calls, dealer):
         return "4NT"  # before the table's game bids: ask for aces
     for m in meanings(situation(calls, dealer)):
         if m.call in legal and m.fits(hand):

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # inference imports this module (placement reads inferences t
     from engine.bridge.inference import HandRange
 
 from .hand import SUITS, Hand
+from .slam import asks_for_aces
 from .system import MAJORS, bid_rank, cheapest, natural
 
 NT_LEVELS = {2: 22, 3: 24, 6: 33, 7: 37}
@@ -179,7 +180,7 @@ def place(
         return "P"  # partner placed a slam: leave it
     if level >= 6 and strain != "NT":
         asked = any(c == "4NT" for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2)
-        if not asked and "4NT" in legal:
+        if not asked and "4NT" in legal and asks_for_aces(calls, dealer):
             return "4NT"  # Blackwood before any suit slam
         level = 6 if asked or level == 7 else level  # a grand only through Blackwood
     if level == 7:

@@ -18,6 +18,14 @@ def _our_calls(calls: list[str], dealer: int, seat: int) -> list[tuple[int, int,
     return [(i, (dealer + i) % 4, c) for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2]
 
 
+def asks_for_aces(calls: list[str], dealer: int) -> bool:
+    """A 4NT made now would be Blackwood: the table gives 4NT no other meaning here
+    (over partner's notrump it is quantitative, and partner would pass it)."""
+    from .system import meanings, situation
+
+    return not any(m.call == "4NT" for m in meanings(situation(calls, dealer)))
+
+
 def partner_asks(calls: list[str], dealer: int, seat: int) -> bool:
     """Partner's last call is an ace-asking 4NT: every 4NT the system table does not give
     another meaning (the quantitative raises of a notrump opening)."""

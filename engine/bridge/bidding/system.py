@@ -104,6 +104,8 @@ def situation(calls: list[str], dealer: int, index: int | None = None) -> str:
 def meanings(key: str) -> list[Meaning]:
     if key not in TABLE and key.startswith("(1") and key[4:].startswith("-1NT"):
         key = key[5:]  # after our 1NT overcall the notrump system is on
+    if key not in TABLE and key.endswith(")-P") and key.count("(") == 1 and key[1] in "23":
+        key = key[:-2]  # in the pass-out seat over a weak two or pre-empt: as in the direct seat
     return TABLE.get(key, [])
 
 
@@ -370,8 +372,8 @@ for _o in SUITS:
         add(f"1{_o}-2{_o}", f"4{_o}", (18, 21), count="length")
         add(f"1{_o}-2{_o}", f"3{_o}", (16, 17), count="length", note="invitational")
         add(f"1{_o}-2{_o}", "P", (10, 15), count="length")
-        add(f"1{_o}-3{_o}", f"4{_o}", (14, 21), count="length")
-        add(f"1{_o}-3{_o}", "P", (10, 13), count="length")
+        add(f"1{_o}-3{_o}", f"4{_o}", (13, 21), count="length")
+        add(f"1{_o}-3{_o}", "P", (10, 12), count="length")
     else:
         add(f"1{_o}-2{_o}", "3NT", (18, 21), balanced=True)
         add(f"1{_o}-2{_o}", "2NT", (18, 19), count="length")
@@ -400,6 +402,21 @@ for _m in "SHD":
             add(k, cheapest(z, k), (16, 37), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z: h.good_suit(z))
     add(k, f"3{_m}", (0, 15), count=_m, suits={_m: (3, 13)}, note="pre-emptive")
     add(k, "P", (0, 15))
+
+# partner's three-level pre-empt (seven cards, 5-10): game with a fit and the tricks
+for _m in SUITS:
+    k = f"3{_m}"
+    if _m in MAJORS:
+        add(k, f"4{_m}", (14, 37), count=_m, suits={_m: (2, 13)})
+    else:
+        add(
+            k,
+            "3NT",
+            (15, 37),
+            suits={_m: (1, 13)},
+            test=lambda h, m=_m: all(h.stopper(x) for x in SUITS if x != m),
+        )
+        add(k, f"5{_m}", (16, 37), count=_m, suits={_m: (2, 13)})
 
 
 # ------------------------------------------------------------------ competition
