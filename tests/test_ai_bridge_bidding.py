@@ -254,3 +254,11 @@ def test_raises_partners_pre_empt_to_game_with_the_tricks():
 def test_accepts_a_limit_raise_with_thirteen():
     assert call("AQJ73.Q52.K52.32", ["1S", "P", "3S", "P"]) == "4S"  # 12 HCP + a fifth spade
     assert call("AQJ73.J52.K52.32", ["1S", "P", "3S", "P"]) == "P"
+
+
+def test_an_open_ended_range_is_read_near_its_low_end():
+    # a takeout double shows 12 or more: most such hands have 12-14, not 16
+    assert HandRange((12, 37)).est() == 13
+    assert HandRange((15, 17)).est() == 16
+    # so with 7 points the advancer does not bid game over the raise
+    assert call("73.K53.T9876.A87", ["P", "P", "1S", "X", "2S"], dealer=E) in ("P", "3D")
