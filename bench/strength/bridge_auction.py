@@ -36,7 +36,14 @@ Tried and dropped (see issue 11's closing notes):
 
 Kept (six seeds 4.92 -> 4.88; seed 2 5.29 -> 5.24, seed 1 4.39 -> 4.35): no Blackwood
 where partner reads 4NT as quantitative, reopening over a pre-empt in the pass-out seat,
-raising partner's three-level pre-empt to game, accepting a limit raise with 13.
+raising partner's three-level pre-empt to game, accepting a limit raise with 13. Then an
+open-ended range read one point over its low end (``HandRange.est``): seeds 1-6 4.88 ->
+4.83, and on seeds 7-9, which no change was tuned on, 5.10 -> 5.05 -> 4.89 for the two
+steps; nine seeds 4.98 -> 4.85 (seed 2 alone 5.34, seed 1 4.23). Also measured and
+dropped after that, on seeds 1-6 (4.83): slams from the losing-trick count with a
+nine-card fit (4.83-4.90), and the competitive limits moved by one (compete one level
+higher or lower, the pass-out seat's extra points 2 or 4, penalty doubles a point
+either way, overcalls a point lighter or heavier): 4.80-4.86, noise.
 """
 
 from __future__ import annotations
