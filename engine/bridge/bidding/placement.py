@@ -10,7 +10,8 @@ fit, else a long suit) and the level the combined points are worth:
 
 (a point lighter than the textbook: the double-dummy par the bench measures against
 rewards bidding games and slams). Partner's points are his shown minimum plus half his
-range (at most four), no more than the opponents' shown strength leaves him.
+range (at most four; one when the range is open-ended, "12 or more"), no more than the
+opponents' shown strength leaves him.
 
 It bids that contract if it is higher than what its side already has, else passes. Slams
 in a suit go through Blackwood (see ``slam.py``). When the opponents outbid it, it competes
