@@ -18,24 +18,22 @@ def _our_calls(calls: list[str], dealer: int, seat: int) -> list[tuple[int, int,
     return [(i, (dealer + i) % 4, c) for i, c in enumerate(calls) if (dealer + i) % 2 == seat % 2]
 
 
-def asks_for_aces(calls: list[str], dealer: int) -> bool:
-    """A 4NT made now would be Blackwood: the table gives 4NT no other meaning here
-    (over partner's notrump it is quantitative, and partner would pass it)."""
+def asks_for_aces(calls: list[str], dealer: int, index: int | None = None) -> bool:
+    """A 4NT as call ``index`` (default: the next call) is Blackwood: the table gives 4NT
+    no other meaning there (over partner's notrump it is quantitative, and partner would
+    pass it)."""
     from .system import meanings, situation
 
-    return not any(m.call == "4NT" for m in meanings(situation(calls, dealer)))
+    return not any(m.call == "4NT" for m in meanings(situation(calls, dealer, index)))
 
 
 def partner_asks(calls: list[str], dealer: int, seat: int) -> bool:
     """Partner's last call is an ace-asking 4NT: every 4NT the system table does not give
     another meaning (the quantitative raises of a notrump opening)."""
-    from .system import meanings, situation
-
     ours = [(i, s, c) for i, s, c in _our_calls(calls, dealer, seat) if c != "P"]
     if not ours or ours[-1][2] != "4NT" or ours[-1][1] == seat:
         return False
-    index = ours[-1][0]
-    return not any(m.call == "4NT" for m in meanings(situation(calls, dealer, index)))
+    return asks_for_aces(calls, dealer, ours[-1][0])
 
 
 def answer(hand: Hand, legal: set[str]) -> str:
