@@ -262,3 +262,28 @@ def test_an_open_ended_range_is_read_near_its_low_end():
     assert HandRange((15, 17)).est() == 16
     # so with 7 points the advancer does not bid game over the raise
     assert call("73.K53.T9876.A87", ["P", "P", "1S", "X", "2S"], dealer=E) in ("P", "3D")
+
+
+def test_leaves_partners_3nt_rather_than_five_of_a_minor():
+    # 1S-2C-3NT: with six clubs and no slam, nine tricks in notrump beat eleven in clubs
+    # (it used to bid 4C, which partner passed)
+    assert call("T7.A74.K4.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) == "P"
+
+
+def test_quantitative_4nt_after_stayman_finds_no_fit():
+    # 1NT-2C-2D: no major fit, 16 HCP opposite 15-17 invites 6NT with 4NT
+    assert call("QJ.AT97.K98.AQ62", ["1NT", "P", "2C", "P", "2D", "P"]) == "4NT"
+    # and that 4NT is not Blackwood: opener bids 6NT with a maximum, passes a minimum
+    after = ["1NT", "P", "2C", "P", "2D", "P", "4NT", "P"]
+    assert call("AK5.64.AQT54.K87", after) == "6NT"
+    assert call("AK5.K4.QT54.K876", after) == "P"
+
+
+def test_no_notrump_with_their_suit_unstopped_and_a_long_suit():
+    from engine.bridge.bidding.placement import choose_strain
+
+    # they bid spades, I have a singleton there and five diamonds: diamonds, not notrump
+    hand = Hand(cards("2.KQ4.A8732.KT98"))
+    assert choose_strain(hand, HandRange((12, 21)), theirs="S") == ("D", 5)
+    # with spades stopped, notrump stays possible (partner's shape unknown, I am short)
+    assert choose_strain(Hand(cards("A2.KQ4.A873.KT98")), HandRange((12, 21)), theirs="S")[0] == "NT"

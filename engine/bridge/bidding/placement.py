@@ -127,6 +127,8 @@ def choose_strain(hand: Hand, partner: HandRange, theirs: str = "") -> tuple[str
         best = max(SUITS, key=lambda s: (total[s], -SUITS.index(s)))
         if total[best] >= 7:
             return best, total[best]
+        if hand.len[long] >= 5:
+            return long, total[long]  # their suit is not stopped: my long suit, not notrump
     return "NT", 0
 
 
@@ -186,6 +188,8 @@ def place(
         level = 6 if asked or level == 7 else level  # a grand only through Blackwood
     if level == 7:
         level = 6
+    if ours and last_bid == "3NT" and strain in "CD" and level < 6:
+        return "P"  # nine tricks in notrump score more than eleven in a minor
     want = f"{level}{strain}"
     limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):

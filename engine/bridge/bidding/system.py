@@ -203,6 +203,11 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
             add(k, f"4{fit}", (game, slam - 1), count=fit, suits={fit: (4, 5)})
             if not two:
                 add(k, f"3{fit}", (inv, game - 1), count=fit, suits={fit: (4, 5)}, note="invitational")
+        else:  # no major fit: the notrump raises as over the opening
+            add(k, "4NT", (slam - 2, slam - 1), note="quantitative: bid 6NT with a maximum")
+            add(k, "6NT", (slam, slam + 3))
+            add(f"{k}-4NT", "6NT", (lo + 1, hi))
+            add(f"{k}-4NT", "P", (lo, lo + 1))
         add(k, "3NT", (game, slam - 1))
         if not two:
             add(k, "2NT", (inv, game - 1), note="invitational")
