@@ -54,6 +54,12 @@ Reading the other players' plays, tried next (none kept). The baseline rerun: se
   0.2 instead 1.12, −0.01 ± 0.02), seed 2 1.19 (+0.025 ± 0.021). It changes little: the
   loss differed in 8 of the 100 deals of seed 1.
 
+How much is partner's hand worth (bench/strength/whist_limit.py, seed 1, 300 deals):
+the same player shown its partner's cards loses 0.44 ± 0.05 against 1.17 ± 0.09 (leads
+0.26 against 0.86). The hidden opponents cost little; the goal needs about half of what
+partner's hand is worth, which reading plays did not recover — a signalling convention
+between partners is the likelier way.
+
 DDS does not know ``must_trump``. To show it is close enough, the last figure compares
 its value of positions met in play (five tricks or fewer left, every 7th card) with an
 exact solver that keeps the rule: the share of positions where the two differ (5.7 %

@@ -1,0 +1,178 @@
+"""How well could the whist computer play if it knew its partner's hand? (issue 11)
+
+An upper bound for the whist computer's card play: the same player told more than the
+rules allow (a measurement only; nothing in engine/ changes).
+
+``partner`` mode: the strong computer's sampler (engine/whist/ai_strong.choose_play) is
+given partner's true remaining hand as known, and deals only the two opponents' unseen
+cards; budget, inferences, weights and tie-breaks are unchanged. ``baseline`` is
+ai_strong.computer_action itself. Both play the deals of bench/strength/whist.py (the
+same seed, the same random stream per deal, every card charged the drop in its side's
+double-dummy tricks), interleaved deal by deal so a partial run stays paired. Each
+deal's result is appended as one JSON line to ``--out``; the summary gives tricks lost
+per pair per deal (95 % interval), the split leads / follows, and the paired difference
+(± one standard error, over deals).
+
+    python -m bench.strength.whist_limit --deals 100 --seed 1   # ~20 CPU-minutes
+    python -m bench.strength.whist_limit --summary-only
+
+Run (seed 1, deals 0-299, 600 pair figures): baseline 1.165 ± 0.091 tricks lost per pair
+per deal (leads 0.86, follows 0.30; deals 0-99 alone 1.13 ± 0.16, as in
+bench/strength/whist.py), partner seen 0.443 ± 0.054 (leads 0.26, follows 0.19); paired
+-0.72 ± 0.058 (deals 0-99: -0.65 ± 0.11). Chooser CPU 23 and 21 minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from endplay._dds import DDSError
+
+from bench.strength.common import mean_ci
+from engine.ddplay.chooser import samples_for
+from engine.ddplay.sampler import Hands
+from engine.ddplay.solver import solve
+from engine.jsondata import JsonDict
+from engine.whist import ai_easy, ai_sample, ai_strong, rules
+from engine.whist.ai_infer import inferred_bans
+from engine.whist.ai_sample import sample_weighted
+
+MODES = ("baseline", "partner")
+
+
+def choose_play_partner_seen(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str]) -> str:
+    """ai_strong.choose_play with partner's hand known (and so not dealt)."""
+    cards = [a.split()[1] for a in legal]
+    if len(cards) == 1:
+        return legal[0]
+    me, trump = view["seat"], view.get("trump")
+    partner = (me + 2) % 4
+    played = [(p, c) for p, c in view.get("played", [])]
+    trick = [(p, c) for p, c in view["trick"]]
+    counts = view["hand_counts"]
+    known: Hands = {me: list(view["hand"]), partner: list(partner_hand)}
+    seen = set(view["hand"]) | set(partner_hand) | {c for _, c in played} | {c for _, c in trick}
+    dealer, turned = view.get("dealer"), view.get("turn_up")
+    fixed: list[str] = []
+    if turned and turned not in seen and dealer is not None and dealer not in known:
+        fixed = [turned]
+        seen.add(turned)
+    pool = [c for c in ai_strong.FULL if c not in seen]
+    need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
+    void = ai_strong.known_voids(view)
+    bans = inferred_bans(ai_strong.tricks_seen(view), trump)
+
+    def sample(r: random.Random) -> tuple[Hands, float]:
+        hands, log_weight = sample_weighted(pool, need, void, bans, r)
+        if fixed and dealer is not None:
+            hands[dealer] = hands[dealer] + fixed
+        return hands, log_weight
+
+    card = ai_sample.choose_card(
+        cards,
+        known,
+        sample,
+        samples_for(sum(counts), ai_strong.STRONG_BUDGET),
+        view["leader"],
+        trump,
+        [c for _, c in trick],
+        rng,
+    )
+    return "play " + card
+
+
+def partner_action(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str]) -> str:
+    """ai_strong._action with the partner-seen chooser."""
+    if len(legal) == 1 or not legal[0].startswith("play "):
+        return ai_easy.computer_action(view, legal, rng)
+    try:
+        action = choose_play_partner_seen(view, legal, rng, partner_hand)
+    except (ValueError, DDSError):
+        action = ai_easy.computer_action(view, legal, rng)
+    return action if action in legal else legal[0]
+
+
+def play_deal(deal_no: int, seed: int, mode: str) -> dict:
+    """bench/strength/whist.play_deal with the leads and follows charged apart."""
+    rng = random.Random(seed * 100_003 + deal_no)
+    state = rules.initial_state({}, 4)
+    state, _ = rules.apply(state, None, rules.deal_action(deal_no % 4, rng))
+    lead, follow = [0, 0], [0, 0]
+    cpu = 0.0
+    while state.phase == "play":
+        seat = rules.to_act(state)[0]
+        legal = rules.legal_actions(state, seat)
+        view = rules.view(state, seat)
+        start = time.process_time()
+        if mode == "baseline":
+            action = ai_strong.computer_action(view, legal, rng)
+        else:
+            action = partner_action(view, legal, rng, list(state.hands[(seat + 2) % 4]))
+        cpu += time.process_time() - start
+        trick = [c for _, c in state.plays]
+        scores = solve(state.hands, state.leader, state.trump, trick)
+        allowed = [a.split()[1] for a in legal]
+        lost = max(scores[c] for c in allowed) - scores[action.split()[1]]
+        (follow if trick else lead)[seat % 2] += lost
+        state, _ = rules.apply(state, seat, action)
+    return {"deal": deal_no, "seed": seed, "mode": mode, "lead": lead, "follow": follow, "cpu": cpu}
+
+
+def summary(rows: list[dict]) -> str:
+    by = {(r["seed"], r["deal"], r["mode"]): r for r in rows}
+    deals = sorted({(s, d) for s, d, _ in by})
+    paired = [k for k in deals if all((*k, m) in by for m in MODES)]
+    out = [f"deals with both modes: {len(paired)}"]
+    per_deal: dict[str, list[float]] = {}
+    for mode in MODES:
+        rs = [by[(*k, mode)] for k in paired]
+        pairs = [r["lead"][i] + r["follow"][i] for r in rs for i in (0, 1)]
+        leads = sum(sum(r["lead"]) for r in rs)
+        follows = sum(sum(r["follow"]) for r in rs)
+        mean, half, n = mean_ci(pairs)
+        cpu = sum(r["cpu"] for r in rs)
+        out.append(
+            f"{mode:9s} {mean:.3f} ± {half:.3f} tricks lost per pair per deal (n={n} pair figures); "
+            f"leads {leads}, follows {follows} tricks; chooser CPU {cpu / 60:.1f} min"
+        )
+        per_deal[mode] = [(sum(r["lead"]) + sum(r["follow"])) / 2 for r in rs]
+    if len(paired) > 1:
+        diff = [p - b for b, p in zip(per_deal["baseline"], per_deal["partner"])]
+        se = statistics.stdev(diff) / math.sqrt(len(diff))
+        out.append(f"paired partner - baseline: {statistics.fmean(diff):+.3f} ± {se:.3f} (1 s.e., over deals)")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "whist_limit.jsonl"))
+    ap.add_argument("--summary-only", action="store_true")
+    args = ap.parse_args()
+    path = Path(args.out)
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    if not args.summary_only:
+        done = {(r["seed"], r["deal"], r["mode"]) for r in rows}
+        for deal in range(args.first, args.first + args.deals):
+            for mode in MODES:
+                if (args.seed, deal, mode) in done:
+                    continue
+                row = play_deal(deal, args.seed, mode)
+                rows.append(row)
+                with path.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            print(f"deal {deal} done", flush=True)
+    print(summary(rows))
+
+
+if __name__ == "__main__":
+    main()
