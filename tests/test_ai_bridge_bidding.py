@@ -287,3 +287,11 @@ def test_no_notrump_with_their_suit_unstopped_and_a_long_suit():
     assert choose_strain(hand, HandRange((12, 21)), theirs="S") == ("D", 5)
     # with spades stopped, notrump stays possible (partner's shape unknown, I am short)
     assert choose_strain(Hand(cards("A2.KQ4.A873.KT98")), HandRange((12, 21)), theirs="S")[0] == "NT"
+
+
+def test_opener_raises_a_major_response_with_three_trumps_and_a_singleton():
+    # 1D-1H: three hearts and a singleton spade are worth a raise (the ruff), by strength
+    assert call("9.AQ5.AQT75.K987", ["1D", "P", "1H", "P"]) == "3H"
+    assert call("9.Q75.AQT75.K987", ["1D", "P", "1H", "P"]) == "2H"
+    # balanced with three hearts: no raise, 1NT
+    assert call("92.Q75.AQT7.K987", ["1D", "P", "1H", "P"]) == "1NT"

@@ -345,6 +345,8 @@ for _o in SUITS:
             for lvl, rng in ((4, (19, 21)), (3, (16, 18)), (2, (12, 15))):
                 if _r in MAJORS or lvl < 4:
                     add(k, f"{lvl}{_r}", rng, count=_r, suits={_r: (4, 13)})
+                if _r in MAJORS:  # three-card support and a singleton or void: raise too
+                    add(k, f"{lvl}{_r}", rng, count=_r, suits={_r: (3, 3)}, test=lambda h: h.shape[3] <= 1)
         else:
             add(k, f"3{_o}", (16, 19), count="length", suits={_o: (6, 13)})
         add(k, "2NT", (18, 19), balanced=True)
