@@ -295,3 +295,11 @@ def test_opener_raises_a_major_response_with_three_trumps_and_a_singleton():
     assert call("9.Q75.AQT75.K987", ["1D", "P", "1H", "P"]) == "2H"
     # balanced with three hearts: no raise, 1NT
     assert call("92.Q75.AQT7.K987", ["1D", "P", "1H", "P"]) == "1NT"
+
+
+def test_overcalls_a_five_card_major_rather_than_doubling():
+    # over 1D: five spades and 14 HCP overcall 1S (a double would lose the fifth spade)
+    assert call("AT852.JT73.A.AJT", ["1D"], dealer=E) == "1S"
+    # four-four in the majors: the takeout double; 17+ doubles anyway
+    assert call("AT85.JT73.A.AJT5", ["1D"], dealer=E) == "X"
+    assert call("AKT85.KJ73.A.AJ5", ["1D"], dealer=E) == "X"

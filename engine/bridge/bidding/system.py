@@ -427,6 +427,13 @@ for _m in SUITS:
 
 
 # ------------------------------------------------------------------ competition
+def _takeout_double(h: Hand, theirs: str) -> bool:
+    """Shape for a takeout double of ``theirs``: three cards in every other suit and no
+    five-card major to overcall in; or 17+ HCP (too strong to overcall)."""
+    support = all(h.len[s] >= 3 for s in SUITS if s != theirs)
+    return support and not any(h.len[m] >= 5 for m in MAJORS if m != theirs) or h.hcp >= 17
+
+
 def _unbid_majors(*bid: str) -> str:
     return "".join(m for m in "SH" if m not in bid)
 
@@ -440,7 +447,7 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
         (12, 37),
         suits={_x: (0, 2)},
         note="takeout",
-        test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
+        test=lambda h, x=_x: _takeout_double(h, x),
     )
     for z in "SHDC":
         if z == _x:
@@ -564,7 +571,7 @@ for _x in "SHDC":  # RHO's weak two or pre-empt
             (13, 37),
             suits={_x: (0, 2)},
             note="takeout",
-            test=lambda h, x=_x: all(h.len[s] >= 3 for s in SUITS if s != x) or h.hcp >= 17,
+            test=lambda h, x=_x: _takeout_double(h, x),
         )
         for z in SUITS:
             if z == _x:
