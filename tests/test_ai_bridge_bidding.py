@@ -303,3 +303,10 @@ def test_overcalls_a_five_card_major_rather_than_doubling():
     # four-four in the majors: the takeout double; 17+ doubles anyway
     assert call("AT85.JT73.A.AJT5", ["1D"], dealer=E) == "X"
     assert call("AKT85.KJ73.A.AJ5", ["1D"], dealer=E) == "X"
+
+
+def test_balances_at_the_one_level_with_a_five_card_suit_and_eight():
+    # 1D, two passes: partner has values he could not show; 1S with 8 HCP and five spades
+    assert call("KJ983.T5.Q72.Q85", ["1D", "P", "P"], dealer=E) == "1S"
+    # (as it would overcall in the direct seat); with 6 HCP it passes
+    assert call("KJ983.T5.J72.J85", ["1D", "P", "P"], dealer=E) == "P"

@@ -52,7 +52,8 @@ rather than taken out to five of a minor, 4NT after Stayman's 2D answer is quant
 notrump. Then opener raising responder's major with three trumps and a singleton or void:
 4.82 -> 4.77 (-0.04 ± 0.04; 33 boards better, 14 worse; better on 8 of the 9 seeds).
 Then overcalling a five-card major rather than doubling for takeout (unless 17+): 4.77 ->
-4.76 (-0.01 ± 0.02; 12 boards better, 4 worse). Measured and dropped: a jump shift by
+4.76 (-0.01 ± 0.02; 12 boards better, 4 worse); and a one-level balance with a five-card
+suit and 8 HCP (2 boards, both better). Measured and dropped: a jump shift by
 opener (19-21, forcing; 3 boards changed, +0.005); a pre-emptive raise of partner's weak
 two to game with four trumps (6 boards, -0.003); responding 1S (not 1H) with five-five in the majors and a
 3NT advance of a balancing double (10 boards changed, 3 better, 7 worse: the 5-5 hand never

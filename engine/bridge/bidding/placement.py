@@ -268,7 +268,8 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
         and all(hand.len[s] >= 3 for s in SUITS if s != their)
     ):
         return "X"  # takeout
-    if (hand.len[long] >= 5 and pts >= 12 or hand.len[long] >= 6 and pts >= 10) and bid in legal and int(bid[0]) <= 2:
+    five = 11 if balancing and bid[:1] == "1" else 12  # a one-level balance is lighter
+    if (hand.len[long] >= 5 and pts >= five or hand.len[long] >= 6 and pts >= 10) and bid in legal and int(bid[0]) <= 2:
         return bid
     nt = cheapest("NT", last_bid)
     if (
