@@ -267,7 +267,9 @@ def test_an_open_ended_range_is_read_near_its_low_end():
 def test_leaves_partners_3nt_rather_than_five_of_a_minor():
     # 1S-2C-3NT: with six clubs and no slam, nine tricks in notrump beat eleven in clubs
     # (it used to bid 4C, which partner passed)
-    assert call("T7.A74.K4.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) == "P"
+    assert call("T7.A74.84.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) == "P"
+    # with slam values it asks for aces instead, never four or five clubs
+    assert call("T7.A74.K4.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) not in ("4C", "5C")
 
 
 def test_quantitative_4nt_after_stayman_finds_no_fit():
@@ -310,3 +312,13 @@ def test_balances_at_the_one_level_with_a_five_card_suit_and_eight():
     assert call("KJ983.T5.Q72.Q85", ["1D", "P", "P"], dealer=E) == "1S"
     # (as it would overcall in the direct seat); with 6 HCP it passes
     assert call("KJ983.T5.J72.J85", ["1D", "P", "P"], dealer=E) == "P"
+
+
+def test_invites_game_when_it_needs_partner_above_his_minimum():
+    # 1D-1H-1NT (12-14): with 11 HCP game needs a 13-14 opener, so 2NT invites
+    assert call("K32.AJ54.Q32.J32", ["1D", "P", "1H", "P", "1NT", "P"]) == "2NT"
+    assert call("K32.AJ54.Q32.K32", ["1D", "P", "1H", "P", "1NT", "P"]) == "3NT"  # 13: game
+    # opener accepts with 13, declines with 12 (and never invites back)
+    after = ["1D", "P", "1H", "P", "1NT", "P", "2NT", "P"]
+    assert call("AQ3.K85.J432.K32", after) == "3NT"
+    assert call("Q53.K85.A432.K32", after) == "P"

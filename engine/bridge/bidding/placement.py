@@ -4,16 +4,20 @@ A seat adds its own points to what its partner has shown (``inference``), finds 
 strain (a known eight-card major fit, else notrump when the hands suit it, else a minor
 fit, else a long suit) and the level the combined points are worth:
 
-    notrump  2NT 22, 3NT 24, 6NT 33, 7NT 37
+    notrump  2NT 23, 3NT 25, 6NT 33, 7NT 37
     majors   3 21, 4 24, slam 31, grand 35
     minors   3 21, 5 27, slam 31, grand 35
 
-(a point lighter than the textbook: the double-dummy par the bench measures against
-rewards bidding games and slams). Partner's points are his shown minimum plus half his
+(the suits a point lighter than the textbook: the double-dummy par the bench measures
+against rewards bidding games and slams; notrump at the textbook's 25 since the
+invitations below). Partner's points are his shown minimum plus half his
 range (at most four; one when the range is open-ended, "12 or more"), no more than the
 opponents' shown strength leaves him.
 
-It bids that contract if it is higher than what its side already has, else passes. Slams
+It bids that contract if it is higher than what its side already has, else passes. When
+game in notrump or a major needs partner above his minimum, it invites instead (2NT, three
+of the major) and partner bids game with the top of his range: the invitation is read as
+the points that make game opposite his estimate (``natural_range``). Slams
 in a suit go through Blackwood (see ``slam.py``). When the opponents outbid it, it competes
 to the level of the total trumps (eight trumps: the two level, nine: the three level) and
 doubles them when its side clearly has the balance of points.
@@ -33,11 +37,16 @@ from .hand import SUITS, Hand
 from .slam import asks_for_aces
 from .system import MAJORS, bid_rank, cheapest, natural
 
-NT_LEVELS = {2: 22, 3: 24, 6: 33, 7: 37}
+NT_LEVELS = {2: 23, 3: 25, 6: 33, 7: 37}
 MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
 MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
-SLAM_HCP = 28  # a suit slam also needs this many high-card points between the hands
+SLAM_HCP = 28
+INVITATIONS = (
+    "2NT",
+    "3H",
+    "3S",
+)  # one below game: partner accepts or declines, never invites back  # a suit slam also needs this many high-card points between the hands
 
 
 def levels(strain: str) -> dict[int, int]:
@@ -88,6 +97,12 @@ def natural_range(call: str, before: list[str], dealer: int, shown: dict[int, Ha
     est = partner.est()
     last = next((i for i in range(len(before) - 1, -1, -1) if before[i] not in ("P",)), None)
     contested = last is not None and (dealer + last) % 2 != seat % 2  # over an opponent's call
+    if call in INVITATIONS and not contested and partner.hcp[0] > 0:
+        # an invitation (see ``place``): game opposite his estimate, not opposite his minimum
+        game = levels(strain)[GAME[strain]]
+        lo = max(0, int(game - est))
+        hi = max(lo + 1, int(game - partner.hcp[0]))
+        return HandRange((lo, hi), dict(base.length))
     lo = max(0, int(lo - est) - (6 if contested else 2))
     hi = min(37, max(lo + 4, int(hi - partner.hcp[0]) + 1))
     length = dict(base.length)
@@ -174,7 +189,8 @@ def place(
 
     strain, trumps = choose_strain(hand, partner, their_suits(calls, dealer, seat))
     est = partner_estimate(hand, partner, inf, seat)
-    combined = my_points(hand, strain, partner) + est
+    mine = my_points(hand, strain, partner)
+    combined = mine + est
     level = target_level(strain, combined)
     if level >= 6 and hand.hcp + est < SLAM_HCP:
         level = GAME[strain]  # shape alone does not make a slam
@@ -190,6 +206,17 @@ def place(
         level = 6
     if ours and last_bid == "3NT" and strain in "CD" and level < 6:
         return "P"  # nine tricks in notrump score more than eleven in a minor
+    partner_invited = len(calls) >= 2 and calls[-2] in INVITATIONS
+    if (
+        ours
+        and not partner_invited
+        and level == GAME[strain]
+        and strain in ("NT", *MAJORS)
+        and target_level(strain, mine + partner.hcp[0]) < level
+    ):
+        invite = f"{level - 1}{strain}"  # game only if partner is above his minimum: invite it
+        if last_bid is not None and bid_rank(invite) > bid_rank(last_bid) and invite in legal:
+            return invite
     want = f"{level}{strain}"
     limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):

@@ -249,6 +249,9 @@ def notrump_system(prefix: str, lo: int, hi: int, two: bool) -> None:
             add(f"{k}-3{m}", "P", (lo, lo))
         add(f"{k}-3NT", f"4{m}", (lo, hi), suits={m: (3, 5)})
         add(f"{k}-3NT", "P", (lo, hi), suits={m: (2, 2)})
+    if not two:  # the 2NT invitation: game with the top of the range
+        add(f"{p}-2NT" if p else "2NT", "3NT", (lo + 1, hi))
+        add(f"{p}-2NT" if p else "2NT", "P", (lo, lo))
     # quantitative
     add(f"{p}-4NT" if p else "4NT", "6NT", (lo + 1, hi))
     add(f"{p}-4NT" if p else "4NT", "P", (lo, lo + 1))
