@@ -18,9 +18,9 @@ bench (mean |IMPs|, 95 % interval).
     python -m bench.strength.auction_limit [--seed 3] [--boards 80] [--samples 16]
 
 Last runs (16 samples; ~7 CPU-seconds a board): seed 3, 80 boards: partner's hand known
-3.48 ± 0.96, all four hands known 1.73 ± 0.78, the strong bidder 4.43 ± 1.07 on the same
-boards; seed 4, 120 boards: 3.38 ± 0.77, 1.64 ± 0.55, the strong bidder 5.06 ± 0.87.
-Over the 200 boards 3.42 against the bidder's 4.81: the goal of 3.0 lies below what
+3.48 ± 0.96, all four hands known 1.73 ± 0.78, the strong bidder 4.75 ± 1.08 on the same
+boards; seed 4, 120 boards: 3.38 ± 0.77, 1.64 ± 0.55, the strong bidder 5.05 ± 0.88.
+Over the 200 boards 3.42 against the bidder's 4.93: the goal of 3.0 lies below what
 knowing partner's whole hand gives (a bidder that competes could still gain over this one,
 which never meets the opponents' bids).
 """

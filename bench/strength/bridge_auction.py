@@ -71,7 +71,7 @@ seeds it was tried on, worse on the three new ones; a point more when vulnerable
 How far par is (bench/strength/auction_limit.py): a bidder that knew its partner's whole
 hand, never met competition, and chose its contract by 16 double-dummy deals of the
 opponents' cards (the side with more HCP declares) ends 3.42 IMPs from par over 200
-boards of seeds 3 and 4 (3.48 ± 0.96 and 3.38 ± 0.77; this bidder 4.81 on the same
+boards of seeds 3 and 4 (3.48 ± 0.96 and 3.38 ± 0.77; this bidder 4.93 on the same
 boards); knowing all four hands but still not competing, 1.68. The goal of 3.0 is below
 what perfect knowledge of partner's hand gives.
 """
