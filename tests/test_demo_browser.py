@@ -134,10 +134,16 @@ class Page:
             data = choose([tuple(label) for label in move["labels"]], rng)
             pane = f'section.chat[data-chat="{move["chat"]}"]'
             message = f'{pane} .message[data-message="{move["message"]}"][data-pressed]'
-            for button in self.driver.find_elements(self.By.CSS_SELECTOR, f"{message} .keyboard button"):
-                if button.get_attribute("data-callback") == data:
-                    button.click()
-                    break
+            try:
+                for button in self.driver.find_elements(self.By.CSS_SELECTOR, f"{message} .keyboard button"):
+                    if button.get_attribute("data-callback") == data:
+                        button.click()
+                        break
+            except self.Stale:
+                # the bot edited this hand between the look and the click (the other
+                # player's move changed it): nothing was pressed, look again
+                presses -= 1
+                continue
             try:  # the page replaces an edited message's element: the marked one goes away
                 self.wait(lambda: not self.driver.find_elements(self.By.CSS_SELECTOR, message), "", timeout=5)
             except AssertionError:
