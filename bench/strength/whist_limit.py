@@ -36,56 +36,11 @@ from pathlib import Path
 from endplay._dds import DDSError
 
 from bench.strength.common import mean_ci
-from engine.ddplay.chooser import samples_for
-from engine.ddplay.sampler import Hands
 from engine.ddplay.solver import solve
 from engine.jsondata import JsonDict
-from engine.whist import ai_easy, ai_sample, ai_strong, rules
-from engine.whist.ai_infer import inferred_bans
-from engine.whist.ai_sample import sample_weighted
+from engine.whist import ai_easy, ai_strong, rules
 
 MODES = ("baseline", "partner")
-
-
-def choose_play_partner_seen(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str]) -> str:
-    """ai_strong.choose_play with partner's hand known (and so not dealt)."""
-    cards = [a.split()[1] for a in legal]
-    if len(cards) == 1:
-        return legal[0]
-    me, trump = view["seat"], view.get("trump")
-    partner = (me + 2) % 4
-    played = [(p, c) for p, c in view.get("played", [])]
-    trick = [(p, c) for p, c in view["trick"]]
-    counts = view["hand_counts"]
-    known: Hands = {me: list(view["hand"]), partner: list(partner_hand)}
-    seen = set(view["hand"]) | set(partner_hand) | {c for _, c in played} | {c for _, c in trick}
-    dealer, turned = view.get("dealer"), view.get("turn_up")
-    fixed: list[str] = []
-    if turned and turned not in seen and dealer is not None and dealer not in known:
-        fixed = [turned]
-        seen.add(turned)
-    pool = [c for c in ai_strong.FULL if c not in seen]
-    need = {s: counts[s] - (len(fixed) if s == dealer else 0) for s in range(4) if s not in known}
-    void = ai_strong.known_voids(view)
-    bans = inferred_bans(ai_strong.tricks_seen(view), trump)
-
-    def sample(r: random.Random) -> tuple[Hands, float]:
-        hands, log_weight = sample_weighted(pool, need, void, bans, r)
-        if fixed and dealer is not None:
-            hands[dealer] = hands[dealer] + fixed
-        return hands, log_weight
-
-    card = ai_sample.choose_card(
-        cards,
-        known,
-        sample,
-        samples_for(sum(counts), ai_strong.STRONG_BUDGET),
-        view["leader"],
-        trump,
-        [c for _, c in trick],
-        rng,
-    )
-    return "play " + card
 
 
 def partner_action(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str]) -> str:
@@ -93,7 +48,7 @@ def partner_action(view: JsonDict, legal: list[str], rng: random.Random, partner
     if len(legal) == 1 or not legal[0].startswith("play "):
         return ai_easy.computer_action(view, legal, rng)
     try:
-        action = choose_play_partner_seen(view, legal, rng, partner_hand)
+        action = ai_strong.choose_play(view, legal, rng, shown={(view["seat"] + 2) % 4: partner_hand})
     except (ValueError, DDSError):
         action = ai_easy.computer_action(view, legal, rng)
     return action if action in legal else legal[0]

@@ -66,7 +66,16 @@ def known_voids(view: JsonDict) -> dict[int, set[str]]:
     return out
 
 
-def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET) -> str:
+def choose_play(
+    view: JsonDict,
+    legal: list[str],
+    rng: random.Random,
+    budget: Budget = STRONG_BUDGET,
+    shown: Hands | None = None,
+) -> str:
+    """The card with the best weighted double-dummy total over sampled deals. ``shown``:
+    other seats' hands to treat as known — only bench/strength/whist_limit.py passes it, to
+    measure what partner's cards would be worth; real play never does."""
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
         return legal[0]
@@ -74,13 +83,13 @@ def choose_play(view: JsonDict, legal: list[str], rng: random.Random, budget: Bu
     played = [(p, c) for p, c in view.get("played", [])]
     trick = [(p, c) for p, c in view["trick"]]
     counts = view["hand_counts"]
-    known: Hands = {me: list(view["hand"])}
-    seen = set(view["hand"]) | {c for _, c in played} | {c for _, c in trick}
+    known: Hands = {**(shown or {}), me: list(view["hand"])}
+    seen = {c for hand in known.values() for c in hand} | {c for _, c in played} | {c for _, c in trick}
     dealer, turned = view.get("dealer"), view.get("turn_up")
     # the turned-up card, while the view shows it (until the dealer's first play: the
     # project keeps it hidden afterwards), is in the dealer's hand
     fixed: list[str] = []
-    if turned and turned not in seen and dealer is not None and dealer != me:
+    if turned and turned not in seen and dealer is not None and dealer not in known:
         fixed = [turned]
         seen.add(turned)
     pool = [c for c in FULL if c not in seen]
