@@ -41,12 +41,9 @@ NT_LEVELS = {2: 23, 3: 25, 6: 33, 7: 37}
 MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
 MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
-SLAM_HCP = 28
-INVITATIONS = (
-    "2NT",
-    "3H",
-    "3S",
-)  # one below game: partner accepts or declines, never invites back  # a suit slam also needs this many high-card points between the hands
+SLAM_HCP = 28  # a suit slam also needs this many high-card points between the hands
+# one below game in notrump or a major: partner accepts or declines, never invites back
+INVITATIONS = tuple(f"{GAME[s] - 1}{s}" for s in ("NT", *MAJORS))
 
 
 def levels(strain: str) -> dict[int, int]:
