@@ -224,3 +224,42 @@ def test_a_forfeit_post_shows_the_rubber_bonus_it_wrote():
     assert "Борис: вышло время — роббер за парой «Мы»." in final  # no "У Борис"
     assert "Мы: над чертой 700 (за роббер)." in final and "Итого: Мы 700 — Они 0" in final
     assert "«Мы» впереди на 700 очков; в вистах (по 100 очков): 7." in final
+
+
+def test_the_computers_calls_are_explained_in_the_dm_with_computers_only():
+    """A person sitting with computers sees what every call shows in their system (the
+    robots' explanations of online bridge); at a table of people it is not shown."""
+    from bot.games.bridge import explanation_lines
+    from engine.bridge.explain import explain
+
+    bid = lambda level, strain: {"call": "bid", "level": level, "strain": strain}  # noqa: E731
+    auction = [bid(1, "NT"), {"call": "pass"}, bid(2, "D"), bid(2, "S")]
+    shown = {s.seat: s for s in explain(auction, 0)}
+    assert set(shown) == {0, 2, 3}  # E only passed
+    assert shown[0].hcp == (15, 17) and shown[0].balanced and not shown[0].note
+    assert shown[2].note == "transfer to hearts" and shown[2].forcing and shown[2].suits == (("H", 5, 13),)
+    assert explain([{"call": "pass"}] * 3, 0) == []
+
+    view = {"phase": "auction", "auction": auction, "dealer": 0}
+    ru = explanation_lines(view, ["🤖 1", "Аня", "🤖 2", "Гоша"], "ru")
+    assert ru[0].startswith("Что показывают заявки")
+    assert "N (🤖 1): 15–17 очков, равномерная" in ru[1]
+    assert ru[2] == "  S (🤖 2): 5+\u202f♥ · трансфер в черви, форсинг"
+    assert "W (Гоша)" in ru[3]
+    en = explanation_lines(view, ["🤖 1", "Ann", "🤖 2", "Bob"], "en")
+    assert en[2].endswith("5+\u202f♥ · transfer to hearts, forcing")
+    assert not any(CARD_LABEL.search(line) for line in ru + en)
+    assert explanation_lines(view, NAMES, "ru") == []  # four people: their system, not ours
+    assert explanation_lines({**view, "phase": "play"}, ["🤖 1", "Ann", "🤖 2", "Bob"], "en") == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_named_call_of_the_system_has_its_words(lang):
+    from bot.games.bridge import note_key
+    from bot.i18n import catalog
+    from engine.bridge.bidding.system import TABLE
+
+    notes = {m.note for entries in TABLE.values() for m in entries if m.note}
+    assert len(notes) > 20
+    missing = [n for n in notes if note_key(n) not in catalog(lang)]
+    assert not missing

@@ -116,11 +116,17 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
     assert "Ваши карты" in hand.text
 
     leads = []
+    explained = []
 
     async def check():
         await watch_public(bot, table.id)
         row, state = await bot.state(table.id)
         view = GAME.view(state, None)
+        if view["phase"] == "auction" and 0 in view["to_act"] and any(c["call"] != "pass" for c in view["auction"]):
+            # her turn to call after a bid: the DM says what the calls show
+            hand = await bot.hand_message(table.id, anya)
+            assert "Что показывают заявки (система компьютеров):" in hand.text
+            explained.append(view["board"])
         if view["phase"] == "play" and not view["played"] and not view["trick"]:
             # Аня makes the opening lead: nobody has seen dummy yet, in any chat
             leads.append(view["board"])
@@ -132,6 +138,7 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
         return False
 
     await bot.play(table.id, [anya], choose=passive, until=check, max_moves=4000)
+    assert explained
     row, state = await bot.state(table.id)
     assert row.status == "between"
     result = GAME.result(state)

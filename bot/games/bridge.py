@@ -12,6 +12,7 @@ from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
 from bot.render.common import chunk, esc
+from engine.bridge.explain import Shown, explain
 from engine.bridge.sheet import result_lines, sheet_table
 from engine.cards import SUIT_SYMBOL, label
 
@@ -194,12 +195,56 @@ def _waiting(view: dict, names: list[str], lang: str) -> str:
 
 
 # ------------------------------------------------------------------------- DM
+COMPUTER_MARK = "🤖"  # how bot/service.py names a computer's seat ("🤖 2")
+
+
+def note_key(note: str) -> str:
+    """The catalog key of a call's name from the system table ("transfer to hearts")."""
+    return "bridge.note." + "".join(ch if ch.isalnum() else "_" for ch in note.lower()).strip("_")
+
+
+def shown_text(shown: Shown, lang: str) -> str:
+    """One seat's calls as the computers read them: "15–17, balanced · Stayman, forcing"."""
+    parts = []
+    if shown.hcp is not None:
+        lo, hi = shown.hcp
+        parts.append(
+            t(lang, "bridge.explain.hcp_min", lo=lo) if hi >= 37 else t(lang, "bridge.explain.hcp", lo=lo, hi=hi)
+        )
+    for suit, lo, hi in shown.suits:
+        # the count before the suit with a narrow no-break space: "5♥" would read as a card
+        count = str(lo) if lo == hi else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
+        parts.append(f"{count}{NNBSP}{SUIT_SYMBOL[suit]}")
+    if shown.balanced:
+        parts.append(t(lang, "bridge.explain.balanced"))
+    named = [t(lang, note_key(shown.note))] if shown.note else []
+    if shown.forcing:
+        named.append(t(lang, "bridge.explain.forcing"))
+    text = ", ".join(parts) or t(lang, "bridge.explain.nothing")
+    return text + (" · " + ", ".join(named) if named else "")
+
+
+def explanation_lines(view: dict, names: list[str], lang: str) -> list[str]:
+    """During the auction at a table with computers: what each seat's calls show in the
+    computers' system (docs/bridge-bidding.md), the robots' explanations of online bridge.
+    The calls are public, so every seat gets the same lines."""
+    if view["phase"] != "auction" or not any(n.startswith(COMPUTER_MARK) for n in names):
+        return []
+    shown = explain(view["auction"], view["dealer"])
+    if not shown:
+        return []
+    lines = [t(lang, "bridge.explain.title")]
+    lines += [f"  {SEATS[s.seat]} ({_name(names, s.seat)}): {shown_text(s, lang)}" for s in shown]
+    return lines
+
+
 def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
     seat = view["seat"]
     lines = [f"<b>{esc(header)}</b>", t(lang, "bridge.you", seat=SEATS[seat], side=side_name(seat_side(seat), lang))]
     lines += deal_lines(view, lang)
     if view["phase"] in ("auction", "play", "claim"):
         lines.append(t(lang, "bridge.auction") + "\n" + auction_grid(view, lang))
+    lines += explanation_lines(view, names, lang)
     if view["phase"] in ("play", "claim"):
         lines += _play_block(view, names, lang, show_dummy=seat != view.get("dummy"))
     lines.append(t(lang, "bridge.your_hand"))
