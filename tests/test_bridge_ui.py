@@ -263,3 +263,29 @@ def test_every_named_call_of_the_system_has_its_words(lang):
     assert len(notes) > 20
     missing = [n for n in notes if note_key(n) not in catalog(lang)]
     assert not missing
+
+
+def test_any_auction_is_explained_without_error():
+    """Random legal auctions, weighted towards bids and doubles (a person may call anything):
+    the explanation never fails (it is part of every DM during the auction) and only
+    names what it may."""
+    import random
+
+    from bot.games.bridge import explanation_lines
+    from engine.bridge import auction as A
+    from engine.bridge.explain import explain
+
+    rng = random.Random(7)
+    for _ in range(400):
+        calls: list[str] = []
+        dealer = rng.randrange(4)
+        while not A.finished(calls) and len(calls) < 30:
+            legal = A.legal_calls(calls, dealer)
+            bids = [c for c in legal if c != "P"]
+            calls.append(rng.choice(bids[:6]) if bids and rng.random() < 0.6 else "P")
+            for s in explain(calls, dealer):
+                assert s.hcp is None or 0 <= s.hcp[0] <= s.hcp[1]
+                assert all(4 <= lo <= hi <= 13 for _, lo, hi in s.suits)
+        view = {"phase": "auction", "auction": calls, "dealer": dealer}
+        lines = explanation_lines(view, ["🤖 1", "Ann", "🤖 2", "Bob"], "en")
+        assert not any(CARD_LABEL.search(line) for line in lines)

@@ -12,7 +12,7 @@ from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
 from bot.render.common import chunk, esc
-from engine.bridge.explain import Shown, explain
+from engine.bridge.explain import MAX_HCP, Shown, explain
 from engine.bridge.sheet import result_lines, sheet_table
 from engine.cards import SUIT_SYMBOL, label
 
@@ -209,7 +209,7 @@ def shown_text(shown: Shown, lang: str) -> str:
     if shown.hcp is not None:
         lo, hi = shown.hcp
         parts.append(
-            t(lang, "bridge.explain.hcp_min", lo=lo) if hi >= 37 else t(lang, "bridge.explain.hcp", lo=lo, hi=hi)
+            t(lang, "bridge.explain.hcp_min", lo=lo) if hi >= MAX_HCP else t(lang, "bridge.explain.hcp", lo=lo, hi=hi)
         )
     for suit, lo, hi in shown.suits:
         # the count before the suit with a narrow no-break space: "5♥" would read as a card
