@@ -82,6 +82,9 @@ than the lower one; none in trumps), read the same way: 153 against 148 tricks l
 900 leads (100 deals, 170 leads changed; ± 9.5). A reader cannot tell a signal from a
 card the follower had to play (his equal cards are equal only in his own sampled deals),
 and one bit per follow is far from the honour map that was worth 0.45. Not merged.
+The reading itself works: on 275 signals seen at the leads of tricks 3-9 (6 deals), the
+sampled deals' chance that the signaller still held the ace, king or queen of his suit
+had a Brier score of 0.104 with the attitude signal read, 0.138 without.
 
 DDS does not know ``must_trump``. To show it is close enough, the last figure compares
 its value of positions met in play (five tricks or fewer left, every 7th card) with an
