@@ -164,7 +164,8 @@ async def play_one(
             if table.status != "playing" or (done and units):  # a deal with play in it is over
                 break
             ready = [u for u in users if u.id in fake.actionable]
-            if not ready:  # nobody sees buttons yet: let the sender catch up
+            if not ready:  # nobody sees buttons yet: let the computers move, the sender catch up
+                await service.idle()  # a strong computer thinks in real time, off the simulated clock
                 await flush(clock.now + 0.5)
                 continue
             user = rng.choice(ready)
