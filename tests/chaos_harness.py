@@ -309,7 +309,17 @@ class Chaos:
         for p in presses:
             if p.qid in accepted and p.qid not in used:
                 rep.lost += 1
-                rep.problems.append(f"table {table_id}: accepted press {p} is not in the log")
+                # what the verdict weighed, so a failure can be told from a mismatch
+                same = [
+                    (q.qid, q.version, q.killed_after, getattr(self.answered(q.qid), "text", "-"))
+                    for q in presses
+                    if q.user_id == p.user_id and q.key == p.key
+                ]
+                entries = [(e.seq, e.seat, e.action) for e in log if e.seat is not None and move_key(e.action) == p.key]
+                rep.problems.append(
+                    f"table {table_id}: accepted press {p} is not in the log; presses of that key "
+                    f"(qid, version, killed after, answer): {same}; log entries of that key: {entries}"
+                )
 
         # the log replays into the game the table says it has
         game = get_game(row.game)
