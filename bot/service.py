@@ -26,7 +26,7 @@ from storage.repository import Repository, TableExists, VersionConflict
 from storage.repository import RateFn
 from bot.games import ui_for
 from bot.ratings import durak_finish_order, ending
-from bot.render.common import display_name
+from bot.render.common import computer_name, display_name
 from bot.sheet_mode import DEFAULT_MODE, sheet_payloads
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
 from bot.thinking import Thinker
@@ -294,7 +294,7 @@ class TableService:
                 free_seat = self._free_place(seats, hi, ui.seat_names, "join")
                 used = {s.user_id for s in seats}
                 number = next(k for k in range(1, 100) if -k not in used)
-                seats.append(SeatRow(table.id, free_seat, -number, f"🤖 {number}", is_computer=True))
+                seats.append(SeatRow(table.id, free_seat, -number, computer_name(number), is_computer=True))
             elif command == "cpu-":
                 if not mine:
                     await require_host()

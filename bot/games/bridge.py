@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import chunk, esc
+from bot.render.common import COMPUTER_MARK, chunk, esc
 from engine.bridge.explain import MAX_HCP, Shown, explain
 from engine.bridge.sheet import result_lines, sheet_table
 from engine.cards import SUIT_SYMBOL, label
@@ -195,9 +195,6 @@ def _waiting(view: dict, names: list[str], lang: str) -> str:
 
 
 # ------------------------------------------------------------------------- DM
-COMPUTER_MARK = "🤖"  # how bot/service.py names a computer's seat ("🤖 2")
-
-
 def note_key(note: str) -> str:
     """The catalog key of a call's name from the system table ("transfer to hearts")."""
     return "bridge.note." + "".join(ch if ch.isalnum() else "_" for ch in note.lower()).strip("_")

@@ -17,6 +17,12 @@ esc = html.escape
 NAME_WIDTH = 20  # screen columns a person's name takes on tables, sheets and toasts
 TITLE_WIDTH = 40  # ... and a group's title in DMs
 MESSAGE_LIMIT = 4096  # Telegram's limit on a message text, in UTF-16 units after parsing
+COMPUTER_MARK = "🤖"  # a computer's seat is named "🤖 2": renderers may tell it by that
+
+
+def computer_name(number: int) -> str:
+    return f"{COMPUTER_MARK} {number}"
+
 
 # Bidirectional controls flip the text after them ("‮" turns a whole table line
 # around): people's names and titles never need them on our screens.
