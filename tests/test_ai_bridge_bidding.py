@@ -140,14 +140,19 @@ def test_inference_reads_a_humans_natural_bids():
     assert auction_inferences(["bid 1NT", "pass"], N)[N].hcp == (15, 17)
 
 
+def random_auction(rng: random.Random, dealer: int, pick) -> list[str]:
+    """A legal auction of at most 30 calls: ``pick(legal calls, rng)`` makes each call."""
+    calls: list[str] = []
+    while not A.finished(calls) and len(calls) < 30:
+        calls.append(pick(A.legal_calls(calls, dealer), rng))
+    return calls
+
+
 def test_inference_never_crashes_on_random_auctions():
     rng = random.Random(5)
     for _ in range(200):
-        calls: list[str] = []
         dealer = rng.randrange(4)
-        while not A.finished(calls) and len(calls) < 30:
-            legal = A.legal_calls(calls, dealer)
-            calls.append(rng.choice(legal[:8]) if rng.random() < 0.6 else "P")
+        calls = random_auction(rng, dealer, lambda legal, r: r.choice(legal[:8]) if r.random() < 0.6 else "P")
         inf = auction_inferences(calls, dealer)
         for r in inf.values():
             assert 0 <= r.hcp[0] <= r.hcp[1] <= 37

@@ -272,18 +272,19 @@ def test_any_auction_is_explained_without_error():
     import random
 
     from bot.games.bridge import explanation_lines
-    from engine.bridge import auction as A
     from engine.bridge.explain import explain
+    from tests.test_ai_bridge_bidding import random_auction
+
+    def pick(legal: list[str], r: random.Random) -> str:
+        bids = [c for c in legal if c != "P"]
+        return r.choice(bids[:6]) if bids and r.random() < 0.6 else "P"
 
     rng = random.Random(7)
     for _ in range(400):
-        calls: list[str] = []
         dealer = rng.randrange(4)
-        while not A.finished(calls) and len(calls) < 30:
-            legal = A.legal_calls(calls, dealer)
-            bids = [c for c in legal if c != "P"]
-            calls.append(rng.choice(bids[:6]) if bids and rng.random() < 0.6 else "P")
-            for s in explain(calls, dealer):
+        calls = random_auction(rng, dealer, pick)
+        for k in range(1, len(calls) + 1):  # every stage of the auction, as the DM shows it
+            for s in explain(calls[:k], dealer):
                 assert s.hcp is None or 0 <= s.hcp[0] <= s.hcp[1]
                 assert all(4 <= lo <= hi <= 13 for _, lo, hi in s.suits)
         view = {"phase": "auction", "auction": calls, "dealer": dealer}
