@@ -276,3 +276,19 @@ def test_a_thin_defence_does_not_invite_the_passed_partner():
     legal = G.legal_actions(s, B)
     assert "invite" in legal
     assert strong(G.view(s, B), legal) == "pass"
+
+
+def test_the_auction_is_not_raised_on_a_handful_of_layouts():
+    # bench deal (seed 5, no. 37): C has the four top diamonds and nothing else. With the
+    # old search (two or three sampled layouts) C said "moje" to A's diamonds and then to
+    # his hearts, and went down in clubs; over 24 layouts no contract of C's is worth it.
+    hands = {
+        A: ["9C", "8H", "AH", "JH", "KH", "TH", "8S", "9S", "AS", "TS"],
+        B: ["8C", "AC", "KC", "TC", "8D", "9D", "7H", "QH", "KS", "QS"],
+        C: ["7C", "JC", "QC", "AD", "JD", "KD", "QD", "9H", "7S", "JS"],
+    }
+    s = start(dealer=B, hands=hands, talon=["7D", "TD"], bula=30, max_kontra_level=2)
+    s, _ = run(s, (C, "bid 2"), (A, "bid 3"), (B, "pass"))
+    legal = G.legal_actions(s, C)
+    assert "moje" in legal
+    assert strong(G.view(s, C), legal) == "pass"
