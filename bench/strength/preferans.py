@@ -47,7 +47,8 @@ card instead of 3000 and 2: early tricks had drawn two or three): seed 5, 600 de
 +0.63 ± 2.32, CPU mean 0.077 s against 0.067 s; an inviter counting the declarer two
 tricks more than double-dummy instead of one (``INVITE_EDGE`` 2): seed 5, 600 deals,
 -1.03 ± 1.15; the declarer's edge over double-dummy (``DECL_EDGE``) re-tuned for the
-larger budget: 0.25 -1.17 ± 1.28, 0.75 -0.52 ± 1.37 against 0.5 (seed 5, 600 deals).
+larger budget: 0.25 -1.17 ± 1.28, 0.75 -0.52 ± 1.37 against 0.5 (seed 5, 600 deals); the defenders' (``DEF_EDGE``) -0.5
+instead of -1: +0.17 ± 1.47 (the same deals).
 """
 
 from __future__ import annotations
