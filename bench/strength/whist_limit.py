@@ -55,17 +55,6 @@ PARTIAL_MODES = ("honours", "lengths")
 HONOURS = "AKQ"
 
 
-def partner_action(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str]) -> str:
-    """ai_strong._action with the partner-seen chooser."""
-    if len(legal) == 1 or not legal[0].startswith("play "):
-        return ai_easy.computer_action(view, legal, rng)
-    try:
-        action = ai_strong.choose_play(view, legal, rng, shown={(view["seat"] + 2) % 4: partner_hand})
-    except (ValueError, DDSError):
-        action = ai_easy.computer_action(view, legal, rng)
-    return action if action in legal else legal[0]
-
-
 def constrained_sampler(partner: int, hand: list[str], mode: str):
     """ai_strong's sampler told part of partner's true hand: in ``honours`` mode where
     his aces, kings and queens are (they go to him, no other one does); in ``lengths``
@@ -102,15 +91,18 @@ def constrained_sampler(partner: int, hand: list[str], mode: str):
     return sample
 
 
-def partial_action(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str], mode: str) -> str:
-    """ai_strong._action with the sampler told part of partner's hand (``PARTIAL_MODES``)."""
+def informed_action(view: JsonDict, legal: list[str], rng: random.Random, partner_hand: list[str], mode: str) -> str:
+    """ai_strong._action told partner's whole hand (``partner``) or part of it, through
+    its sampler (``PARTIAL_MODES``)."""
     if len(legal) == 1 or not legal[0].startswith("play "):
         return ai_easy.computer_action(view, legal, rng)
     partner = (view["seat"] + 2) % 4
     original = ai_strong.sample_weighted
-    ai_strong.sample_weighted = constrained_sampler(partner, partner_hand, mode)
+    if mode in PARTIAL_MODES:
+        ai_strong.sample_weighted = constrained_sampler(partner, partner_hand, mode)
+    shown = {partner: partner_hand} if mode == "partner" else None
     try:
-        action = ai_strong.choose_play(view, legal, rng)
+        action = ai_strong.choose_play(view, legal, rng, shown=shown)
     except (ValueError, DDSError):
         action = ai_easy.computer_action(view, legal, rng)
     finally:
@@ -132,10 +124,8 @@ def play_deal(deal_no: int, seed: int, mode: str) -> dict:
         start = time.process_time()
         if mode == "baseline":
             action = ai_strong.computer_action(view, legal, rng)
-        elif mode in PARTIAL_MODES:
-            action = partial_action(view, legal, rng, list(state.hands[(seat + 2) % 4]), mode)
         else:
-            action = partner_action(view, legal, rng, list(state.hands[(seat + 2) % 4]))
+            action = informed_action(view, legal, rng, list(state.hands[(seat + 2) % 4]), mode)
         cpu += time.process_time() - start
         trick = [c for _, c in state.plays]
         scores = solve(state.hands, state.leader, state.trump, trick)
