@@ -298,8 +298,12 @@ class Chaos:
             user_id, key = seats[entry.seat].user_id, move_key(entry.action)
             fits = [p for p in presses if p.user_id == user_id and p.key == key and p.version < entry.seq]
             free = [p for p in fits if p.qid not in used]
-            if free:  # the press drawn nearest before the move
-                used.add(max(free, key=lambda p: p.version).qid)
+            if free:
+                # the press drawn nearest before the move; of two presses of one button at
+                # one version (the first killed unanswered, the same button pressed again
+                # after the restart) only one move can be applied, and it is the one the
+                # bot answered as a move
+                used.add(max(free, key=lambda p: (p.version, p.qid in accepted)).qid)
             elif fits:
                 rep.doubled += 1
                 rep.problems.append(f"table {table_id}: {entry} applied twice")
