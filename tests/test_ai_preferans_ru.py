@@ -178,14 +178,13 @@ def test_the_contract_does_not_depend_on_a_handful_of_layouts() -> None:
     ♦AK10 9 8 ♥KQ: seven tricks in most layouts, eight only in kind ones. 200 sampled layouts
     say seven diamonds. With the old budget most estimates stopped after a few layouts,
     and the same hand declared eight diamonds for two of these four seeds."""
-    g = get_game("preferans_ru")
     deal = (
         "deal dealer=0 AH JS 7S TS JC JH 7H QD 9H KC 9D AS QH AC KD AD TC 8D TD 8C 8H KS 9C QS TH JD 7D 7C 9S QC 8S KH"
     )
-    state, _ = g.apply(g.initial_state(g.Options(system="sochi", pool=20), 3), None, deal)
+    state, _ = G.apply(G.initial_state(G.Options(system="sochi", pool=20), 3), None, deal)
     for seat, action in [(1, "pass"), (2, "bid 6S"), (0, "pass"), (2, "discard 8C"), (2, "discard 8S")]:
-        state, _ = g.apply(state, seat, action)
-    view, legal = g.view(state, 2), g.legal_actions(state, 2)
+        state, _ = G.apply(state, seat, action)
+    view, legal = G.view(state, 2), G.legal_actions(state, 2)
     assert sorted(view["hand"]) == sorted(["AS", "AC", "TC", "AD", "KD", "TD", "9D", "8D", "KH", "QH"])
     chosen = [ai.computer_action(view, legal, random.Random(seed), "strong") for seed in range(4)]
     assert chosen == ["contract 7D"] * 4
