@@ -11,8 +11,8 @@ the background loops ON: the real sender loop (outbox -> Bot API, group budget) 
 timer loop. Updates go through ``app.update_queue`` and PTB's own update fetcher
 (``app.start()``), exactly as polling feeds them.
 
-Tables: the games in turn (durak, King, bridge, whist, preferans), each with ``--humans``
-scripted players and computer fillers in the other seats. A scripted player waits until
+Tables: the games in turn (durak, King, bridge, whist, Balkan and Russian preferans), each
+with ``--humans`` scripted players and computer fillers in the other seats. A scripted player waits until
 its DM shows move buttons, thinks 2-5 s (``--pace``), presses a random one of the buttons
 it sees (a button that went stale meanwhile gets the "outdated" toast, as for a person);
 after a game, someone presses Rematch in the group. Set-up (opening the tables, joining,
@@ -53,7 +53,7 @@ from bot.emulator.telegram_fake import FakeUser
 
 GOAL_ACTIONS = 300.0
 GOAL_P99_MS = 50.0
-SEATS = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3}
+SEATS = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3, "preferans_ru": 3}
 
 
 async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], humans: int, seed: int) -> list[dict]:
@@ -414,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=30.0, help="length of the measured load")
     p.add_argument("--humans", type=int, default=2, help="scripted players per table (rest: computers)")
     p.add_argument("--pace", default="2,5", help="thinking time range in seconds, e.g. 2,5 or 0")
-    p.add_argument("--games", default="durak,king,bridge,whist,preferans")
+    p.add_argument("--games", default="durak,king,bridge,whist,preferans,preferans_ru")
     p.add_argument("--rate-limiter", action="store_true", help="use PTB's AIORateLimiter as production does")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
