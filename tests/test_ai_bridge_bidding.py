@@ -327,3 +327,11 @@ def test_invites_game_when_it_needs_partner_above_his_minimum():
     after = ["1D", "P", "1H", "P", "1NT", "P", "2NT", "P"]
     assert call("AQ3.K85.J432.K32", after) == "3NT"
     assert call("Q53.K85.A432.K32", after) == "P"
+
+
+def test_a_seven_card_suit_is_not_notrump_shape():
+    assert Hand(cards("53.T9.QT96542.A6")).semi_balanced is False
+    assert Hand(cards("53.T92.QT9654.A6")).semi_balanced  # 6-3-2-2 still is
+    # 1NT by partner, their 2C balance: with seven diamonds and 6 points, compete in
+    # diamonds (2NT here went to 3NT, one down; 3D makes)
+    assert call("53.T9.QT96542.A6", ["1NT", "P", "P", "2C", "P", "P"], dealer=S) == "2D"

@@ -38,8 +38,9 @@ class Hand:
 
     @property
     def semi_balanced(self) -> bool:
-        """No singleton or void (5-4-2-2 and 6-3-2-2 too): fine for notrump."""
-        return self.shape[3] >= 2
+        """No singleton or void (5-4-2-2 and 6-3-2-2 too): fine for notrump. A seven-card
+        suit (7-2-2-2) is not: the hand plays in its suit."""
+        return self.shape[3] >= 2 and self.shape[0] <= 6
 
     def longest(self, suits: str = SUITS) -> str:
         """The longest of ``suits``; ties go to the higher-ranking suit."""
