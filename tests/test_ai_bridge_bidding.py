@@ -335,3 +335,10 @@ def test_a_seven_card_suit_is_not_notrump_shape():
     # 1NT by partner, their 2C balance: with seven diamonds and 6 points, compete in
     # diamonds (2NT here went to 3NT, one down; 3D makes)
     assert call("53.T9.QT96542.A6", ["1NT", "P", "P", "2C", "P", "P"], dealer=S) == "2D"
+
+
+def test_a_blackwood_answer_shows_aces_not_a_suit():
+    calls = ["1C", "P", "1H", "P", "1NT", "P", "4NT", "P", "5S", "P"]  # W deals: W 1C, E 1H
+    assert auction_inferences(calls, W)[W].length["S"] == (2, 4)  # from his 1NT, not "5S"
+    # the asker plays the slam in the suit the hands fit, hearts, not the answer's spades
+    assert call("KJ42.KQJ972.K4.K", calls, dealer=W) == "6H"

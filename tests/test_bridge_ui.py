@@ -259,10 +259,22 @@ def test_every_named_call_of_the_system_has_its_words(lang):
     from bot.i18n import catalog
     from engine.bridge.bidding.system import TABLE
 
+    from engine.bridge.explain import BLACKWOOD_ANSWERS
+
     notes = {m.note for entries in TABLE.values() for m in entries if m.note}
     assert len(notes) > 20
+    notes |= {"Blackwood", *BLACKWOOD_ANSWERS.values()}
     missing = [n for n in notes if note_key(n) not in catalog(lang)]
     assert not missing
+
+
+def test_blackwood_is_named_and_its_answer_shows_no_suit():
+    from engine.bridge.explain import explain
+
+    calls = ["1C", "P", "1H", "P", "1NT", "P", "4NT", "P", "5S", "P"]  # W deals
+    shown = {s.seat: s for s in explain(calls, 3)}
+    assert shown[1].note == "Blackwood" and shown[1].forcing
+    assert shown[3].note == "3 aces" and not any(suit == "S" for suit, _, _ in shown[3].suits)
 
 
 def test_any_auction_is_explained_without_error():

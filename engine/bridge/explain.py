@@ -14,9 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .bidding import slam
 from .inference import SUITS, auction_inferences, last_meaning, normalize
 
 MAX_HCP = 37
+# the answers to Blackwood's 4NT (bidding/slam.py): they count aces and show no suit
+BLACKWOOD_ANSWERS = {"5C": "0 or 4 aces", "5D": "1 ace", "5H": "2 aces", "5S": "3 aces"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,11 @@ def explain(auction: list[Any], dealer: int) -> list[Shown]:
         hcp = None if shown.hcp == (0, MAX_HCP) else shown.hcp
         suits = tuple((s, lo, hi) for s in SUITS for lo, hi in [shown.length[s]] if lo >= 4)
         balanced = all(shown.length[s][0] >= 2 and shown.length[s][1] <= 5 for s in SUITS)
-        note = meaning.note if meaning else ""
-        out.append(Shown(seat, hcp, suits, balanced, note, bool(meaning and meaning.forcing)))
+        note, forcing = (meaning.note, meaning.forcing) if meaning else ("", False)
+        role = slam.role(calls, dealer, last[seat])
+        if role == "ask":
+            note, forcing = "Blackwood", True
+        elif role == "answer":
+            note, forcing = BLACKWOOD_ANSWERS[calls[last[seat]]], False
+        out.append(Shown(seat, hcp, suits, balanced, note, forcing))
     return out

@@ -84,7 +84,8 @@ def normalize(calls: Iterable[Any]) -> list[str]:
 
 def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
     """What each seat's calls promise about its hand (seats 0..3 as in the engine)."""
-    from .bidding.placement import natural_range  # placement reads inferences too
+    from .bidding import slam  # the bidding package reads inferences too
+    from .bidding.placement import natural_range
 
     calls = normalize(calls)
     out = {seat: HandRange() for seat in range(4)}
@@ -92,7 +93,10 @@ def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
         seat = (dealer + i) % 4
         try:
             ms = [m for m in meanings(situation(calls, dealer, i)) if m.call == call]
-            shown = range_of(ms) if ms else natural_range(call, calls[:i], dealer, out)
+            if slam.role(calls, dealer, i):
+                shown = HandRange()  # Blackwood's 4NT and its answer count aces, not a suit
+            else:
+                shown = range_of(ms) if ms else natural_range(call, calls[:i], dealer, out)
         except Exception:  # a strange auction is read loosely rather than crash the partner
             shown = range_of([natural(call)])
         out[seat] = out[seat].intersect(shown)

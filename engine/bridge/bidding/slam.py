@@ -36,6 +36,23 @@ def partner_asks(calls: list[str], dealer: int, seat: int) -> bool:
     return asks_for_aces(calls, dealer, ours[-1][0])
 
 
+def role(calls: list[str], dealer: int, index: int) -> str:
+    """What call ``index`` is in Blackwood: "ask" (an ace-asking 4NT), "answer" (5C-5S
+    straight over partner's ask, the opponent between passing or doubling) or ""."""
+    call = calls[index]
+    if call == "4NT" and asks_for_aces(calls, dealer, index):
+        return "ask"
+    if (
+        call in ANSWERS
+        and index >= 2
+        and calls[index - 1] in ("P", "X")
+        and calls[index - 2] == "4NT"
+        and asks_for_aces(calls, dealer, index - 2)
+    ):
+        return "answer"
+    return ""
+
+
 def answer(hand: Hand, legal: set[str]) -> str:
     call = {0: "5C", 1: "5D", 2: "5H", 3: "5S", 4: "5C"}[hand.aces]
     return call if call in legal else "P"
