@@ -342,3 +342,17 @@ def test_a_blackwood_answer_shows_aces_not_a_suit():
     assert auction_inferences(calls, W)[W].length["S"] == (2, 4)  # from his 1NT, not "5S"
     # the asker plays the slam in the suit the hands fit, hearts, not the answer's spades
     assert call("KJ42.KQJ972.K4.K", calls, dealer=W) == "6H"
+
+
+def test_two_over_one_shows_the_longest_suit_first():
+    # over 1S: five hearts and four diamonds bid 2H (2D first left hearts unshown)
+    assert call("62.AQJ76.T874.A8", ["1S", "P"]) == "2H"
+    assert call("62.AQJ76.AT874.8", ["1S", "P"]) == "2H"  # five-five: the higher
+    assert call("62.AQJ7.AT874.K8", ["1S", "P"]) == "2D"  # four hearts are not shown at two
+    assert call("6.AQJ76.AT8742.8", ["1S", "P"]) == "2D"  # six diamonds first
+
+
+def test_opener_with_19_and_a_six_card_suit_bids_game():
+    # 1C-1S: 19 points and six clubs are too much for 2C (12-15) or 3C (16-18)
+    assert call("A63.AK.A6.A65432", ["1C", "P", "1S", "P"]) == "3NT"
+    assert call("A3.AKQ986.A6.K32", ["1H", "P", "1S", "P"]) == "4H"

@@ -305,6 +305,14 @@ def _longer(m: str, other: str) -> Callable[[Hand], bool]:
     return lambda h: h.len[m] > h.len[other] or (h.len[m] == h.len[other] and SUITS.index(m) > SUITS.index(other))
 
 
+def _two_over_one(h: Hand, m: str, opening: str) -> bool:
+    """``m`` is the suit to show first at the two level over one of a major: the longest
+    of the suits that may be shown there (hearts over 1S only with five), the higher of
+    two equally long."""
+    shown = [x for x in "HDC" if x != opening and (x != "H" or h.len["H"] >= 5)]
+    return m in shown and h.longest("".join(shown)) == m
+
+
 for _o in "SH":  # one of a major
     k = f"1{_o}"
     _raises(k, _o, (6, 10), (10, 12), (13, 16), 3)
@@ -318,7 +326,7 @@ for _o in "SH":  # one of a major
             (11, 37),
             forcing=True,
             suits={_m: (5 if _m == "H" else 4, 13)},
-            test=lambda h, m=_m: h.longest("CDH" if m == "H" else "CD") == m,
+            test=lambda h, m=_m, o=_o: _two_over_one(h, m, o),
         )
     add(k, "1NT", (6, 10), note="no fit, not forcing")
     add(k, "P", (0, 5))
@@ -357,6 +365,12 @@ for _o in SUITS:
         for z in SUITS:
             if z not in (_o, _r) and _r != "NT" and STRAIN_ORDER.index(z) > STRAIN_ORDER.index(_r):
                 add(k, f"1{z}", (12, 18), forcing=False, suits={z: (4, 13)})
+        # 19-21 with a six-card suit: game (a major) or 3NT (a minor); the jump to three
+        # invites with less
+        if _o in MAJORS:
+            add(k, f"4{_o}", (19, 21), suits={_o: (6, 13)})
+        else:
+            add(k, "3NT", (19, 21), suits={_o: (6, 13)}, test=lambda h: h.semi_balanced)
         if _r != "NT":
             add(k, "1NT", (12, 14), balanced=True)
             add(k, f"3{_o}", (16, 19), count="length", suits={_o: (6, 13)})
