@@ -356,3 +356,10 @@ def test_opener_with_19_and_a_six_card_suit_bids_game():
     # 1C-1S: 19 points and six clubs are too much for 2C (12-15) or 3C (16-18)
     assert call("A63.AK.A6.A65432", ["1C", "P", "1S", "P"]) == "3NT"
     assert call("A3.AKQ986.A6.K32", ["1H", "P", "1S", "P"]) == "4H"
+    assert call("AK7.K.AK4.AT9874", ["1C", "P", "1S", "P"]) == "3NT"  # a singleton too
+
+
+def test_doubles_a_weak_two_with_17_or_more_whatever_the_shape():
+    # 20 points and four of their hearts: no overcall, no notrump fits; pass lost a slam
+    assert call("AKJ3.AJ75.3.AKT3", ["P", "2H"]) == "X"
+    assert call("AKJ3.AJ75.3.QT83", ["P", "2H"]) == "P"  # 14 with their suit: pass

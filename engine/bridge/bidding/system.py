@@ -370,7 +370,7 @@ for _o in SUITS:
         if _o in MAJORS:
             add(k, f"4{_o}", (19, 21), suits={_o: (6, 13)})
         else:
-            add(k, "3NT", (19, 21), suits={_o: (6, 13)}, test=lambda h: h.semi_balanced)
+            add(k, "3NT", (19, 21), suits={_o: (6, 13)})
         if _r != "NT":
             add(k, "1NT", (12, 14), balanced=True)
             add(k, f"3{_o}", (16, 19), count="length", suits={_o: (6, 13)})
@@ -590,6 +590,7 @@ for _x in "SHDC":  # RHO's weak two or pre-empt
             note="takeout",
             test=lambda h, x=_x: _takeout_double(h, x),
         )
+        add(k, "X", (17, 37), note="takeout")  # too strong to pass: any shape
         for z in SUITS:
             if z == _x:
                 continue
