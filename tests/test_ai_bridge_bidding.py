@@ -363,3 +363,11 @@ def test_doubles_a_weak_two_with_17_or_more_whatever_the_shape():
     # 20 points and four of their hearts: no overcall, no notrump fits; pass lost a slam
     assert call("AKJ3.AJ75.3.AKT3", ["P", "2H"]) == "X"
     assert call("AKJ3.AJ75.3.QT83", ["P", "2H"]) == "P"  # 14 with their suit: pass
+
+
+def test_opener_rebids_after_a_two_over_one():
+    # 1S-2D: the table had no rebids here, and 5-5 in the majors bid 3NT
+    assert call("AKJ72.AQT84.T.J4", ["1S", "P", "2D", "P"]) == "2H"
+    assert call("AKJ762.AQ4.T4.J4", ["1S", "P", "2D", "P"]) == "2S"  # six spades
+    assert call("AKJ72.AQ4.T4.J42", ["1S", "P", "2D", "P"]) == "3NT"  # 15-19 balanced
+    assert call("AKJ72.Q4.KT74.42", ["1S", "P", "2D", "P"]) == "3D"  # four-card support

@@ -413,6 +413,27 @@ for _o in SUITS:
     add(f"1{_o}-3NT", "P", (10, 16))
 
 
+# opener's rebid after a two-over-one response (forcing one round): a second suit of five,
+# a six-card suit again, support for partner's minor, a second suit of four, notrump by
+# range (2NT 12-14, 3NT 15-19), else the five-card suit again
+for _o, _r in (("S", "C"), ("S", "D"), ("S", "H"), ("H", "C"), ("H", "D"), ("D", "C")):
+    k = f"1{_o}-2{_r}"
+    others = [z for z in SUITS if z not in (_o, _r)]
+    for z in others:
+        bid = cheapest(z, f"2{_r}")
+        if bid[0] == "2" or z in MINORS and bid[0] == "3":
+            add(k, bid, (12, 21), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z, o=_o: h.len[o] >= h.len[z])
+    add(k, f"2{_o}" if _o != "D" else "3D", (12, 21), suits={_o: (6, 13)})
+    add(k, f"3{_r}", (12, 21), suits={_r: (4 if _r in MINORS else 3, 13)})
+    for z in others:
+        bid = cheapest(z, f"2{_r}")
+        if bid[0] == "2":
+            add(k, bid, (12, 21), forcing=True, suits={z: (4, 13)})
+    add(k, "2NT", (12, 14), balanced=True)
+    add(k, "3NT", (15, 19), balanced=True)
+    add(k, f"2{_o}" if _o != "D" else "3D", (12, 21), suits={_o: (5, 13)})
+
+
 # partner's weak two
 for _m in "SHD":
     k = f"2{_m}"
