@@ -371,3 +371,9 @@ def test_opener_rebids_after_a_two_over_one():
     assert call("AKJ762.AQ4.T4.J4", ["1S", "P", "2D", "P"]) == "2S"  # six spades
     assert call("AKJ72.AQ4.T4.J42", ["1S", "P", "2D", "P"]) == "3NT"  # 15-19 balanced
     assert call("AKJ72.Q4.KT74.42", ["1S", "P", "2D", "P"]) == "3D"  # four-card support
+
+
+def test_raises_partners_minor_with_four_over_an_overcall():
+    # 1D (1S): nine points and four diamonds compete (pass let them play 1S with slam on)
+    assert call("J3.T64.KJ42.AT52", ["1D", "1S"]) == "3D"  # 10 support points: limit raise
+    assert call("J3.T64.Q842.AT52", ["1D", "1S"]) == "2D"

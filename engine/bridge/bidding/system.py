@@ -574,7 +574,7 @@ for _x in SUITS:  # RHO opened one of a suit: overcalls and takeout doubles
             TABLE[k].extend(m for m in TABLE[f"1{_x}"] if m.call not in ("P",))
             add(k, "P", (0, 9))
             continue
-        sup = 3 if _x in MAJORS else 5
+        sup = 3 if _x in MAJORS else 4
         if _x in MAJORS:
             add(k, f"4{_x}", (13, 16), count=_x, suits={_x: (4, 13)})
         add(k, f"3{_x}", (10, 12), count=_x, suits={_x: (sup + (_x in MAJORS), 13)}, note="limit raise")
