@@ -81,6 +81,20 @@ game: +0.011 ± 0.049 (31 boards better, 34 worse); only refusing to go past tha
 (the limited hand's slam tries): +0.011 ± 0.037 (15 better, 12 worse) — half of those
 slams made double dummy. A takeout double over the opponents' raise to two (13+, at most
 one card in their suit): -0.004 ± 0.011, 4 boards changed.
+
+Then (2026-12-01) the worst auctions were read one by one for calls a bridge player would
+call wrong, and each fix measured paired on seeds 1-9 and, from the fourth on, also on
+nine seeds no change had been tuned on (10-18, where this bidder was 5.09). Kept: no
+notrump with a seven-card suit (7-2-2-2); a Blackwood answer shows aces, not its suit (the
+asker had played slams in the answer's suit); the two-over-one response in the longest
+suit; opener's game rebid with 19-21 and six cards; a double of a weak two with any 17+;
+opener's rebids after a two-over-one (the table had none); a raise of partner's minor with
+four over an overcall. Seeds 1-9 4.74 -> 4.72, seeds 10-18 5.09 -> 5.00; all 5400 boards
+paired -0.057 ± 0.042 (121 better, 73 worse). Dropped: a three-level overcall over their
+raise (+0.011); an any-shape 17+ double of a one-level opening (+0.001); partner's shown
+long suit over my six-card suit (-0.013 on 1-9, +0.040 on 10-18); the long suit rather than
+notrump with a singleton where placement found no fit (+0.117, +0.086); no invitation with
+ten trumps (3 boards changed).
 """
 
 from __future__ import annotations
