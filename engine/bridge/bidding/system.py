@@ -421,7 +421,7 @@ for _o, _r in (("S", "C"), ("S", "D"), ("S", "H"), ("H", "C"), ("H", "D"), ("D",
     others = [z for z in SUITS if z not in (_o, _r)]
     for z in others:
         bid = cheapest(z, f"2{_r}")
-        if bid[0] == "2" or z in MINORS and bid[0] == "3":
+        if bid[0] == "2" or (z in MINORS and bid[0] == "3"):
             add(k, bid, (12, 21), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z, o=_o: h.len[o] >= h.len[z])
     add(k, f"2{_o}" if _o != "D" else "3D", (12, 21), suits={_o: (6, 13)})
     add(k, f"3{_r}", (12, 21), suits={_r: (4 if _r in MINORS else 3, 13)})
