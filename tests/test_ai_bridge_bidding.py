@@ -377,3 +377,10 @@ def test_raises_partners_minor_with_four_over_an_overcall():
     # 1D (1S): nine points and four diamonds compete (pass let them play 1S with slam on)
     assert call("J3.T64.KJ42.AT52", ["1D", "1S"]) == "3D"  # 10 support points: limit raise
     assert call("J3.T64.Q842.AT52", ["1D", "1S"]) == "2D"
+
+
+def test_takes_partners_double_out_when_short_in_their_suit():
+    # 1S (3H) P P X P: partner's reopening double with a weak hand, two hearts and six
+    # clubs: 4C, not a pass that plays 3H doubled on partner's values alone
+    assert call("652.J4.97.T98742", ["1S", "3H", "P", "P", "X", "P"]) == "4C"
+    assert call("652.KQ94.97.T987", ["1S", "3H", "P", "P", "X", "P"]) == "P"  # their trumps

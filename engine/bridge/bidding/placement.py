@@ -234,6 +234,12 @@ def place(
     their_level, their_strain = int(last_bid[0]), last_bid[1:]
     if "X" in legal and _penalty(hand, combined, their_level, their_strain, level, strain):
         return "X"
+    partner_doubled = len(calls) >= 2 and calls[-2] == "X" and calls[-1] == "P"
+    if partner_doubled and their_strain != "NT" and hand.len[their_strain] <= 2:
+        long = hand.longest()
+        bid = cheapest(long, last_bid)
+        if hand.len[long] >= 5 and bid in legal and int(bid[0]) <= 4:
+            return bid  # short in their trumps: take partner's double out to my long suit
     if strain != "NT" and trumps >= 8:
         bid = cheapest(strain, last_bid)
         if bid and int(bid[0]) <= min(trumps - 6, 4) and bid in legal:
