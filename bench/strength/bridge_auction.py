@@ -89,12 +89,15 @@ notrump with a seven-card suit (7-2-2-2); a Blackwood answer shows aces, not its
 asker had played slams in the answer's suit); the two-over-one response in the longest
 suit; opener's game rebid with 19-21 and six cards; a double of a weak two with any 17+;
 opener's rebids after a two-over-one (the table had none); a raise of partner's minor with
-four over an overcall. Seeds 1-9 4.74 -> 4.72, seeds 10-18 5.09 -> 5.00; all 5400 boards
-paired -0.057 ± 0.042 (121 better, 73 worse). Dropped: a three-level overcall over their
+four over an overcall; partner's double taken out when short in their suit (it was left in
+as if for penalty). Seeds 1-9 4.74 -> 4.71, seeds 10-18 5.09 -> 4.97; all 5400 boards
+paired -0.079 ± 0.046 (157 better, 93 worse). Dropped: a three-level overcall over their
 raise (+0.011); an any-shape 17+ double of a one-level opening (+0.001); partner's shown
 long suit over my six-card suit (-0.013 on 1-9, +0.040 on 10-18); the long suit rather than
 notrump with a singleton where placement found no fit (+0.117, +0.086); no invitation with
-ten trumps (3 boards changed).
+ten trumps (3 boards changed); the jump rebid by HCP (16-18 or 15-18 instead of 16-19
+counting length: +0.022, +0.003 / +0.006, -0.004); taking partner's double out with four
+cards and a singleton, or with six and three of their trumps (2 boards each).
 """
 
 from __future__ import annotations
