@@ -384,3 +384,8 @@ def test_takes_partners_double_out_when_short_in_their_suit():
     # clubs: 4C, not a pass that plays 3H doubled on partner's values alone
     assert call("652.J4.97.T98742", ["1S", "3H", "P", "P", "X", "P"]) == "4C"
     assert call("652.KQ94.97.T987", ["1S", "3H", "P", "P", "X", "P"]) == "P"  # their trumps
+
+
+def test_prefers_3nt_to_five_of_a_minor():
+    # 1C-1S-2C: game values and six diamonds; 5D skipped 3NT (which made, 5D did not)
+    assert call("KQJ6.KJ8.KT9754.", ["1C", "P", "1S", "P", "2C", "P"]) == "3NT"

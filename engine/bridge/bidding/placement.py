@@ -215,6 +215,13 @@ def place(
         if last_bid is not None and bid_rank(invite) > bid_rank(last_bid) and invite in legal:
             return invite
     want = f"{level}{strain}"
+    if (
+        strain in "CD"
+        and level == 5
+        and "3NT" in legal
+        and all(hand.stopper(x) for x in their_suits(calls, dealer, seat))
+    ):
+        want = "3NT"  # nine tricks before eleven
     limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):
         low = cheapest(strain, last_bid)
