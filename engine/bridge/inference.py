@@ -92,10 +92,10 @@ def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
     for i, call in enumerate(calls):
         seat = (dealer + i) % 4
         try:
-            ms = [m for m in meanings(situation(calls, dealer, i)) if m.call == call]
             if slam.role(calls, dealer, i):
                 shown = HandRange()  # Blackwood's 4NT and its answer count aces, not a suit
             else:
+                ms = [m for m in meanings(situation(calls, dealer, i)) if m.call == call]
                 shown = range_of(ms) if ms else natural_range(call, calls[:i], dealer, out)
         except Exception:  # a strange auction is read loosely rather than crash the partner
             shown = range_of([natural(call)])

@@ -418,20 +418,19 @@ for _o in SUITS:
 # range (2NT 12-14, 3NT 15-19), else the five-card suit again
 for _o, _r in (("S", "C"), ("S", "D"), ("S", "H"), ("H", "C"), ("H", "D"), ("D", "C")):
     k = f"1{_o}-2{_r}"
-    others = [z for z in SUITS if z not in (_o, _r)]
-    for z in others:
-        bid = cheapest(z, f"2{_r}")
+    new_suits = {z: cheapest(z, f"2{_r}") for z in SUITS if z not in (_o, _r)}
+    again = f"2{_o}" if _o != "D" else "3D"
+    for z, bid in new_suits.items():
         if bid[0] == "2" or (z in MINORS and bid[0] == "3"):
             add(k, bid, (12, 21), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z, o=_o: h.len[o] >= h.len[z])
-    add(k, f"2{_o}" if _o != "D" else "3D", (12, 21), suits={_o: (6, 13)})
+    add(k, again, (12, 21), suits={_o: (6, 13)})
     add(k, f"3{_r}", (12, 21), suits={_r: (4 if _r in MINORS else 3, 13)})
-    for z in others:
-        bid = cheapest(z, f"2{_r}")
+    for z, bid in new_suits.items():
         if bid[0] == "2":
             add(k, bid, (12, 21), forcing=True, suits={z: (4, 13)})
     add(k, "2NT", (12, 14), balanced=True)
     add(k, "3NT", (15, 19), balanced=True)
-    add(k, f"2{_o}" if _o != "D" else "3D", (12, 21), suits={_o: (5, 13)})
+    add(k, again, (12, 21), suits={_o: (5, 13)})
 
 
 # partner's weak two
