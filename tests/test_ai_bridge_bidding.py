@@ -371,6 +371,7 @@ def test_opener_rebids_after_a_two_over_one():
     assert call("AKJ762.AQ4.T4.J4", ["1S", "P", "2D", "P"]) == "2S"  # six spades
     assert call("AKJ72.AQ4.T4.J42", ["1S", "P", "2D", "P"]) == "3NT"  # 15-19 balanced
     assert call("AKJ72.Q4.KT74.42", ["1S", "P", "2D", "P"]) == "3D"  # four-card support
+    assert call("A3.K4.AQJ876.952", ["1D", "P", "2C", "P"]) == "2D"  # six diamonds, no jump
 
 
 def test_raises_partners_minor_with_four_over_an_overcall():

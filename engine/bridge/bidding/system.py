@@ -419,7 +419,7 @@ for _o in SUITS:
 for _o, _r in (("S", "C"), ("S", "D"), ("S", "H"), ("H", "C"), ("H", "D"), ("D", "C")):
     k = f"1{_o}-2{_r}"
     new_suits = {z: cheapest(z, f"2{_r}") for z in SUITS if z not in (_o, _r)}
-    again = f"2{_o}" if _o != "D" else "3D"
+    again = cheapest(_o, f"2{_r}")  # the own suit again at the two level
     for z, bid in new_suits.items():
         if bid[0] == "2" or (z in MINORS and bid[0] == "3"):
             add(k, bid, (12, 21), forcing=True, suits={z: (5, 13)}, test=lambda h, z=z, o=_o: h.len[o] >= h.len[z])
