@@ -49,7 +49,15 @@ from storage.repository import StorageError
 log = logging.getLogger(__name__)
 
 # What a lost dedicated connection (lead lock, listener) may raise on use or reconnect.
-_CONNECTION_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+# InternalClientError: a connection the server cut in the middle of a query is left in a
+# state asyncpg refuses to go on from ("another operation is in progress"); it is as dead
+_CONNECTION_ERRORS = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
 _CLOSE_TIMEOUT_S = 10.0
 
 
