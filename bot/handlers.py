@@ -336,6 +336,10 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif kind == "lang" and rest in LANGUAGES:
             await _set_language(update, context, rest)
             lang, toast = rest, "language.set"
+            try:  # the chooser becomes the confirmation, its buttons gone
+                await query.edit_message_text(t(rest, "language.set"))
+            except TelegramError as error:  # a courtesy, like the toast: the language is set
+                log.warning("could not edit the language chooser: %s", error)
         elif kind == "w":  # watch a game / stop watching (bot.watching)
             table_id, game_no, command = _parse_table_data(rest)
             place = press_place(update)

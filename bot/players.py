@@ -52,7 +52,7 @@ def _rated_name(row: RatingRow, lang: str) -> str:
 
 
 def _seat_name(seat: dict[str, Any]) -> str:
-    """A seat of a finished game as the table showed it ("Аня", "🤖 2"), escaped for HTML."""
+    """A seat of a finished game as the table showed it ("Аня", "🤖 Маша"), escaped for HTML."""
     return html.escape(display_name(seat["name"]))
 
 

@@ -21,7 +21,7 @@ from telegram import InlineKeyboardMarkup
 from bot.games import ui_for
 from bot.i18n import t
 from bot.links import group_message_link
-from bot.render.common import TITLE_WIDTH, display_name, esc, keyboard
+from bot.render.common import COMPUTER_MARK, TITLE_WIDTH, display_name, esc, keyboard
 from engine.ai_levels import LEVELS
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, SeatRow, TableRow
@@ -76,7 +76,9 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     lang, st = table.lang, table.settings
     ui, game = ui_for(table.game), get_game(table.game)
     lo, hi = game.seat_range(game.Options(**table.options))
-    lines = [f"<b>{esc(header(table))}</b>", t(lang, "lobby.title", lo=lo, hi=hi)]
+    # "4–4 players" reads like a typo: a game for exactly n players says n
+    title = t(lang, "lobby.title_exact", n=lo) if lo == hi else t(lang, "lobby.title", lo=lo, hi=hi)
+    lines = [f"<b>{esc(header(table))}</b>", title, *ui.lobby_lines(table.options, lang)]
     by_seat = {s.seat: s for s in seats}
     missing_dm = []
     seat_count = len(ui.seat_names) if ui.seat_names else len(seats)
@@ -153,7 +155,9 @@ def group_table(table: TableRow, seats: list[SeatRow], state, thinking: int | No
     view = game.view(state, None)
     text = ui.group_text(view, seat_names(seats), table.lang, header(table))
     if thinking is not None and thinking < len(seats):
-        text += "\n" + t(table.lang, "table.thinking", name=esc(seat_names(seats)[thinking]))
+        name = seat_names(seats)[thinking]  # a computer's name carries its 🤖 already
+        name = name if name.startswith(COMPUTER_MARK) else f"{COMPUTER_MARK} {name}"
+        text += "\n" + t(table.lang, "table.thinking", name=esc(name))
     markup = None
     if ui.group_controls and table.status not in (LOBBY, BETWEEN):
         # score-only: every seat may enter, so the public legal actions are seat 0's

@@ -294,7 +294,8 @@ class TableService:
                 free_seat = self._free_place(seats, hi, ui.seat_names, "join")
                 used = {s.user_id for s in seats}
                 number = next(k for k in range(1, 100) if -k not in used)
-                seats.append(SeatRow(table.id, free_seat, -number, computer_name(number), is_computer=True))
+                name = computer_name(table.lang, [s.name for s in seats])  # distinct from every seat's
+                seats.append(SeatRow(table.id, free_seat, -number, name, is_computer=True))
             elif command == "cpu-":
                 if not mine:
                     await require_host()
@@ -377,7 +378,7 @@ class TableService:
         game = get_game(table.game)
         lo, hi = game.seat_range(game.Options(**table.options))
         if not lo <= len(seats) <= hi or sorted(s.seat for s in seats) != list(range(len(seats))):
-            raise UserError("err.players_range", lo=lo, hi=hi)
+            raise UserError("err.players_exact", n=lo) if lo == hi else UserError("err.players_range", lo=lo, hi=hi)
         missing = []
         for s in seats:
             if not s.is_computer and not ui_for(table.game).group_controls:

@@ -214,7 +214,7 @@ def test_claim_texts_read_well_with_one_trick_left():
     legal = G.legal_actions(state, 1)
     rows, _ = action_rows(legal, G.view(state, 1), "ru", "concede")
     assert rows == [[("Отдать разыгрывающему все оставшиеся взятки (1)", legal.index("concede"))]]
-    assert UI.variant_text(G.Options().model_dump(), "ru") == "таблица: по книге"
+    assert UI.variant_text(G.Options().model_dump(), "ru") == "подсчёт: по книге, +100 за партию"
 
 
 def test_a_forfeit_post_shows_the_rubber_bonus_it_wrote():

@@ -1,5 +1,5 @@
 """The computers at a table: their level is a lobby option, they think off the event loop
-(a real process pool here), and a slow decision shows "🤖 … думает…" on the table."""
+(a real process pool here), and a slow decision shows "🤖 Маша думает…" on the table."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database
         assert seen_thinking
         message = await bot.table_message(GROUP)
         texts = [version.text for version in message.history]
-        assert any("🤖 1 думает…" in text for text in texts), texts
+        assert any("🤖 Маша думает…" in text for text in texts), texts  # the robot once, by its name
         assert "думает" not in message.text  # gone once the computer moved
     finally:
         await bot.stop()

@@ -189,7 +189,7 @@ async def test_computer_fillers_play_a_whole_game(bot, fake_telegram):
     assert sum(s.is_computer for s in seats) == 2
     await bot.play(table.id, [anya])
     sheet = fake_telegram.last_message(GROUP)
-    assert "Игра №1 окончена" in sheet.text and "🤖 1" in sheet.text
+    assert "Игра №1 окончена" in sheet.text and "🤖 Маша" in sheet.text and "🤖 Петя" in sheet.text
 
 
 async def test_turn_timer_reminds_then_idle_player_loses_even_across_restart(bot, fake_telegram):
@@ -197,7 +197,7 @@ async def test_turn_timer_reminds_then_idle_player_loses_even_across_restart(bot
     await open_table(bot, GROUP, anya, [boris])
     await bot.press(anya, await bot.table_message(GROUP), "без таймера")  # -> 1 min
     lobby = await bot.table_message(GROUP)
-    assert "1 мин на ход" in lobby.text
+    assert "1 минута на ход" in lobby.text
     await bot.press(anya, lobby, "Начать")
     table = await bot.table(GROUP)
     idle = await actor(bot, table.id, users)
@@ -353,7 +353,7 @@ async def test_fixed_seat_lobby_choose_move_and_taken(bot, fake_telegram):
     lobby = await bot.table_message(GROUP)
     assert "E. ✅ Аня" in lobby.text and "S. ✅ Борис" in lobby.text and "N. —" in lobby.text
     answer = await bot.press(anya, lobby, "Начать")
-    assert "игроков" in answer.text  # two empty seats
+    assert answer.text == "Нужно 4 игрока."  # two empty seats; bridge takes exactly four
 
 
 async def test_ping_only_while_it_is_your_turn(bot, fake_telegram):

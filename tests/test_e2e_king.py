@@ -75,7 +75,7 @@ async def test_whole_game_one_human_three_computers(bot, fake_telegram):
     (anya,) = people(fake, 1)
     table = await open_table(bot, GROUP, anya, [], computers=3, command="/king")
     lobby = await bot.table_message(GROUP)
-    assert "Кинг" in lobby.text and "🤖 3" in lobby.text
+    assert "Кинг" in lobby.text and "🤖 Катя" in lobby.text  # the third computer
     answer = await bot.press(anya, lobby, "Начать")
     assert answer.text.startswith("Игра началась")
     group = await bot.table_message(GROUP)
@@ -152,7 +152,7 @@ async def test_two_humans_play_a_few_deals(bot, fake_telegram):
         hand = await bot.hand_message(table.id, user)
         assert "Кон 5/12: Не брать двух последних" in hand.text and "Ваши карты:" in hand.text
     group = await bot.table_message(GROUP)
-    assert "1. Аня" in group.text and "2. Борис" in group.text and "взяток:" in group.text
+    assert "1. Аня" in group.text and "2. Борис" in group.text and " взяток" in group.text
 
 
 async def test_timer_forfeit_ends_the_game(bot, fake_telegram):

@@ -155,7 +155,7 @@ async def test_forget_needs_an_admin_and_a_confirmation(bot, fake_telegram):
 
     answer = await bot.press(anya, confirm, "🗑 Да, стереть")
     assert answer.text == "Стёрто."
-    assert "партий — 1" in fake.msgs[GROUP][confirm.message_id].text
+    assert "Стёрто: 1 сыгранная партия" in fake.msgs[GROUP][confirm.message_id].text
     assert await bot.repo.finished_games(GROUP) == [] and await bot.repo.top_ratings(GROUP, "durak") == []
     assert await bot.repo.get_table(table.id) is None  # the closed table and its action log
     assert "нет доигранных" in (await command(bot, anya, GROUP, "/history")).text
@@ -182,8 +182,8 @@ async def test_bridge_history_sends_the_pbn_too_and_rates_partnerships(bot, fake
     assert rows["u1"].wins == (1 if result["winner"] == "NS" else 0)
 
     listing = await command(bot, anya, GROUP, "/history")
-    assert "Бридж" in listing.text and "Аня, 🤖 1, 🤖 2, 🤖 3" in listing.text
-    assert ("победа: Аня, 🤖 2" in listing.text) == (result["winner"] == "NS")
+    assert "Бридж" in listing.text and "Аня, 🤖 Маша, 🤖 Петя, 🤖 Катя" in listing.text
+    assert ("победа: Аня, 🤖 Петя" in listing.text) == (result["winner"] == "NS")
     before = len(fake.messages(GROUP))
     await bot.press(anya, listing, "📄 1")
     documents = {m.document["file_name"]: m.document["content"] for m in fake.messages(GROUP)[before:] if m.document}

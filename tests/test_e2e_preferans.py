@@ -109,7 +109,7 @@ async def test_whole_pulka_two_people_and_a_computer(bot, fake_telegram):
     last = posts[-1]
     assert "Пуля закрыта" in last.text and "Расчёт:" in last.text
     assert any(t == "🔁 Ещё партию" for t, _ in fake.buttons(last))
-    for name in ["Аня", "Борис", "🤖 1"]:
+    for name in ["Аня", "Борис", "🤖 Маша"]:
         assert name in last.text
     assert "<pre>" in last.history[-1].raw_text
     # the pulka replays from its log

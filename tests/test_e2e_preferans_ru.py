@@ -113,7 +113,7 @@ async def test_whole_pulka_with_computers_to_the_settlement(bot, fake_telegram) 
     last = posts[-1]
     assert "Пулька закрыта. Итог:" in last.text and "Итог в вистах:" in last.text
     assert "<pre>" in last.history[-1].raw_text
-    for name in ["Аня", "Борис", "🤖 1"]:
+    for name in ["Аня", "Борис", "🤖 Маша"]:
         assert name in last.text
     assert any(t == "🔁 Ещё партию" for t, _ in fake.buttons(last))
     # the pulka replays from its log

@@ -54,6 +54,11 @@ class GameUI:
         """Short description of the options for headers, e.g. "podkidnoy, 36 cards"."""
         return ""
 
+    def lobby_lines(self, options: dict, lang: str) -> list[str]:
+        """Lines the lobby shows under its title: what an option means when its button
+        is too short to say it (bridge: what the scoring preset changes)."""
+        return []
+
     def option_rows(self, options: dict, lang: str) -> Rows:
         """Lobby option buttons as rows of (label, option key); pressing sends ``o:<key>``."""
         return []

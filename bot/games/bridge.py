@@ -449,19 +449,23 @@ def variant_text(options: dict, lang: str) -> str:
     return t(lang, "bridge.variant", preset=t(lang, f"bridge.preset.{options.get('preset', 'seed')}"))
 
 
+def lobby_lines(options: dict, lang: str) -> list[str]:
+    """What the scoring preset changes, in the values a bridge player knows (§5.4)."""
+    return [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}")]
+
+
 def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
     def flag(key: str) -> tuple[str, str]:
         return (("✓ " if options.get(key) else "✗ ") + t(lang, f"bridge.opt.{key}"), key)
 
     rows = [
+        # the preset's name says what it changes, so its button takes a row of its own
+        [(t(lang, "bridge.opt.preset", preset=t(lang, f"bridge.preset.{options['preset']}")), "preset")],
         [
-            (t(lang, "bridge.opt.preset", preset=t(lang, f"bridge.preset.{options['preset']}")), "preset"),
             (t(lang, "bridge.opt.first_dealer", seat=options["first_dealer"]), "first_dealer"),
-        ],
-        [
             (t(lang, "bridge.opt.rounding", mode=t(lang, f"bridge.rounding.{options['rounding']}")), "rounding"),
-            flag("score_honours"),
         ],
+        [flag("score_honours")],
     ]
     if paper:
         rows.append([flag("unfinished_rubber_bonus")])
@@ -489,6 +493,9 @@ class BridgeUI(GameUI):
 
     def variant_text(self, options, lang):
         return variant_text(options, lang)
+
+    def lobby_lines(self, options, lang):
+        return lobby_lines(options, lang)
 
     def option_rows(self, options, lang):
         return option_rows(options, lang)

@@ -12,6 +12,7 @@ from bot.games.bridge import (
     bid_text,
     deal_post,
     final_post,
+    lobby_lines,
     option_rows,
     next_option,
     sheet_picture,
@@ -103,6 +104,9 @@ class BridgeScoreUI(GameUI):
 
     def variant_text(self, options, lang):
         return variant_text(options, lang)
+
+    def lobby_lines(self, options, lang):
+        return lobby_lines(options, lang)
 
     def option_rows(self, options, lang):
         return option_rows(options, lang, paper=True)

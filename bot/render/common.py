@@ -17,10 +17,28 @@ esc = html.escape
 NAME_WIDTH = 20  # screen columns a person's name takes on tables, sheets and toasts
 TITLE_WIDTH = 40  # ... and a group's title in DMs
 MESSAGE_LIMIT = 4096  # Telegram's limit on a message text, in UTF-16 units after parsing
-COMPUTER_MARK = "🤖"  # a computer's seat is named "🤖 2": renderers may tell it by that
+COMPUTER_MARK = "🤖"  # a computer's seat is named "🤖 Ada": renderers may tell it by that
+# Computers' names, per table language; short, so sheets still fit a phone. A durak table
+# seats five computers at most, so a language needs at least five names.
+COMPUTER_NAMES = {
+    "en": ("Ada", "Alan", "Grace", "Linus", "Kate", "Max", "Nora", "Otto"),
+    "ru": ("Маша", "Петя", "Катя", "Федя", "Оля", "Костя", "Нина", "Гриша"),
+}
 
 
-def computer_name(number: int) -> str:
+def computer_name(lang: str, names_at_table: Collection[str] = ()) -> str:
+    """A new computer's name: "🤖 " and the first name of the table's language that no
+    seat there has, computer or person ("Ada" is taken by a person named "Ada Smith" as
+    well: "🤖 Ada" beside her would read as her seat). Names stored before (the old
+    "🤖 1") stay as they are; they only count as taken."""
+    taken = set()
+    for name in names_at_table:
+        bare = name.removeprefix(COMPUTER_MARK).strip().casefold()
+        taken.update({bare, *bare.split()[:1]})
+    for name in COMPUTER_NAMES.get(lang, COMPUTER_NAMES["en"]):
+        if name.casefold() not in taken:
+            return f"{COMPUTER_MARK} {name}"
+    number = next(k for k in range(1, len(taken) + 2) if str(k) not in taken)  # every name taken
     return f"{COMPUTER_MARK} {number}"
 
 

@@ -24,6 +24,7 @@ from bot.i18n import t
 from engine.bridge.sheet import per_deal
 from engine.king.scoring import CONTRACTS
 from engine.preferans.scoring import parse_fnum, shown
+from engine.rounding import rounded_shares
 
 FONTS = Path(__file__).parent / "fonts"
 PAPER = (252, 250, 240)  # the sheet's paper
@@ -189,10 +190,12 @@ def preferans_picture(spec: dict[str, Any]) -> Image.Image:
         cell((xe + sign * (2 * band + half), cy), marks_caption, marks(seat), angle, size - 6 * band)
     # names and the settlement outside the square
     settle = sheet.get("settlement")
+    # rounded like the text sheet's result row: adding up to zero, as the exact ones do
+    rounded = rounded_shares([parse_fnum(v) for v in settle]) if settle is not None else []
 
     def label(i: int) -> str:
         name = drawable(names[i]) if i < len(names) else ""
-        value = f"  {_signed(settle[i])}" if settle is not None else ""
+        value = f"  {_signed(rounded[i])}" if settle is not None else ""
         return f"{i + 1}. {name}{value}"
 
     labels = [shortened(label(i), 24, size - 20, True, 16) for i in range(3)]

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import t
 from bot.render.pictures import FAINT, INK, LINE, PAPER, Font, _text_at, drawable, font, shortened
 from engine.preferans_ru.sheet import WORDS, shown
+from engine.rounding import rounded_shares
 
 SIZE, MARGIN, TOP_ROOM = 840, 64, 60
 BAND = 104  # each band's depth: висты, пуля, гора
@@ -77,10 +78,6 @@ def _cell(
     _paste(img, _tile(progression_parts(numbers, room)), (center[0] + dx * 12, center[1] + dy * 12), angle)
 
 
-def _rounded(value: Any) -> str:
-    return shown(Fraction(value), exact=False, sign=True)
-
-
 def _circle(img: Image.Image, spec: dict[str, Any], center: tuple[float, float]) -> None:
     """The pool target; at the end the exact settlement under it (§6.5)."""
     d = ImageDraw.Draw(img)
@@ -103,8 +100,9 @@ def _labels(spec: dict[str, Any]) -> list[tuple[str, Font]]:
     """ "1. Аня  ≈ +12" for each seat: names outside, the settlement rounded; a long name is
     cut, never the number."""
     out = []
+    rounded = rounded_shares([Fraction(v) for v in spec["settlement"]])  # adding up to zero, as the exact ones do
     for i, name in enumerate(spec["names"]):
-        value = ("" if spec["finished"] else "≈ ") + _rounded(spec["settlement"][i])
+        value = ("" if spec["finished"] else "≈ ") + shown(rounded[i], sign=True)
         f = font(24, True)
         room = SIZE - 20 - f.getlength(f"  {value}")
         text, _ = shortened(f"{i + 1}. {drawable(name)}", 24, room, True, 24)

@@ -16,6 +16,7 @@ from collections.abc import Collection
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.rounding import rounded_shares
 from engine.text import phone_grid, wrap_lines
 
 from .scoring import parse_fnum, shown
@@ -186,7 +187,8 @@ def table_rows(sheet: dict[str, Any], names: list[str], lang: str, rounding: str
     rows.append([w["hat"], *(_hats(list(sheet["hats"][i])) or "·" for i in range(3))])
     settle = sheet.get("settlement")
     if settle is not None:
-        rows.append([w["result"], *(_signed(settle[i], "int") for i in range(3))])
+        rounded = rounded_shares([parse_fnum(v) for v in settle])  # adding up to 0, as the exact ones do
+        rows.append([w["result"], *(_signed(v, "none") for v in rounded)])
     return rows
 
 

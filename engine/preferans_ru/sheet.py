@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.rounding import rounded_shares
 from engine.text import display_width, grid
 
 from .hand import AllPassHand, GameHand, Hand, MisereHand
@@ -215,5 +216,8 @@ def sheet_text(
     done = finished(sheet, options)
     lines.append(w["result_final" if done else "result_now"])
     result = settlement(sheet, options)
-    lines += wrap([f"{short[p]} {shown(result[p], exact=done, sign=True)}" for p in sheet.players], first=" ")
+    exact = [result[p] for p in sheet.players]
+    # while the game goes on the figures are rounded, and still add up to zero
+    figures = exact if done else [Fraction(x) for x in rounded_shares(exact)]
+    lines += wrap([f"{short[p]} {shown(x, sign=True)}" for p, x in zip(sheet.players, figures)], first=" ")
     return "\n".join(lines)

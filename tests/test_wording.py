@@ -1,0 +1,139 @@
+"""Words a newcomer stumbled on, screen by screen: the lobby of a fixed-size game, the
+computers' names and the "thinking" line, the bridge scoring preset, and rounded
+settlements that add up to zero (the plurals are in tests/test_i18n.py)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from bot import screens
+from bot.games import ui_for
+from bot.render import pictures
+from bot.render.common import COMPUTER_MARK, COMPUTER_NAMES, computer_name
+from bot.render.pulka_ru import _labels
+from engine.base import get_game
+from engine.preferans.sheet import table_rows
+from engine.preferans_ru.options import PreferansRuOptions
+from engine.preferans_ru.scoring import Sheet, settlement
+from engine.preferans_ru.sheet import sheet_text
+from engine.rounding import rounded_shares
+from storage.models import LOBBY, PLAYING, SeatRow, TableRow
+from tests.random_play import first_deal
+
+
+def table_row(game: str, lang: str, status: str = LOBBY, options: dict | None = None) -> TableRow:
+    opts = get_game(game).Options(**(options or {})).model_dump()
+    return TableRow(7, -1001, 0, game, opts, status, 1, 3, 0 if status == LOBBY else 1, None, lang)
+
+
+# ------------------------------------------------------------------------- the lobby
+@pytest.mark.parametrize(
+    "game, lang, title",
+    [
+        ("bridge", "en", "Taking seats (4 players). Press “Join”."),
+        ("bridge", "ru", "Сбор игроков (4 игрока). Жмите «Сесть за стол»."),
+        ("preferans", "ru", "Сбор игроков (3 игрока). Жмите «Сесть за стол»."),
+        ("preferans_ru", "ru", "Сбор игроков (3–4 игрока). Жмите «Сесть за стол»."),
+        ("durak", "ru", "Сбор игроков (2–6 игроков). Жмите «Сесть за стол»."),
+        ("durak", "en", "Taking seats (2–6 players). Press “Join”."),
+    ],
+)
+def test_lobby_title_says_a_fixed_size_once(game, lang, title):
+    assert screens.lobby(table_row(game, lang), [], {}, "bot").text.split("\n")[1] == title
+
+
+# ------------------------------------------------------------------------- computers
+def test_computer_names_are_distinct_and_never_a_persons():
+    names: list[str] = []
+    for _ in range(5):  # a durak table's most computers
+        names.append(computer_name("en", names))
+    assert names == [f"{COMPUTER_MARK} {n}" for n in COMPUTER_NAMES["en"][:5]]
+    assert all(len(names_) >= 5 for names_ in COMPUTER_NAMES.values())
+    # a person's name, whole or first name, any case, is taken; so is an old "🤖 1" seat
+    assert computer_name("ru", ["МАША", "Петя Сидоров", "🤖 1"]) == f"{COMPUTER_MARK} Катя"
+    assert computer_name("en", ["Ada Lovelace", "alan"]) == f"{COMPUTER_MARK} Grace"
+    assert computer_name("xx", []) == f"{COMPUTER_MARK} {COMPUTER_NAMES['en'][0]}"  # an unknown language
+    # every name taken: still a distinct one
+    taken = [f"{COMPUTER_MARK} {n}" for n in COMPUTER_NAMES["ru"]] + [f"{COMPUTER_MARK} 1"]
+    assert computer_name("ru", taken) == f"{COMPUTER_MARK} 2"
+
+
+@pytest.mark.parametrize(
+    "lang, name, line",
+    [
+        ("en", "🤖 Ada", "🤖 Ada is thinking…"),
+        ("ru", "🤖 Маша", "🤖 Маша думает…"),
+        ("ru", "🤖 1", "🤖 1 думает…"),  # a table from before the names
+        ("en", "Ann", "🤖 Ann is thinking…"),  # never without the mark
+    ],
+)
+def test_thinking_line_shows_the_robot_once(lang, name, line):
+    state, _ = first_deal(get_game("durak"), 2, random.Random(5))
+    seats = [SeatRow(7, 0, -1, name, is_computer=True), SeatRow(7, 1, 11, "Boris")]
+    text = screens.group_table(table_row("durak", lang, PLAYING), seats, state, thinking=0).text
+    assert text.split("\n")[-1] == line and "🤖 🤖" not in text
+
+
+# ------------------------------------------------------------------------- bridge
+@pytest.mark.parametrize(
+    "lang, preset, button, words",
+    [
+        ("en", "seed", "Scoring: book, +100 a game", "100 above the line for every game won"),
+        ("en", "acbl", "Scoring: ACBL Laws", "no premium for a single game"),
+        ("ru", "seed", "Подсчёт: по книге, +100 за партию", "за каждую выигранную партию 100 над чертой"),
+        ("ru", "acbl", "Подсчёт: законы ACBL", "премии за отдельную партию нет"),
+    ],
+)
+@pytest.mark.parametrize("game", ["bridge", "bridge_score"])
+def test_bridge_preset_is_said_in_a_bridge_players_words(game, lang, preset, button, words):
+    lobby = screens.lobby(table_row(game, lang, options={"preset": preset}), [], {}, "bot")
+    labels = [b.text for row in lobby.markup.inline_keyboard for b in row]
+    assert button in labels and words in lobby.text
+    assert not any(label.startswith(("Table:", "Таблица:")) for label in labels)
+    assert ui_for(game).variant_text({"preset": preset}, lang) == button[0].lower() + button[1:]  # the header
+
+
+# ------------------------------------------------------------------------- rounding
+def test_rounded_shares_add_up_to_the_total():
+    thirds = [Fraction(10, 3), Fraction(10, 3), Fraction(-20, 3)]
+    assert sum(round(x) for x in thirds) == -1  # plain rounding: 3 + 3 − 7
+    assert rounded_shares(thirds) == [3, 3, -6]  # the ties: the largest amount moves
+    assert rounded_shares([Fraction(12, 5), Fraction(12, 5), Fraction(-24, 5)]) == [3, 2, -5]
+    # plain rounding (half away from zero) where it adds up already
+    assert rounded_shares([Fraction(7, 2), Fraction(-1, 2), Fraction(-3)]) == [4, -1, -3]
+    assert rounded_shares([Fraction(5, 2), Fraction(-7, 2), Fraction(1)]) == [3, -4, 1]
+    assert rounded_shares([5, -2, -3]) == [5, -2, -3] and rounded_shares([]) == []
+    for values in ([Fraction(1, 7) * k for k in (3, 5, -8)], [Fraction(-1070, 3), Fraction(1, 3), Fraction(1069, 3)]):
+        shares = rounded_shares(values)
+        assert sum(shares) == 0 and all(abs(s - v) < 1 for s, v in zip(shares, values))
+
+
+def test_preferans_sheet_rounds_the_settlement_to_zero(monkeypatch):
+    sheet = {
+        "contract": [0, 0, 0],
+        "soups": [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+        "refe": [0, 0, 0],
+        "refe_used": [0, 0, 0],
+        "hats": [[], [], []],
+        "settlement": ["-20/3", "10/3", "10/3"],
+    }
+    assert table_rows(sheet, ["A", "B", "C"], "en")[-1][1:] == ["−6", "+3", "+3"]
+    labels = []  # the picture writes the same figures by the names
+    monkeypatch.setattr(pictures, "_text_at", lambda img, xy, text, *args: labels.append(text))
+    pictures.preferans_picture({"lang": "en", "title": "", "bula": 30, "names": ["A", "B", "C"], "sheet": sheet})
+    assert {"1. A  −6", "2. B  +3", "3. C  +3"} <= set(labels)
+
+
+def test_preferans_ru_running_settlement_adds_up_to_zero():
+    options = PreferansRuOptions()
+    sheet = Sheet.new(["A", "B", "C"])
+    sheet = Sheet(sheet.players, sheet.pool, {"A": Fraction(4), "B": Fraction(0), "C": Fraction(0)}, sheet.whists)
+    exact = settlement(sheet, options)
+    assert exact == {"A": Fraction(-80, 3), "B": Fraction(40, 3), "C": Fraction(40, 3)}
+    text = sheet_text(sheet, options, "en", names={"A": "Ann", "B": "Bob", "C": "Cid"})
+    assert text.split("\n")[-1].split() == ["A", "−26", "B", "+13", "C", "+13"]
+    spec = {"names": ["Ann", "Bob", "Cid"], "settlement": ["-80/3", "40/3", "40/3"], "finished": False}
+    assert [text for text, _ in _labels(spec)] == ["1. Ann  ≈ −26", "2. Bob  ≈ +13", "3. Cid  ≈ +13"]
