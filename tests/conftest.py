@@ -55,8 +55,10 @@ async def start_bot(fake_telegram, database):
 
 
 @pytest.fixture
-async def bot(fake_telegram, start_bot):
+async def bot(request, fake_telegram, start_bot):
     """The running bot with one supergroup, GROUP "Кухня", whose admin is user 1. A test
-    module that needs other chats defines its own ``bot`` fixture with ``start_bot``."""
+    module that needs other chats defines its own ``bot`` fixture with ``start_bot``.
+    ``@pytest.mark.parametrize("bot", ["http"], indirect=True)`` makes the bot's calls go
+    over real HTTP (tests/e2e.py ``transport``), as they do to Telegram."""
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
-    return await start_bot()
+    return await start_bot(transport=getattr(request, "param", "inprocess"))

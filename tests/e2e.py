@@ -2,6 +2,8 @@
 fresh PostgreSQL schema, see the ``database`` fixture in conftest.py), talking to the
 in-process fake Bot API (tests/fakebot.py), with one fake clock for timers and the
 group message budget. Tests press buttons as users do and look at what each chat shows.
+``transport="http"`` sends the bot's calls over real HTTP instead (PTB's own HTTPX
+request, multipart uploads included) to the same emulator served by ``HttpBotApi``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from bot.app import build_application
 from bot.config import Settings
 from engine.base import get_game
 from engine.cards import is_card, label
+from bot.emulator.http_api import HttpBotApi
 from tests.fakebot import FakeMessage, FakeRequest, FakeTelegram, FakeUser
 
 CARD_LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
@@ -43,8 +46,11 @@ class BotUnderTest:
         seed: int = 7,
         computer_level: str = "easy",
         computer_workers: int = 0,
+        transport: str = "inprocess",
     ) -> None:
+        assert transport in ("inprocess", "http"), transport
         self.fake, self.database, self.clock, self.seed = fake, str(database), clock, seed
+        self.http = HttpBotApi(fake).start() if transport == "http" else None
         # the tests' computers play the quick easy player in a thread unless a test asks
         self.computer_level, self.computer_workers = computer_level, computer_workers
         self.app = None
@@ -59,10 +65,11 @@ class BotUnderTest:
             db_path=self.database,
             computer_level=self.computer_level,
             computer_workers=self.computer_workers,
+            api_base_url=self.http.base_url if self.http else None,
         )
         self.app = build_application(
             settings,
-            request=FakeRequest(self.fake),
+            request=None if self.http else FakeRequest(self.fake),
             rate_limiter=False,
             rng=random.Random(self.seed),
             clock=self.clock,
@@ -77,9 +84,12 @@ class BotUnderTest:
     async def stop(self) -> None:
         await self.runtime.shutdown()
         await self.app.shutdown()
+        if self.http is not None:
+            self.http.stop()
 
     async def restart(self) -> None:
-        await self.stop()
+        await self.runtime.shutdown()
+        await self.app.shutdown()
         self.seed += 1
         await self.start()
 

@@ -19,9 +19,9 @@ GAME = get_game("bridge")
 
 
 @pytest.fixture
-async def bot(fake_telegram, start_bot):
+async def bot(request, fake_telegram, start_bot):
     fake_telegram.group(GROUP, "Клуб", admins=[1], supergroup=True)
-    return await start_bot()
+    return await start_bot(transport=getattr(request, "param", "inprocess"))
 
 
 def is_card_button(text: str) -> bool:
@@ -105,6 +105,7 @@ async def watch_public(bot, table_id):
         assert v["hand"] == sort_cards(state.hands[seat])
 
 
+@pytest.mark.parametrize("bot", ["http"], indirect=True)
 async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
     fake = fake_telegram
     anya = fake.user(1, "Аня")
@@ -159,6 +160,7 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
     assert sent.document["file_name"].endswith(".pbn")
     exported = sent.document["content"].decode("utf-8")
     assert exported.count("[Board ") == deals and '[North "Аня"]' in exported
+    assert bot.http.served["sendDocument"] == 1  # the upload went over HTTP, as to Telegram
     final = [m for m in fake.messages(GROUP) if "Роббер окончен" in m.text][-1]
 
     # a rematch is the next rubber: fresh sheet, nobody vulnerable, the deal rotates on

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.cli import main as cardbot
 from engine.base import get_game
 from engine.records import replay
@@ -97,6 +99,7 @@ async def test_computers_have_a_rating_per_level(bot, fake_telegram):
     assert "🤖 Компьютер (лёгкий)" in (await command(bot, anya, GROUP, "/top")).text
 
 
+@pytest.mark.parametrize("bot", ["http"], indirect=True)
 async def test_history_button_sends_a_record_cardbot_replay_reads(bot, fake_telegram, tmp_path):
     fake = fake_telegram
     anya, boris = people(fake, 2)
@@ -114,6 +117,7 @@ async def test_history_button_sends_a_record_cardbot_replay_reads(bot, fake_tele
     assert names == [f"durak-{table.id}-1.json", f"durak-{table.id}-1.txt"]
 
     record = json.loads(documents[0].document["content"])
+    assert bot.http.served["sendDocument"] == len(documents)  # uploads over HTTP, as to Telegram
     assert replay(record)["result"] == result  # the record is the game, move for move
     path = tmp_path / "game.json"
     path.write_bytes(documents[0].document["content"])
@@ -164,6 +168,7 @@ async def test_forget_needs_an_admin_and_a_confirmation(bot, fake_telegram):
     assert "работает в группе" in (await command(bot, anya, anya, "/forget")).text
 
 
+@pytest.mark.parametrize("bot", ["http"], indirect=True)
 async def test_bridge_history_sends_the_pbn_too_and_rates_partnerships(bot, fake_telegram):
     from tests.test_e2e_bridge import passive
 

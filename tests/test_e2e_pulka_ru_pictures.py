@@ -9,6 +9,7 @@ import io
 import logging
 import random
 
+import pytest
 from PIL import Image
 
 from bot.render import pictures
@@ -48,6 +49,7 @@ async def score_sheet(bot, fake, command: str = "/score sochi") -> list:
     return users
 
 
+@pytest.mark.parametrize("bot", ["http"], indirect=True)
 async def test_score_sochi_posts_the_pulka_as_a_picture(bot, fake_telegram) -> None:
     fake = fake_telegram
     anya, *_ = await score_sheet(bot, fake)
@@ -56,6 +58,7 @@ async def test_score_sochi_posts_the_pulka_as_a_picture(bot, fake_telegram) -> N
         await press(bot, anya, label)
     (picture,) = photos(fake)
     assert is_pulka_png(picture.photo)
+    assert bot.http.served["sendPhoto"] >= 1  # the upload went over HTTP, as to Telegram
     assert "Пулька ·" not in picture.text and "<pre>" not in picture.raw_text  # the picture is the sheet
     assert not any("Пулька ·" in m.text for m in fake.messages(GROUP)[before:] if m.photo is None)
 

@@ -78,6 +78,7 @@ async def test_sheets_command_sets_the_mode_and_refuses_nonsense(bot, fake_teleg
     assert "Эта команда работает в группе" in fake.last_message(anya.id).text
 
 
+@pytest.mark.parametrize("bot", ["http"], indirect=True)
 async def test_default_mode_posts_text_and_a_picture_at_the_end(bot, fake_telegram):
     fake = fake_telegram
     anya, boris, vera = await score_table(bot, fake, bula="пуля 10")
@@ -91,6 +92,7 @@ async def test_default_mode_posts_text_and_a_picture_at_the_end(bot, fake_telegr
     assert row.status == "between"
     (picture,) = photos(fake)
     assert is_png_sheet(picture.photo) and picture.text == "📊 Запись картинкой"
+    assert bot.http.served["sendPhoto"] == 1  # the upload went over HTTP, as to Telegram
     # the picture just before the closing sheet, which stays last with the Rematch buttons
     last = fake.last_message(GROUP)
     assert fake.messages(GROUP)[-2] is picture and not fake.buttons(picture)

@@ -254,5 +254,6 @@ async def test_send_document_keeps_the_file(fake_telegram):
         message = await app.bot.send_document(-42, document=b'[Event "x"]\n', filename="rubber.pbn", caption="PBN")
     assert message.document.file_name == "rubber.pbn"
     stored = fake.last_message(-42)
-    assert stored.document == {"file_name": "rubber.pbn", "content": b'[Event "x"]\n'}
+    assert stored.document["file_name"] == "rubber.pbn" and stored.document["content"] == b'[Event "x"]\n'
+    assert stored.document["file_id"] == message.document.file_id
     assert stored.text == "PBN"

@@ -7,39 +7,20 @@ bot's ``getUpdates`` instead of being fed to an in-process Application."""
 
 from __future__ import annotations
 
+import collections
 import json
 import threading
 import time
-import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from telegram import Bot, User
 
-from bot.emulator.telegram_fake import FakeTelegram
+from bot.emulator.telegram_fake import FILE_URL, FakeTelegram
+from bot.emulator.wire import STRING_PARAMS, BodyError, _decode, bot_api_params, host_allowed, read_body
 
-# Parameters whose value is a plain string even when it looks like JSON ("1", "true").
-STRING_PARAMS = {
-    "text",
-    "caption",
-    "callback_query_id",
-    "url",
-    "parse_mode",
-    "title",
-    "description",
-    "filename",
-    "language_code",
-    "command",
-    "offset_date",
-}
+__all__ = ["STRING_PARAMS", "HttpBotApi", "_decode"]
 
-
-def _decode(name: str, value: str):
-    if name in STRING_PARAMS:
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
+UPLOAD_LIMIT = 50 * 1024 * 1024 + 65536  # Telegram takes files up to 50 MB (and the form around them)
 
 
 class HttpBotApi:
@@ -50,6 +31,7 @@ class HttpBotApi:
         self.pending: list[dict] = []
         self._arrived = threading.Condition()
         self.polls = 0  # getUpdates calls so far
+        self.served: collections.Counter[str] = collections.Counter()  # calls by method
         # set: Telegram is unreachable -- requests are taken but never answered
         self.unreachable = threading.Event()
         self._released = threading.Event()
@@ -59,8 +41,12 @@ class HttpBotApi:
         self.bot_stub = _QueueingApp(self)
 
     @property
+    def port(self) -> int:
+        return int(self.server.server_address[1])
+
+    @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "HttpBotApi":
         self.thread.start()
@@ -72,6 +58,7 @@ class HttpBotApi:
         self.server.server_close()
 
     def call(self, method: str, params: dict) -> tuple[int, dict]:
+        self.served[method] += 1
         if method == "getUpdates":
             self.polls += 1
             return 200, {"ok": True, "result": self._poll(params)}
@@ -96,27 +83,50 @@ class HttpBotApi:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's naming)
-                if api.unreachable.is_set():
-                    api._released.wait(600)
-                    return
-                method = self.path.rsplit("/", 1)[-1]
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length).decode("utf-8") if length else ""
-                if "json" in (self.headers.get("Content-Type") or ""):
-                    params = json.loads(body or "{}")
-                else:
-                    params = {k: _decode(k, v) for k, v in urllib.parse.parse_qsl(body)}
-                status, answer = api.call(method, params)
-                data = json.dumps(answer).encode()
+            def _answer(self, status: int, data: bytes, content_type: str = "application/json") -> None:
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", content_type)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the bot process stopped during a long poll
+
+            def _refused(self, status: int, description: str) -> None:
+                body = {"ok": False, "error_code": status, "description": description}
+                self.close_connection = True  # an unread body must not be taken for the next request
+                self._answer(status, json.dumps(body).encode())
+
+            def do_POST(self):  # noqa: N802 (http.server's naming)
+                if api.unreachable.is_set():
+                    api._released.wait(600)
+                    return
+                if not host_allowed(self.headers.get("Host"), api.port):
+                    return self._refused(403, "Forbidden: wrong Host")
+                method = self.path.rsplit("/", 1)[-1]
+                try:
+                    body = read_body(self.rfile, self.headers, UPLOAD_LIMIT)
+                    params = bot_api_params(body, self.headers.get("Content-Type") or "")
+                except BodyError as error:
+                    return self._refused(error.status, f"Bad Request: {error}")
+                except ValueError as error:  # not JSON, not UTF-8
+                    return self._refused(400, f"Bad Request: can't parse the request ({type(error).__name__})")
+                status, answer = api.call(method, params)
+                self._answer(status, json.dumps(answer).encode())
+
+            def do_GET(self):  # noqa: N802
+                """The file URL of a file the bot sent (``getFile``'s ``file_path``)."""
+                if not host_allowed(self.headers.get("Host"), api.port):
+                    return self._refused(403, "Forbidden: wrong Host")
+                if not self.path.startswith(FILE_URL):
+                    return self._refused(404, "Not Found")
+                path = self.path.split("?", 1)[0][len(FILE_URL) :].split("/", 1)[-1]
+                with api._lock:
+                    file = api.fake.file_content(path)
+                if file is None:
+                    return self._refused(404, "Not Found")
+                self._answer(200, file.content, file.mime_type)
 
             def log_message(self, *args):  # keep test output clean
                 pass

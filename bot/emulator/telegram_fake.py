@@ -37,6 +37,7 @@ import io
 import itertools
 import json
 import logging
+import mimetypes
 import re
 import time
 from dataclasses import dataclass, field
@@ -55,7 +56,18 @@ QUERY_INVALID = "Bad Request: query is too old and response timeout expired or q
 # Where an unhandled handler exception is logged with its traceback: PTB's own logger
 # (no error handler) and the bot's error handler (bot.handlers.on_error)
 CAPTURED_LOGGERS = ("telegram.ext.Application", "bot.handlers")
-SEND_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument", "sendPhoto"}
+SEND_METHODS = {
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "editMessageCaption",
+    "editMessageMedia",
+    "sendDocument",
+    "sendPhoto",
+    "sendMediaGroup",
+}
+PHOTO_LIMIT = 10 * 1024 * 1024  # Telegram takes photos up to 10 MB
+PHOTO_THUMBS = (90, 320, 800)  # the smaller sizes Telegram makes of a photo (longest side)
 
 
 class NetworkFault(Exception):
@@ -268,11 +280,44 @@ class FakeChat:
 
 
 @dataclass
+class StoredFile:
+    """A file the bot uploaded: kept by its file id, served by getFile and the file URL."""
+
+    file_id: str
+    unique_id: str
+    content: bytes
+    path: str  # getFile's file_path: the file URL is <base_file_url><token>/<path>
+    mime_type: str
+    file_name: str | None = None
+
+    def api(self) -> dict:
+        return {"file_id": self.file_id, "file_unique_id": self.unique_id, "file_size": len(self.content)}
+
+
+@dataclass
+class Media:
+    """What a photo or document message shows besides its caption."""
+
+    kind: str  # photo | document
+    file: StoredFile  # the document, or the photo's largest size (as uploaded)
+    sizes: list[dict] = field(default_factory=list)  # a photo's PhotoSize dicts, smallest first
+
+    def api(self) -> dict:
+        if self.kind == "photo":
+            return {"photo": self.sizes}
+        document = {**self.file.api(), "mime_type": self.file.mime_type}
+        if self.file.file_name:
+            document["file_name"] = self.file.file_name
+        return {"document": document}
+
+
+@dataclass
 class MessageVersion:
-    text: str  # rendered (what the user sees)
+    text: str  # rendered (what the user sees); a media message's caption
     raw_text: str
     parse_mode: str | None
     reply_markup: dict | None
+    media: Media | None = None
 
 
 @dataclass
@@ -286,8 +331,6 @@ class FakeMessage:
     deleted: bool = False
     entities: list[dict] | None = None
     extra: dict = field(default_factory=dict)  # extra API fields (service messages, replies)
-    document: dict | None = None  # sendDocument: {"file_name", "content"}
-    photo: bytes | None = None  # sendPhoto: the image as uploaded
 
     chat_id = property(lambda self: self.chat.id)
     text = property(lambda self: self.history[-1].text)
@@ -296,6 +339,27 @@ class FakeMessage:
     reply_markup = property(lambda self: self.history[-1].reply_markup)
     from_bot = property(lambda self: self.sender["is_bot"])
     edited = property(lambda self: len(self.history) > 1)
+    media = property(lambda self: self.history[-1].media)
+
+    @property
+    def photo(self) -> bytes | None:
+        """A photo message's image as uploaded (its largest size); None for other messages."""
+        media = self.media
+        return media.file.content if media and media.kind == "photo" else None
+
+    @property
+    def document(self) -> dict | None:
+        """A document message's file: {file_name, content, file_id, mime_type}; else None."""
+        media = self.media
+        if media is None or media.kind != "document":
+            return None
+        file = media.file
+        return {
+            "file_name": file.file_name,
+            "content": file.content,
+            "file_id": file.file_id,
+            "mime_type": file.mime_type,
+        }
 
     @property
     def keyboard(self) -> list[list[dict]]:
@@ -310,7 +374,11 @@ class FakeMessage:
             "from": self.sender,
             **self.extra,
         }
-        if self.history[-1].raw_text or not self.extra:
+        if self.media is not None:
+            d.update(self.media.api())
+            if self.text:
+                d["caption"] = self.text
+        elif self.history[-1].raw_text or not self.extra:
             d["text"] = self.text
         if self.entities:
             d["entities"] = self.entities
@@ -380,6 +448,8 @@ class FakeTelegram:
         self.menu_buttons: dict[int | None, dict] = {}
         self.webhook: dict = {}  # the last setWebhook parameters ({} = polling)
         self.undelivered: list[FakeMessage] = []  # group texts hidden by privacy mode
+        self.files: dict[str, StoredFile] = {}  # what the bot uploaded, by file id
+        self._photo_sizes: dict[str, list[dict]] = {}  # a photo's file id -> all its sizes
         self.handler_errors: list[BaseException] = []
         self._raised = 0
         self._failures: list[dict] = []
@@ -583,55 +653,163 @@ class FakeTelegram:
                 raise _bad("message to be replied not found")
         return self._add_message(chat, self.bot_user, version, thread, extra=extra).to_api()
 
-    def _api_sendDocument(self, p: dict) -> dict:
-        """A file upload: the message keeps ``document`` = {file_name, content (bytes)}."""
-        chat = self._chat(p.get("chat_id"))
-        upload = p.get("_files", {}).get("document")
-        if upload is None:
-            raise _bad("there is no document in the request")
-        file_name, content = upload
-        caption = p.get("caption") or ""
-        shown = render(caption, p.get("parse_mode"))
-        if _utf16_len(shown) > 1024:
-            raise _bad("message caption is too long")
-        version = MessageVersion(shown, caption, p.get("parse_mode"), None)
-        msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
-        msg.document = {"file_name": file_name, "content": content}
-        api = msg.to_api()
-        api["document"] = {
-            "file_id": f"doc{msg.message_id}",
-            "file_unique_id": f"u{msg.message_id}",
-            "file_name": file_name,
-            "file_size": len(content),
-        }
-        return api
+    # ---------------------------------------------------------------- files and media
+    def _store(self, content: bytes, kind: str, mime_type: str, file_name: str | None = None) -> StoredFile:
+        n = next(self._ids)
+        ext = mimetypes.guess_extension(mime_type) or ".bin"
+        folder = {"photo": "photos", "thumb": "thumbnails"}.get(kind, "documents")
+        file = StoredFile(f"{kind}-{n}", f"u{n}", content, f"{folder}/file_{n}{ext}", mime_type, file_name)
+        self.files[file.file_id] = file
+        return file
 
-    def _api_sendPhoto(self, p: dict) -> dict:
-        """A photo upload (PNG/JPEG bytes, checked as Telegram would: an image it can open),
-        the caption (HTML, 1024 units) as the message's text; keeps ``photo`` = the bytes."""
+    def _input_file(self, p: dict, value: Any, field_name: str) -> tuple[str | None, bytes, str | None] | StoredFile:
+        """What a request names as a file: an upload (the part named like the parameter, or
+        an ``attach://<part>`` reference), or a file the bot sent before, by its file id."""
+        files = p.get("_files") or {}
+        if value is None:
+            upload = files.get(field_name)
+            if upload is None:
+                raise _bad(f"there is no {field_name} in the request")
+            return upload
+        if not isinstance(value, str) or not value:
+            raise _bad(f"wrong type of the {field_name}")
+        if value.startswith("attach://"):
+            upload = files.get(value.removeprefix("attach://"))
+            if upload is None:
+                raise _bad(f"can't find the attached file {value}")
+            return upload
+        if value.startswith(("http://", "https://")):
+            raise _bad("failed to get HTTP URL content")  # the emulator reaches no web
+        if value not in self.files:
+            raise _bad("wrong file identifier/HTTP URL specified")
+        return self.files[value]
+
+    def _photo(self, p: dict, value: Any, field_name: str = "photo") -> Media:
+        """A photo as Telegram keeps it: checked (an image it can open, of sane dimensions)
+        and given its sizes, the thumbnails first and the image as uploaded last."""
         from PIL import Image
 
-        chat = self._chat(p.get("chat_id"))
-        upload = p.get("_files", {}).get("photo")
-        if upload is None:
-            raise _bad("there is no photo in the request")
-        content = upload[1]
+        found = self._input_file(p, value, field_name)
+        if isinstance(found, StoredFile):
+            sizes = self._photo_sizes.get(found.file_id)
+            if sizes is None:
+                raise _bad("wrong file identifier/HTTP URL specified")  # a document's id
+            return Media("photo", found, sizes)
+        _, content, _ = found
+        if len(content) > PHOTO_LIMIT:
+            raise _bad("PHOTO_SAVE_FILE_INVALID")
         try:
-            width, height = Image.open(io.BytesIO(content)).size
+            image = Image.open(io.BytesIO(content))
+            image.load()
         except Exception:
             raise _bad("IMAGE_PROCESS_FAILED") from None
+        width, height = image.size
+        if width + height > 10000 or max(width, height) > 20 * min(width, height):
+            raise _bad("PHOTO_INVALID_DIMENSIONS")
+        mime = Image.MIME.get(image.format or "", "image/jpeg")
+        original = self._store(content, "photo", mime)
+        sizes = []
+        for limit in PHOTO_THUMBS:
+            if max(width, height) <= limit:
+                break
+            thumb = image.convert("RGB")
+            thumb.thumbnail((limit, limit))
+            out = io.BytesIO()
+            thumb.save(out, "JPEG", quality=80)
+            stored = self._store(out.getvalue(), "thumb", "image/jpeg")
+            sizes.append({**stored.api(), "width": thumb.width, "height": thumb.height})
+        sizes.append({**original.api(), "width": width, "height": height})
+        self._photo_sizes[original.file_id] = sizes
+        return Media("photo", original, sizes)
+
+    def _document(self, p: dict, value: Any, field_name: str = "document") -> Media:
+        found = self._input_file(p, value, field_name)
+        if isinstance(found, StoredFile):
+            if found.file_id in self._photo_sizes:
+                raise _bad("wrong file identifier/HTTP URL specified")  # a photo's id
+            return Media("document", found)
+        file_name, content, mime = found
+        name = file_name or "document"
+        mime = mime if mime and mime != "application/octet-stream" else None
+        mime = mime or mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return Media("document", self._store(content, "document", mime, name))
+
+    def _caption(self, p: dict, markup: dict | None, media: Media) -> MessageVersion:
         caption = p.get("caption") or ""
         shown = render(caption, p.get("parse_mode"))
         if _utf16_len(shown) > 1024:
             raise _bad("message caption is too long")
-        version = MessageVersion(shown, caption, p.get("parse_mode"), _normalize_markup(p.get("reply_markup")))
-        msg = self._add_message(chat, self.bot_user, version, p.get("message_thread_id"))
-        msg.photo = content
-        api = msg.to_api()
-        api["photo"] = [
-            {"file_id": f"ph{msg.message_id}", "file_unique_id": f"p{msg.message_id}", "width": width, "height": height}
+        return MessageVersion(shown, caption, p.get("parse_mode"), _normalize_markup(markup), media)
+
+    def _send_media(self, p: dict, media: Media) -> dict:
+        chat = self._chat(p.get("chat_id"))
+        version = self._caption(p, p.get("reply_markup"), media)
+        return self._add_message(chat, self.bot_user, version, p.get("message_thread_id")).to_api()
+
+    def _api_sendDocument(self, p: dict) -> dict:
+        """A file upload (or a file sent before, by its id), with its caption."""
+        self._chat(p.get("chat_id"))
+        return self._send_media(p, self._document(p, p.get("document")))
+
+    def _api_sendPhoto(self, p: dict) -> dict:
+        """A photo upload (PNG/JPEG bytes, checked as Telegram would), the caption (HTML,
+        1024 units) as the message's text; the answer carries the photo's sizes."""
+        self._chat(p.get("chat_id"))
+        return self._send_media(p, self._photo(p, p.get("photo")))
+
+    def _api_sendMediaGroup(self, p: dict) -> list:
+        """An album: 2 to 10 photos, or 2 to 10 documents, each with its own caption."""
+        chat = self._chat(p.get("chat_id"))
+        items = p.get("media")
+        if not isinstance(items, list) or not 2 <= len(items) <= 10:
+            raise _bad("wrong number of media specified (2 to 10)")
+        kinds = {item.get("type") if isinstance(item, dict) else None for item in items}
+        if not kinds <= {"photo", "document"} or len(kinds) != 1:
+            raise _bad("media of this type can't be grouped with the others")
+        media = [
+            (self._photo if item["type"] == "photo" else self._document)(p, item.get("media"), "media")
+            for item in items
         ]
-        return api
+        versions = [self._caption(item, None, one) for item, one in zip(items, media)]
+        group_id = str(next(self._ids))
+        thread = p.get("message_thread_id")
+        return [
+            self._add_message(chat, self.bot_user, version, thread, extra={"media_group_id": group_id}).to_api()
+            for version in versions
+        ]
+
+    def _api_editMessageMedia(self, p: dict) -> dict:
+        """A photo or document message gets another file (and caption); a text message cannot."""
+        chat = self._chat(p.get("chat_id"))
+        msg = self._msg(chat, p.get("message_id"), "message to edit not found")
+        if not msg.from_bot:
+            raise _bad("message can't be edited")
+        item = p.get("media")
+        if not isinstance(item, dict) or item.get("type") not in ("photo", "document"):
+            raise _bad("can't parse InputMedia")
+        if msg.media is None:
+            raise _bad("there is no media in the message to edit")
+        media = (self._photo if item["type"] == "photo" else self._document)(p, item.get("media"), "media")
+        return self._change(msg, self._caption(item, p.get("reply_markup"), media))
+
+    def _api_editMessageCaption(self, p: dict) -> dict:
+        chat = self._chat(p.get("chat_id"))
+        msg = self._msg(chat, p.get("message_id"), "message to edit not found")
+        if not msg.from_bot:
+            raise _bad("message can't be edited")
+        if msg.media is None:
+            raise _bad("there is no caption in the message to edit")
+        return self._change(msg, self._caption(p, p.get("reply_markup"), msg.media))
+
+    def _api_getFile(self, p: dict) -> dict:
+        file = self.files.get(p.get("file_id"))  # type: ignore[arg-type]
+        if file is None:
+            raise _bad("invalid file_id")
+        return {**file.api(), "file_path": file.path}
+
+    def file_content(self, path: str) -> StoredFile | None:
+        """The file at getFile's ``file_path`` (what the file URL serves)."""
+        return next((f for f in self.files.values() if f.path == path), None)
 
     def _edit(self, p: dict, new_text: bool) -> dict:
         if "inline_message_id" in p:
@@ -642,17 +820,25 @@ class FakeTelegram:
             raise _bad("message can't be edited")
         current = msg.history[-1]
         if new_text:  # NB: like Telegram, omitting reply_markup REMOVES the inline keyboard
+            if current.media is not None:
+                raise _bad("there is no text in the message to edit")
             version = self._version(p, p.get("reply_markup"))
         else:
             version = MessageVersion(
-                current.text, current.raw_text, current.parse_mode, _normalize_markup(p.get("reply_markup"))
+                current.text,
+                current.raw_text,
+                current.parse_mode,
+                _normalize_markup(p.get("reply_markup")),
+                current.media,
             )
+        return self._change(msg, version)
 
+    def _change(self, msg: FakeMessage, version: MessageVersion) -> dict:
         def key(v: MessageVersion) -> tuple:
             styled = v.raw_text if v.parse_mode and v.raw_text != v.text else None
-            return v.text, styled, v.reply_markup
+            return v.text, styled, v.reply_markup, v.media.file.file_id if v.media else None
 
-        if key(version) == key(current):
+        if key(version) == key(msg.history[-1]):
             raise _bad(NOT_MODIFIED.removeprefix("Bad Request: "))
         msg.history.append(version)
         self.notify("edited", msg)
@@ -1060,6 +1246,17 @@ class FakeTelegram:
 
 
 # ----------------------------------------------------------------------------- PTB glue
+FILE_URL = "/file/bot"  # downloads: <base_file_url><token>/<file_path>
+
+
+def upload_tuple(value: tuple) -> tuple[str | None, bytes, str | None]:
+    """PTB's (file name, content, MIME type) of an upload; content may be a file handle."""
+    name, content = value[0], value[1]
+    if hasattr(content, "read"):
+        content = content.read()
+    return name, bytes(content), value[2] if len(value) > 2 else None
+
+
 class FakeRequest(BaseRequest):
     """PTB request backend that serves Bot API calls from a FakeTelegram, in-process."""
 
@@ -1086,11 +1283,15 @@ class FakeRequest(BaseRequest):
         connect_timeout: Any = None,
         pool_timeout: Any = None,
     ) -> tuple[int, bytes]:
+        if FILE_URL in url:  # a download (File.download_to_memory): the file URL's bytes
+            path = url.split(FILE_URL, 1)[1].split("/", 1)[-1]
+            file = self.fake.file_content(path)
+            return (200, file.content) if file else (404, b'{"ok":false,"error_code":404,"description":"Not Found"}')
         endpoint = url.rsplit("/", 1)[-1]
         # The JSON round trip proves the params are serialisable, as on the real wire.
         params = json.loads(json.dumps(request_data.parameters)) if request_data else {}
         if request_data is not None and request_data.contains_files:
-            params["_files"] = {name: (value[0], value[1]) for name, value in request_data.multipart_data.items()}
+            params["_files"] = {name: upload_tuple(value) for name, value in request_data.multipart_data.items()}
         if endpoint == "getUpdates":
             await asyncio.sleep(0.05)  # avoid a hot loop if someone starts polling
         try:
