@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -35,6 +36,10 @@ class DemoProcess:
         self.output: list[str] = []
         self.url = self._read_url()
         threading.Thread(target=self._drain, daemon=True).start()
+        # the page's token, as the page itself gets it: from its HTML
+        found = re.search(r'name="demo-token" content="([^"]+)"', self.get("/", token=False)[1].decode())
+        assert found, "the page carries no token"
+        self.token = found.group(1)
 
     def _read_url(self) -> str:
         deadline = time.monotonic() + 60
@@ -65,16 +70,25 @@ class DemoProcess:
         return self.proc.returncode
 
     # ---------------------------------------------------------------- HTTP
-    def get(self, path: str) -> tuple[int, bytes, str]:
-        with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=10) as response:
+    def with_token(self, path: str) -> str:
+        return path + ("&" if "?" in path else "?") + "token=" + self.token
+
+    def get(self, path: str, token: bool = True) -> tuple[int, bytes, str]:
+        """GET as the page does: an API path carries the page's token."""
+        url = self.url.rstrip("/") + (self.with_token(path) if token and path.startswith("/api/") else path)
+        with urllib.request.urlopen(url, timeout=10) as response:
             return response.status, response.read(), response.headers.get("Content-Type", "")
 
     def state(self) -> dict[str, Any]:
         return json.loads(self.get("/api/state")[1])
 
-    def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def post(
+        self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """POST as the page does (its token in ``X-Demo-Token``); ``headers`` change that."""
+        sent = {"Content-Type": "application/json", "X-Demo-Token": self.token, **(headers or {})}
         request = urllib.request.Request(
-            self.url.rstrip("/") + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+            self.url.rstrip("/") + path, data=json.dumps(body).encode(), headers={k: v for k, v in sent.items() if v}
         )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
@@ -83,7 +97,7 @@ class DemoProcess:
             return error.code, json.load(error)
 
     def events(self) -> "EventStream":
-        return EventStream(self.url.rstrip("/") + "/api/events")
+        return EventStream(self.url.rstrip("/") + self.with_token("/api/events"))
 
 
 class EventStream:

@@ -171,7 +171,7 @@ def test_the_feed_carries_sends_edits_deletions_and_toasts_in_order():
     fake, people = demo_world("en")
     api = HttpBotApi(fake).start()
     page = DemoPage(api, people, port=0).start()
-    events = EventStream(page.url + "api/events")
+    events = EventStream(page.url + f"api/events?token={page.token}")
     try:
         fake.start_dm(1)
         keyboard = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
@@ -199,3 +199,123 @@ def test_the_feed_carries_sends_edits_deletions_and_toasts_in_order():
         events.close()
         page.stop()
         api.stop()
+
+
+@pytest.fixture
+def page_server():
+    """In-process: the page server over the emulator's HTTP API, without a bot."""
+    from bot.emulator.demo import DemoPage
+    from bot.emulator.http_api import HttpBotApi
+
+    fake, people = demo_world("en")
+    api = HttpBotApi(fake).start()
+    page = DemoPage(api, people, port=0).start()
+    yield page
+    page.stop()
+    api.stop()
+
+
+def _request(page, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> tuple[int, bytes, dict]:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", page.server.server_address[1], timeout=10)
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    connection.endheaders()
+    try:
+        connection.send(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # refused before the body was read: the answer is still there
+    response = connection.getresponse()
+    answer = response.status, response.read(), dict(response.getheaders())
+    connection.close()
+    return answer
+
+
+def test_pictures_and_files_reach_the_page_and_download(page_server):
+    """The bot's uploads over HTTP (PTB's multipart, as `/sheets` pictures, `/export` and
+    the `/history` record are sent) appear in the page's state with their links, and the
+    links give the bytes back: a picture inline, a file as a download with its name."""
+    import asyncio
+    import io
+    import json
+
+    from PIL import Image
+    from telegram import Bot
+
+    page, api = page_server, page_server.api
+    picture = io.BytesIO()
+    Image.new("RGB", (900, 600), "white").save(picture, "PNG")
+    record = json.dumps({"game": "king", "log": []}).encode()
+
+    async def bot_sends() -> None:
+        bot = Bot(f"{api.fake.bot_id}:DEMO", base_url=api.base_url + "/bot")
+        async with bot:
+            await bot.send_photo(GROUP, photo=picture.getvalue(), caption="<b>Пулька</b> · 1", parse_mode="HTML")
+            await bot.send_document(GROUP, document=record, filename="king-1-1.json")
+
+    asyncio.run(bot_sends())
+    photo_msg, doc_msg = page.state()["messages"]
+    assert photo_msg["html"] == "<b>Пулька</b> · 1" and photo_msg["photo"]["width"] == 900
+    assert doc_msg["document"]["file_name"] == "king-1-1.json" and doc_msg["document"]["size"] == len(record)
+    host = {"Host": f"127.0.0.1:{page.server.server_address[1]}"}
+    token = f"?token={page.token}"
+    status, body, headers = _request(page, "GET", photo_msg["photo"]["url"] + token, host)
+    assert status == 200 and body == picture.getvalue() and headers["Content-Type"] == "image/png"
+    assert headers["Content-Disposition"].startswith("inline")
+    status, body, _ = _request(page, "GET", photo_msg["photo"]["thumb"] + token, host)
+    assert status == 200 and Image.open(io.BytesIO(body)).size == (320, 213)
+    status, body, headers = _request(page, "GET", doc_msg["document"]["url"] + token, host)
+    assert status == 200 and body == record and headers["Content-Type"] == "application/json"
+    assert headers["Content-Disposition"] == "attachment; filename*=UTF-8''king-1-1.json"
+    assert _request(page, "GET", "/api/file/nothing" + token, host)[0] == 404
+    assert _request(page, "GET", doc_msg["document"]["url"], host)[0] == 403  # no token
+
+
+def test_the_page_is_safe_to_leave_open(page_server):
+    """Another web site the person visits cannot drive the demo (a foreign Origin, no
+    token), cannot read it by DNS rebinding (a foreign Host), and no body gets past the cap."""
+    import json
+
+    page = page_server
+    port = page.server.server_address[1]
+    own = {"Host": f"127.0.0.1:{port}"}
+    body = json.dumps({"user": 1, "chat": GROUP, "text": "/durak"}).encode()
+    send = {**own, "Content-Type": "application/json", "Content-Length": str(len(body))}
+    token = {"X-Demo-Token": page.token}
+
+    status, html_page, _ = _request(page, "GET", "/", own)
+    assert status == 200 and page.token.encode() in html_page  # the page itself carries the token
+    refused = [
+        ({**send, **token, "Origin": "https://evil.example"}, "other pages"),
+        ({**send, **token, "Host": f"evil.example:{port}"}, "own address"),
+        ({**send, **token, "Host": f"localhost:{port + 1}"}, "own address"),
+        (send, "token"),
+        ({**send, "X-Demo-Token": "guess"}, "token"),
+    ]
+    for headers, reason in refused:
+        status, answer, _ = _request(page, "POST", "/api/send", headers, body)
+        assert status == 403 and reason in json.loads(answer)["error"], (headers, answer)
+    for path in ("/api/state", "/api/events", "/api/state?token=guess"):
+        assert _request(page, "GET", path, own)[0] == 403, path
+    assert _request(page, "GET", f"/api/state?token={page.token}", {"Host": f"evil.example:{port}"})[0] == 403
+    assert not page.api.pending and not page.state()["messages"]  # nothing got through
+
+    # the same request from the page itself (same origin, with its token) is taken
+    status, _, _ = _request(page, "POST", "/api/send", {**send, **token, "Origin": f"http://127.0.0.1:{port}"}, body)
+    assert status == 200 and len(page.api.pending) == 1
+    # no body gets past the cap, whatever its length says
+    for headers, expected in (
+        ({"Content-Length": "-1"}, 400),
+        ({"Content-Length": str(300 * 1024 * 1024)}, 413),
+        ({"Content-Length": "12abc"}, 400),
+    ):
+        status, _, _ = _request(page, "POST", "/api/send", {**send, **token, **headers}, body)
+        assert status == expected, headers
+    chunk = b"x" * 8192
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(20)) + b"0\r\n\r\n"
+    headers = {**own, **token, "Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    assert _request(page, "POST", "/api/send", headers, chunked)[0] == 413
+    small = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    assert _request(page, "POST", "/api/send", headers, small)[0] == 200 and len(page.api.pending) == 2

@@ -13,26 +13,32 @@ emulator's state happens under ``HttpBotApi``'s lock.
 
 from __future__ import annotations
 
+import hmac
 import html
 import ipaddress
 import json
 import mimetypes
 import queue
 import re
+import secrets
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from bot.emulator.http_api import HttpBotApi
 from bot.emulator.telegram_fake import _TAG_RE, CallbackAnswer, FakeMessage, FakeTelegram, FakeUser
+from bot.emulator.wire import BodyError, host_allowed, read_body
 
 STATIC = Path(__file__).with_name("static")
 DEMO_GROUP = -1001000000001
 GROUP_FLOOD_LIMIT = 20  # sends and edits a minute in a group, as Telegram allows
 MAX_TEXT = 4096
 KEEPALIVE = 15.0  # seconds between comment lines on an idle event stream
+BODY_LIMIT = 65536  # what the page's actions may send
+TOKEN_MARK = "__DEMO_TOKEN__"  # where index.html gets the page's token
 PEOPLE = {
     "en": (["Alice", "Bob", "Carol"], "Card table"),
     "ru": (["Аня", "Борис", "Вера"], "Кухня"),
@@ -115,11 +121,41 @@ def page_html(raw: str, parse_mode: str | None, shown: str) -> str:
     return "".join(out)
 
 
+def file_url(file_id: str) -> str:
+    return f"/api/file/{urllib.parse.quote(file_id)}"
+
+
+def media_json(msg: FakeMessage) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(photo, document) of a message as the page shows them: the picture's link, a small
+    size for the bubble and its dimensions; the file's name, size and link."""
+    media = msg.media
+    if media is None:
+        return None, None
+    if media.kind == "photo":
+        biggest = media.sizes[-1]
+        thumb = next((s for s in media.sizes if max(s["width"], s["height"]) >= 320), biggest)
+        photo = {
+            "url": file_url(biggest["file_id"]),
+            "thumb": file_url(thumb["file_id"]),
+            "width": biggest["width"],
+            "height": biggest["height"],
+        }
+        return photo, None
+    file = media.file
+    document = {
+        "file_name": file.file_name or "document",
+        "size": len(file.content),
+        "mime_type": file.mime_type,
+        "url": file_url(file.file_id),
+    }
+    return None, document
+
+
 def message_json(msg: FakeMessage, event: str = "sent") -> dict[str, Any]:
     keyboard = [
         [{"text": b["text"], "data": b.get("callback_data"), "url": b.get("url")} for b in row] for row in msg.keyboard
     ]
-    document = {"file_name": msg.document["file_name"]} if msg.document else None
+    photo, document = media_json(msg)
     return {
         "type": "message",
         "event": event,
@@ -131,6 +167,7 @@ def message_json(msg: FakeMessage, event: str = "sent") -> dict[str, Any]:
         "keyboard": keyboard,
         "edited": msg.edited,
         "deleted": msg.deleted,
+        "photo": photo,
         "document": document,
         "date": msg.date,
     }
@@ -150,6 +187,9 @@ class DemoPage:
 
     def __init__(self, api: HttpBotApi, people: list[FakeUser], host: str = "127.0.0.1", port: int = 8080) -> None:
         self.api, self.fake, self.people = api, api.fake, {p.id: p for p in people}
+        # Known only to the page this server hands out: another web site the person visits
+        # can send requests here but cannot read the page, so it cannot act or look.
+        self.token = secrets.token_urlsafe(24)
         self.group = next(c for c in self.fake.chats.values() if c.type != "private")
         self.streams: list[queue.Queue[dict[str, Any] | None]] = []
         self.seq = 0  # changes so far: the page drops events its state snapshot already holds
@@ -193,7 +233,7 @@ class DemoPage:
                 message_json(m)
                 for chat in chats
                 for m in self.fake.msgs.get(chat["id"], {}).values()
-                if not m.deleted and (m.text or m.document)
+                if not m.deleted and (m.text or m.media)
             ]
             bot = {"name": self.fake.bot_username, "id": self.fake.bot_id}
             people = [{"id": p.id, "name": p.first_name} for p in self.people.values()]
@@ -211,6 +251,14 @@ class DemoPage:
         if chat_id not in (self.group.id, person.id):
             raise DemoError("a person writes in the group or in their own private chat")
         return int(chat_id)
+
+    def file(self, file_id: str) -> Any:
+        """A file the bot sent (every chat of the demo world is the page's)."""
+        with self.api._lock:
+            file = self.fake.files.get(file_id)
+        if file is None:
+            raise DemoError("no such file")
+        return file
 
     def send(self, body: dict[str, Any]) -> dict[str, Any]:
         person = self._person(body)
@@ -256,30 +304,82 @@ class DemoPage:
             def _json(self, status: int, value: Any) -> None:
                 self._reply(status, json.dumps(value, ensure_ascii=False).encode(), "application/json; charset=utf-8")
 
+            def _allowed(self) -> bool:
+                """Whether this request may be served: our own host name (no DNS rebinding),
+                our own origin if the browser names one, and for the API the page's token."""
+                port = int(page.server.server_address[1])
+                host = self.headers.get("Host")
+                if not host_allowed(host, port):
+                    self._json(403, {"error": "this page answers to its own address only"})
+                    return False
+                origin = self.headers.get("Origin")
+                if origin is not None and origin != f"http://{host}":
+                    self._json(403, {"error": "requests from other pages are refused"})
+                    return False
+                if not self.path.startswith("/api/"):
+                    return True
+                query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                token = self.headers.get("X-Demo-Token") if self.command == "POST" else query.get("token", [""])[0]
+                if not hmac.compare_digest((token or "").encode(), page.token.encode()):
+                    self._json(403, {"error": "no page token: reload the page"})
+                    return False
+                return True
+
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-                path = self.path.split("?", 1)[0]
+                if not self._allowed():
+                    return
+                path = urllib.parse.urlsplit(self.path).path
                 if path == "/api/state":
                     return self._json(200, page.state())
                 if path == "/api/events":
                     return self._events()
+                if path.startswith("/api/file/"):
+                    return self._file(urllib.parse.unquote(path.removeprefix("/api/file/")))
                 name = "index.html" if path == "/" else path.removeprefix("/static/")
                 file = STATIC / name
                 if "/" in name or not name or not file.is_file():
                     return self._json(404, {"error": "not found"})
                 content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-                self._reply(200, file.read_bytes(), f"{content_type}; charset=utf-8")
+                body = file.read_bytes()
+                if name == "index.html":
+                    body = body.replace(TOKEN_MARK.encode(), page.token.encode())
+                self._reply(200, body, f"{content_type}; charset=utf-8")
+
+            def _file(self, file_id: str) -> None:
+                try:
+                    file = page.file(file_id)
+                except DemoError as error:
+                    return self._json(404, {"error": str(error)})
+                query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                attach = file.file_name is not None or query.get("download") == ["1"]
+                name = file.file_name or file.path.rsplit("/", 1)[-1]
+                self.send_response(200)
+                self.send_header("Content-Type", file.mime_type)
+                self.send_header("Content-Length", str(len(file.content)))
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("X-Content-Type-Options", "nosniff")
+                disposition = "attachment" if attach else "inline"
+                self.send_header("Content-Disposition", f"{disposition}; filename*=UTF-8''{urllib.parse.quote(name)}")
+                self.end_headers()
+                self.wfile.write(file.content)
 
             def do_POST(self) -> None:  # noqa: N802
+                if not self._allowed():
+                    self.close_connection = True  # its body is left unread
+                    return
                 actions = {"/api/send": page.send, "/api/press": page.press}
                 action = actions.get(self.path)
                 if action is None:
                     return self._json(404, {"error": "not found"})
                 try:
-                    length = int(self.headers.get("Content-Length") or 0)
-                    body = json.loads(self.rfile.read(min(length, 65536)) or b"{}")
+                    raw = read_body(self.rfile, self.headers, BODY_LIMIT)
+                    body = json.loads(raw or b"{}")
                     if not isinstance(body, dict):
                         raise DemoError("send a JSON object")
                     self._json(200, action(body))
+                except BodyError as error:
+                    self.close_connection = True
+                    self._json(error.status, {"error": str(error)})
                 except (DemoError, ValueError) as error:
                     self._json(400, {"error": str(error)})
 

@@ -3,27 +3,66 @@
 // types or presses. Message HTML comes from the server already reduced to safe tags.
 "use strict";
 
+// The page's secret, written into index.html by the server: every /api request carries it
+// (POSTs in the X-Demo-Token header, GETs as ?token=), so another web site cannot act here.
+const TOKEN = document.querySelector('meta[name="demo-token"]')?.content ?? "";
+const PING = "🔔"; // the bot's "your turn" message in a private chat starts with it
+const NEAR_BOTTOM = 40; // px: a list scrolled this close to its end counts as "at the bottom"
+const THUMB_BOX = { width: 320, height: 360 }; // a picture in a bubble fits in this box
+
 const view = { bot: "", people: [], chats: new Map(), me: null, seq: 0, started: new Set(), startParam: new Map() };
 const main = document.getElementById("chats");
 const personSelect = document.getElementById("person");
 const sideBySide = document.getElementById("side-by-side");
+const tabs = document.getElementById("tabs");
+const viewer = document.getElementById("viewer");
+
+function withToken(path, extra = {}) {
+  const url = new URL(path, location.href);
+  url.searchParams.set("token", TOKEN);
+  for (const [key, value] of Object.entries(extra)) url.searchParams.set(key, value);
+  return url.pathname + url.search;
+}
 
 async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) toast(answer.error || "request failed");
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Demo-Token": TOKEN },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    toast("the demo is not reachable");
+    return {};
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) toast(answer.error || `request failed (${response.status})`);
   return answer;
 }
 
-function chatPane(chat) {
+// ------------------------------------------------------------------ chats
+// One entry per chat: its pane, whether the person keeps it scrolled to the end (new
+// messages then scroll into view), the new messages below the view (the chip), the bot's
+// messages that arrived while the pane was not shown (the tab's badge) and its live pings.
+function chatEntry(chat) {
   const pane = document.getElementById("chat-template").content.firstElementChild.cloneNode(true);
+  const entry = {
+    chat,
+    pane,
+    list: pane.querySelector(".messages"),
+    chip: pane.querySelector(".new-chip"),
+    stick: true,
+    savedTop: 0,
+    below: 0,
+    unseen: 0,
+    shown: false,
+    pings: new Set(),
+  };
   pane.classList.add(chat.type);
   pane.dataset.chat = chat.id;
-  pane.querySelector(".title").textContent = chat.type === "group" ? chat.title : `${chat.title} · private chat with the bot`;
+  pane.querySelector(".title .name").textContent =
+    chat.type === "group" ? chat.title : `${chat.title} · private chat with the bot`;
   pane.querySelector(".composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = event.target.elements.text;
@@ -36,12 +75,69 @@ function chatPane(chat) {
     const param = view.startParam.get(chat.id);
     post("/api/send", { user: chat.id, chat: chat.id, text: param ? `/start ${param}` : "/start" });
   });
-  return pane;
+  entry.list.addEventListener("scroll", () => {
+    if (!isShown(pane)) return;
+    entry.stick = atBottom(entry.list);
+    entry.savedTop = entry.list.scrollTop;
+    if (entry.stick) hideChip(entry);
+  });
+  entry.chip.addEventListener("click", () => scrollDown(entry));
+  if (chat.type === "group") {
+    const hint = document.getElementById("hint-template").content.firstElementChild.cloneNode(true);
+    hint.querySelector(".hint-button").addEventListener("click", () => {
+      post("/api/send", { user: view.me, chat: chat.id, text: "/durak" });
+    });
+    entry.list.append(hint);
+  }
+  return entry;
 }
 
 // Who acts in a chat: the owner of a private chat; in the group, the person chosen above.
 function actor(chat) {
   return chat.type === "private" ? chat.id : view.me;
+}
+
+function isShown(element) {
+  return element.getClientRects().length > 0;
+}
+
+function atBottom(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_BOTTOM;
+}
+
+function scrollDown(entry) {
+  entry.stick = true;
+  entry.list.scrollTop = entry.list.scrollHeight;
+  entry.savedTop = entry.list.scrollTop;
+  hideChip(entry);
+}
+
+function hideChip(entry) {
+  entry.below = 0;
+  entry.chip.hidden = true;
+}
+
+function showChip(entry) {
+  entry.below += 1;
+  entry.chip.textContent = entry.below === 1 ? "new message ↓" : `${entry.below} new messages ↓`;
+  entry.chip.hidden = false;
+}
+
+// A change to the list (an edit, a deletion) that keeps what the person is reading where it
+// is: at the bottom it stays at the bottom, else the first message in view does not move.
+function keepingPlace(entry, changed, change) {
+  const { list } = entry;
+  if (entry.stick || !isShown(entry.pane)) {
+    change();
+    if (entry.stick) scrollDown(entry);
+    return;
+  }
+  const top = list.getBoundingClientRect().top;
+  const anchor = [...list.children].find((item) => item !== changed && item.getBoundingClientRect().bottom > top);
+  const before = anchor?.getBoundingClientRect().top;
+  change();
+  if (anchor?.isConnected) list.scrollTop += anchor.getBoundingClientRect().top - before;
+  entry.savedTop = list.scrollTop;
 }
 
 function render(state) {
@@ -54,13 +150,13 @@ function render(state) {
   view.chats.clear();
   for (const chat of state.chats) {
     if (chat.started) view.started.add(chat.id);
-    const pane = chatPane(chat);
-    view.chats.set(chat.id, { chat, pane });
-    main.append(pane);
+    const entry = chatEntry(chat);
+    view.chats.set(chat.id, entry);
+    main.append(entry.pane);
   }
-  for (const message of state.messages) place(message);
+  for (const message of state.messages) place(message, false);
   refreshVisibility();
-  for (const { pane } of view.chats.values()) scrollDown(pane, true);
+  for (const entry of view.chats.values()) scrollDown(entry);
 }
 
 function refreshVisibility() {
@@ -71,30 +167,68 @@ function refreshVisibility() {
     pane.querySelector(".composer").hidden = !started;
     pane.querySelector(".start-button").hidden = started;
   }
+  syncShown();
 }
 
-function scrollDown(pane, force) {
-  const list = pane.querySelector(".messages");
-  if (force || list.scrollHeight - list.scrollTop - list.clientHeight < 80) list.scrollTop = list.scrollHeight;
+// After anything that may show or hide a pane (the person, the tab, the window's width):
+// a pane that comes into view continues where it was, and its tab's badge is read.
+function syncShown() {
+  for (const entry of view.chats.values()) {
+    const shown = isShown(entry.pane);
+    if (shown && !entry.shown) {
+      if (entry.stick) scrollDown(entry);
+      else entry.list.scrollTop = entry.savedTop;
+      entry.unseen = 0;
+    }
+    entry.shown = shown;
+  }
+  refreshMarks();
 }
 
-function bubble(message, chat) {
+// The phone tabs' unread badges and "your turn" mark, and the private panes' turn marks.
+function refreshMarks() {
+  const group = [...view.chats.values()].find((entry) => entry.chat.type === "group");
+  const mine = view.chats.get(view.me);
+  setBadge(tabs.querySelector('[data-tab="group"] .badge'), group?.unseen ?? 0);
+  setBadge(tabs.querySelector('[data-tab="private"] .badge'), mine?.unseen ?? 0);
+  const turn = Boolean(mine?.pings.size);
+  tabs.querySelector('[data-tab="private"] .turn').hidden = !turn;
+  tabs.querySelector('[data-tab="private"]').classList.toggle("your-turn", turn);
+  for (const entry of view.chats.values()) {
+    entry.pane.querySelector(".title .turn").hidden = !entry.pings.size;
+    entry.pane.classList.toggle("your-turn", entry.pings.size > 0);
+  }
+}
+
+function setBadge(badge, count) {
+  badge.hidden = count === 0;
+  badge.textContent = count > 99 ? "99+" : String(count);
+}
+
+// ------------------------------------------------------------------ messages
+function bubble(message, entry) {
   const item = document.createElement("div");
   item.className = "message" + (message.from.bot ? " bot" : " mine");
   item.dataset.message = message.id;
   const box = document.createElement("div");
   box.className = "bubble";
-  if (chat.type === "group" && !message.from.bot) {
+  if (entry.chat.type === "group" && !message.from.bot) {
     const who = document.createElement("div");
     who.className = "sender";
     who.textContent = message.from.name;
     box.append(who);
   }
-  const body = document.createElement("div");
-  body.className = "text";
-  body.innerHTML = message.html;
-  if (message.document) body.prepend(`📄 ${message.document.file_name}\n`);
-  box.append(body);
+  if (message.photo) {
+    box.classList.add("has-photo");
+    box.append(photoView(message.photo, entry));
+  }
+  if (message.document) box.append(documentLink(message.document));
+  if (message.html) {
+    const body = document.createElement("div");
+    body.className = "text";
+    body.innerHTML = message.html;
+    box.append(body);
+  }
   if (message.edited) {
     const meta = document.createElement("div");
     meta.className = "meta";
@@ -102,8 +236,71 @@ function bubble(message, chat) {
     box.append(meta);
   }
   item.append(box);
-  if (message.keyboard.length) item.append(keyboard(message, chat));
+  if (message.keyboard.length) item.append(keyboard(message, entry.chat));
   return item;
+}
+
+// A picture: its small size in the bubble, sized before it loads (the list does not jump),
+// a click shows the full picture.
+function photoView(photo, entry) {
+  const scale = Math.min(1, THUMB_BOX.width / photo.width, THUMB_BOX.height / photo.height);
+  const img = document.createElement("img");
+  img.className = "photo";
+  img.alt = "picture";
+  img.width = Math.max(1, Math.round(photo.width * scale));
+  img.height = Math.max(1, Math.round(photo.height * scale));
+  img.src = withToken(photo.thumb);
+  img.addEventListener("load", () => {
+    if (entry.stick && isShown(entry.pane)) scrollDown(entry);
+  });
+  img.addEventListener("click", () => openViewer(photo));
+  return img;
+}
+
+function openViewer(photo) {
+  const img = viewer.querySelector("img");
+  img.removeAttribute("src");
+  img.src = withToken(photo.url);
+  viewer.querySelector(".download").href = withToken(photo.url, { download: "1" });
+  viewer.hidden = false;
+}
+
+function closeViewer() {
+  viewer.hidden = true;
+}
+
+function documentLink(file) {
+  const link = document.createElement("a");
+  link.className = "document";
+  link.href = withToken(file.url);
+  link.download = file.file_name;
+  link.title = `Download ${file.file_name}`;
+  const icon = document.createElement("span");
+  icon.className = "icon";
+  icon.textContent = "📄";
+  const name = document.createElement("span");
+  name.className = "file-name";
+  name.textContent = file.file_name;
+  const size = document.createElement("span");
+  size.className = "file-size";
+  size.textContent = humanSize(file.size);
+  const about = document.createElement("span");
+  about.className = "about";
+  about.append(name, size);
+  link.append(icon, about);
+  return link;
+}
+
+function humanSize(bytes) {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 function keyboard(message, chat) {
@@ -147,34 +344,67 @@ function openLink(url, person) {
 
 function showTab(tab) {
   main.dataset.tab = tab;
-  for (const button of document.getElementById("tabs").children) {
-    button.classList.toggle("active", button.dataset.tab === tab);
-  }
+  for (const button of tabs.children) button.classList.toggle("active", button.dataset.tab === tab);
+  syncShown();
 }
 
-function place(message) {
+// The bot's "your turn" message: live until the bot deletes it when the turn passes.
+function trackPing(entry, message) {
+  if (entry.chat.type !== "private") return;
+  const live = !message.deleted && message.from.bot && (message.text || "").trimStart().startsWith(PING);
+  if (live) entry.pings.add(message.id);
+  else entry.pings.delete(message.id);
+}
+
+// The empty group's first hint: shown while the group has no message.
+function refreshHint(entry) {
+  const hint = entry.list.querySelector(":scope > .empty-hint");
+  if (hint) hint.hidden = Boolean(entry.list.querySelector(":scope > .message"));
+}
+
+// A message from the state snapshot (live = false) or the feed: new, edited or deleted.
+function place(message, live) {
   const entry = view.chats.get(message.chat);
   if (!entry) return;
-  const list = entry.pane.querySelector(".messages");
+  const { list } = entry;
   const old = list.querySelector(`:scope > [data-message="${message.id}"]`);
-  if (message.deleted) return old?.remove();
-  if (!message.html && !message.document) return; // service messages
-  if (!message.from.bot && entry.chat.type === "private") {
+  trackPing(entry, message);
+  if (live) refreshMarks();
+  if (message.deleted) {
+    if (old) keepingPlace(entry, old, () => old.remove());
+    refreshHint(entry);
+    return;
+  }
+  if (!message.html && !message.document && !message.photo) return; // service messages
+  if (!message.from.bot && entry.chat.type === "private" && !view.started.has(entry.chat.id)) {
     view.started.add(entry.chat.id);
     refreshVisibility();
   }
-  const fresh = bubble(message, entry.chat);
-  if (old) return old.replaceWith(fresh);
+  const fresh = bubble(message, entry);
+  if (old) {
+    keepingPlace(entry, old, () => old.replaceWith(fresh));
+    return;
+  }
   list.append(fresh);
-  scrollDown(entry.pane, !message.from.bot);
+  refreshHint(entry);
+  if (!live) return; // the snapshot: render() scrolls each list to its end
+  if (!message.from.bot || entry.stick) scrollDown(entry); // a person's own message always shows
+  else showChip(entry);
+  if (message.from.bot && !isShown(entry.pane)) {
+    entry.unseen += 1;
+    refreshMarks();
+  }
 }
 
 function toast(text) {
+  const box = document.getElementById("toasts");
   const note = document.createElement("div");
   note.className = "toast";
   note.textContent = text;
-  document.getElementById("toasts").append(note);
-  setTimeout(() => note.remove(), 3500);
+  box.append(note);
+  while (box.children.length > 3) box.firstElementChild.remove();
+  setTimeout(() => note.classList.add("leaving"), 2300);
+  setTimeout(() => note.remove(), 2700);
 }
 
 function answered(answer) {
@@ -189,16 +419,17 @@ function answered(answer) {
 function apply(item) {
   if (item.seq <= view.seq) return; // already in the state snapshot
   view.seq = item.seq;
-  if (item.type === "message") place(item);
+  if (item.type === "message") place(item, true);
   else if (item.type === "answer") answered(item);
 }
 
 // Subscribe first, then load the state: nothing that happens in between is lost, and a
-// reconnect (the demo restarted) loads everything again.
+// reconnect (the demo was away for a moment) loads everything again. A demo started anew
+// has a new token: the old page is refused and says so.
 function connect() {
   let loaded = false;
   const pending = [];
-  const events = new EventSource("/api/events");
+  const events = new EventSource(withToken("/api/events"));
   events.onmessage = (event) => {
     const item = JSON.parse(event.data);
     if (loaded) apply(item);
@@ -206,10 +437,20 @@ function connect() {
   };
   events.onopen = async () => {
     loaded = false;
-    render(await (await fetch("/api/state")).json());
+    const response = await fetch(withToken("/api/state"));
+    if (!response.ok) {
+      events.close();
+      document.getElementById("offline").hidden = false;
+      return;
+    }
+    render(await response.json());
     loaded = true;
     pending.splice(0).forEach(apply);
+    document.getElementById("offline").hidden = true;
     document.body.dataset.ready = "1";
+  };
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED) document.getElementById("offline").hidden = false;
   };
 }
 
@@ -221,10 +462,21 @@ sideBySide.addEventListener("change", refreshVisibility);
 document.getElementById("alert-ok").addEventListener("click", () => {
   document.getElementById("alert").hidden = true;
 });
-document.getElementById("tabs").addEventListener("click", (event) => {
-  if (event.target.dataset.tab) showTab(event.target.dataset.tab);
+document.getElementById("reload").addEventListener("click", () => location.reload());
+tabs.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-tab]");
+  if (button) showTab(button.dataset.tab);
 });
 main.addEventListener("click", (event) => {
   if (event.target.classList.contains("spoiler")) event.target.classList.add("shown");
 });
+viewer.addEventListener("click", (event) => {
+  if (!event.target.closest(".download")) closeViewer();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  closeViewer();
+  document.getElementById("alert").hidden = true;
+});
+window.addEventListener("resize", syncShown);
 connect();
