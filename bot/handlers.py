@@ -312,9 +312,8 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
-    await message_of(update).reply_document(
-        document=pbn.encode("utf-8"), filename=f"bridge-{table.id}.pbn", caption=t(lang, "export.caption")
-    )
+    files = [(f"bridge-{table.id}.pbn", pbn.encode("utf-8"))]
+    await service.send_files(table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption"))
 
 
 # ---------------------------------------------------------------------- buttons

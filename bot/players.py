@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from telegram import Message, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -285,12 +285,9 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             sent[game_id] = now
             if len(sent) > 1000:
                 sent.clear()
+            files = await _game_files(context, fg, lang)
+            await service_of(context).send_files(place.chat_id, fg.table_id, files, place.thread_id)
             await answer(query, t(lang, "history.sending"))
-            message = query.message
-            if not isinstance(message, Message):  # too old for Telegram to include
-                raise UserError("err.bad_button")
-            for filename, content in await _game_files(context, fg, lang):
-                await message.reply_document(document=content, filename=filename)
             return
         # fg:<chat id>, the confirmation of /forget
         chat_id = -button_number(rest[1:]) if rest.startswith("-") else button_number(rest)

@@ -16,6 +16,7 @@ by and take over within ``STANDBY_POLL`` seconds when the leader's connection go
 from __future__ import annotations
 
 import asyncio
+import base64
 import collections
 import logging
 import time
@@ -44,6 +45,7 @@ GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whol
 FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
 REFRESH_KINDS = ("group", "hand", "watch")  # rows that redraw a message: many collapse into one
+NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file")  # rows that send a new message: each once
 
 
 def _ids(rows: list[OutboxItem]) -> list[int]:
@@ -198,7 +200,8 @@ class Sender:
         items = await self.repo.pending_outbox(limit=PAGE)
         chats: dict[int, dict[tuple, list[OutboxItem]]] = {}
         for item in items:
-            key = (item.kind, item.table_id, item.target) if item.kind != "post" else ("post", item.id)
+            # a post or a file is its own; a table's repeated rows of one kind collapse
+            key = (item.kind, item.id) if item.kind in ("post", "file") else (item.kind, item.table_id, item.target)
             chats.setdefault(item.chat_id, {}).setdefault(key, []).append(item)
         tables: dict[int, asyncio.Future] = {}  # one read of a table and its seats per drain
         done: list[int] = []  # refresh rows: redoing one after a crash is harmless
@@ -230,7 +233,7 @@ class Sender:
             return resting
         for rows in groups.values():
             first = rows[0]
-            is_group_message = first.kind in ("group", "post")
+            is_group_message = first.kind in ("group", "post") or (first.kind == "file" and chat_id < 0)
             if not is_group_message and wait is None and self.pacing.wait_for(chat_id) > 0:
                 return self.pacing.wait_for(chat_id)  # the DM's burst is used up: later
             if is_group_message and wait is None:
@@ -286,7 +289,7 @@ class Sender:
                 self.budget.spend(chat_id)
             if sent:
                 self.pacing.spend(chat_id)
-            if first.kind in ("post", "ping", "notice"):  # new messages: never send one twice,
+            if first.kind in NEW_MESSAGE_KINDS:  # new messages: never send one twice,
                 await self.repo.mark_done(_ids(rows))  # so done at once, not after the drain
             else:
                 done += _ids(rows)
@@ -295,6 +298,8 @@ class Sender:
     # ------------------------------------------------------------------ one row
     async def _deliver(self, item: OutboxItem, tables: dict[int, asyncio.Future]) -> bool:
         """Do what the row asks. Returns True when a Telegram message was sent or edited."""
+        if item.kind == "file":  # needs no table: the file is in the row
+            return await self._file(item)
         if not item.table_id:
             return False
         if item.table_id not in tables:
@@ -430,6 +435,17 @@ class Sender:
         await self.repo.set_seat_messages(table.id, seat_no, ping_message_id=None)
         seat.ping_message_id = None
         return False
+
+    async def _file(self, item: OutboxItem) -> bool:
+        payload = item.payload
+        await self.bot.send_document(
+            item.chat_id,
+            document=base64.b64decode(payload["base64"]),
+            filename=payload["file_name"],
+            caption=payload.get("caption") or None,
+            message_thread_id=item.target or None,
+        )
+        return True
 
     async def _post(self, table, seats, item: OutboxItem) -> bool:
         """A new message in the group (a score sheet). After a game's last post, the

@@ -10,6 +10,7 @@ nothing. Telegram objects never reach this module; handlers pass plain values.
 from __future__ import annotations
 
 import asyncio
+import base64
 import collections
 import logging
 import random
@@ -916,6 +917,24 @@ class TableService:
                         OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in seats if not s.is_computer
                     ]
                 await self._enqueue(items)
+
+    async def send_files(
+        self, chat_id: int, table_id: int, files: list[tuple[str, bytes]], thread_id: int = 0, caption: str = ""
+    ) -> None:
+        """Files for a chat (a game's record, a PBN export), sent by the sender: paced with
+        the chat's other messages and retried through a flood wait, so none is lost."""
+        items = [
+            OutboxItem(
+                "file",
+                chat_id,
+                table_id,
+                target=thread_id or None,
+                payload={"file_name": name, "base64": base64.b64encode(content).decode("ascii"), "caption": caption},
+            )
+            for name, content in files
+        ]
+        await self.repo.enqueue(items)
+        self._wake()
 
     async def chat_lost(self, chat_id: int) -> None:
         """The bot was removed from a group (or may no longer write there): its open

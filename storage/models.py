@@ -82,6 +82,8 @@ class OutboxItem:
     - ``post``: send ``payload["text"]`` (HTML) to ``chat_id`` as a new message; with a
       ``payload["picture"]`` spec, the drawn sheet as a photo with that text as its
       caption (``payload["fallback"]``, or the text, when it cannot be drawn);
+    - ``file``: send the document ``payload["file_name"]`` (bytes as ``payload["base64"]``,
+      an optional plain ``payload["caption"]``) to ``chat_id``, in topic ``target`` if set;
     - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
     - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
       the table as it was, without buttons.

@@ -456,22 +456,13 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
                 big.click()
             page.wait(lambda: not viewer.is_displayed(), f"the enlarged picture closed with {close}")
 
-        # /history: a finished game's record, downloaded from the page, replays. The group may
-        # be in flood wait after the pulka, and the bot then drops the files that do not fit (a
-        # person would press again): then the next game's button (the durak game's), as the
-        # same button again within a minute only says the files were just sent
+        # /history: a finished game's record, downloaded from the page, replays. The files go
+        # out with the group's other messages, at its pace (the group may still be busy with
+        # the pulka's posts): they may come late, never not at all
         page.command(GROUP, "/history", lambda: page.buttons_after(GROUP, before, "📄"), "the games", typed=True)
-        for button in page.buttons_after(GROUP, before, "📄"):
-            button.click()
-            try:
-                page.wait(lambda: page.documents(GROUP, before, ".json"), "the record", timeout=10)
-                break
-            except AssertionError:
-                continue
-        try:  # the text follows the record at once, unless the flood dropped it
-            page.wait(lambda: page.documents(GROUP, before, ".txt"), "the deals as text", timeout=5)
-        except AssertionError:
-            pass
+        page.buttons_after(GROUP, before, "📄")[0].click()  # the newest game: the pulka
+        page.wait(lambda: page.documents(GROUP, before, ".json"), "the record", timeout=70)
+        page.wait(lambda: page.documents(GROUP, before, ".txt"), "the deals as text", timeout=70)
         # a bridge table is opened for /export below: asked for now, answered meanwhile
         page.press(GROUP, "Close table")  # the pulka's table
         asked = page.newest(GROUP)
@@ -484,7 +475,7 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
             saved[file.suffix] = file
         assert ".json" in saved, saved
         record = json.loads(saved[".json"].read_text(encoding="utf-8"))
-        assert record["game"] in ("preferans", "durak") and record["actions"], record
+        assert record["game"] == "preferans" and record["actions"], record
         replay = subprocess.run(
             [sys.executable, "-m", "bot.cli", "replay", str(saved[".json"])],
             cwd=ROOT,
@@ -493,8 +484,7 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
             timeout=60,
         )
         assert replay.returncode == 0, replay.stdout + replay.stderr
-        if ".txt" in saved:
-            assert "Alice" in saved[".txt"].read_text(encoding="utf-8")
+        assert "Alice" in saved[".txt"].read_text(encoding="utf-8")
         mark("history files replayed")
 
         # /export at a bridge table (in its lobby: the PBN file has no board yet)

@@ -110,14 +110,18 @@ async def test_history_button_sends_a_record_cardbot_replay_reads(bot, fake_tele
     assert "Последние партии" in listing.text and "Дурак" in listing.text and "Аня, Борис" in listing.text
     assert ("ничья" in listing.text) or ("дурак: " in listing.text)
     before = len(fake.messages(GROUP))
+    # after a game the group may be in Telegram's flood wait: the files wait, never lost
+    fake.fail_next("sendDocument", retry_after=12, chat_id=GROUP)
     answer = await bot.press(boris, listing, "📄 1")
     assert answer.text == "Отправляю запись…"
     documents = [m for m in fake.messages(GROUP)[before:] if m.document]
     names = [d.document["file_name"] for d in documents]
     assert names == [f"durak-{table.id}-1.json", f"durak-{table.id}-1.txt"]
+    refused, *sent = fake.calls("sendDocument", chat_id=GROUP)
+    assert not refused.ok and sent[0].ok and sent[0].t >= refused.t + 12
 
     record = json.loads(documents[0].document["content"])
-    assert bot.http.served["sendDocument"] == len(documents)  # uploads over HTTP, as to Telegram
+    assert bot.http.served["sendDocument"] == len(documents) + 1  # uploads over HTTP (one refused)
     assert replay(record)["result"] == result  # the record is the game, move for move
     path = tmp_path / "game.json"
     path.write_bytes(documents[0].document["content"])
