@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any, Callable
@@ -104,8 +107,11 @@ class EventStream:
     """Reads the page's server-sent events in a thread; ``wait_for`` takes them in order."""
 
     def __init__(self, url: str) -> None:
-        self.response = urllib.request.urlopen(url, timeout=60)
-        assert self.response.headers.get("Content-Type") == "text/event-stream"
+        parts = urllib.parse.urlsplit(url)
+        self.connection = http.client.HTTPConnection(parts.netloc, timeout=60)
+        self.connection.request("GET", f"{parts.path}?{parts.query}")
+        self.response = self.connection.getresponse()
+        assert self.response.getheader("Content-Type") == "text/event-stream", self.response.status
         self.items: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -136,4 +142,8 @@ class EventStream:
         raise AssertionError(f"no such event within {timeout} s; saw {seen}")
 
     def close(self) -> None:
-        self.response.close()
+        """Cut the connection under the reading thread (closing the response alone waits
+        for that thread's read, up to the server's next keep-alive line)."""
+        if self.connection.sock is not None:
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
+        self.connection.close()
