@@ -265,6 +265,11 @@ place({type: "message", event: arguments[1] ? "deleted" : "sent", chat: argument
        from: {id: 0, name: "bot", bot: true}, html: "🔔 Your turn", text: "🔔 Your turn", keyboard: [],
        edited: false, deleted: arguments[1], photo: null, document: null}, true);
 """
+# Whether the person's private chat has a live move button (callback data "a:…")
+HAS_MOVES_JS = """
+return document.querySelector(
+  `section.chat[data-chat="${arguments[0]}"] .message.bot .keyboard button[data-callback^="a:"]`) !== null;
+"""
 TEXTS_JS = """
 return [...document.querySelectorAll(`section.chat[data-chat="${arguments[0]}"] .message.bot .text`)]
   .map((text) => text.innerText);
@@ -397,15 +402,11 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
         page.wait(lambda: page.pane(ALICE).is_displayed() and not page.pane(GROUP).is_displayed(), "the DM tab")
         page.wait(lambda: not private_badge.is_displayed(), "the badge read")
         page.shows(ALICE, "Your cards", "Alice's preferans hand")
-        # the bot's "🔔 your turn" message in her private chat marks the tab while it lives
-        # (a real one comes only after 45 s without a press: the page is given one)
+        # her hand with move buttons marks the tab (and the pane's title): her turn
         turn = private_tab.find_element(By.CSS_SELECTOR, ".turn")
-        assert not turn.is_displayed()
-        browser.execute_script(PING_JS, ALICE, False)
+        page.wait(lambda: browser.execute_script(HAS_MOVES_JS, ALICE), "Alice's turn")
         page.wait(turn.is_displayed, "the your-turn mark")
         assert page.pane(ALICE).find_element(By.CSS_SELECTOR, ".title .turn").is_displayed()
-        browser.execute_script(PING_JS, ALICE, True)
-        page.wait(lambda: not turn.is_displayed(), "the your-turn mark gone with the message")
 
         # hand 1 from the private chat; its score sheet comes to the group (its tab counts it)
         first_sheet = lambda: any("hand 1" in t and "Soup on" in t for t in page.texts(GROUP))  # noqa: E731
@@ -436,6 +437,15 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
         )
         picture = page.wait(lambda: browser.execute_script(PICTURE_JS, GROUP), "the sheet's picture loaded")
         mark(f"pulka over ({pulka_presses} presses)")
+        # no move left: no turn mark; the bot's "🔔 your turn" ping marks it while it lives (a
+        # real one comes only to a player idle for 45 s: the page is given one)
+        title_turn = page.pane(ALICE).find_element(By.CSS_SELECTOR, ".title .turn")
+        page.wait(lambda: not browser.execute_script(HAS_MOVES_JS, ALICE), "no move left")
+        assert not title_turn.is_displayed()
+        browser.execute_script(PING_JS, ALICE, False)
+        page.wait(title_turn.is_displayed, "the your-turn mark of the ping")
+        browser.execute_script(PING_JS, ALICE, True)
+        page.wait(lambda: not title_turn.is_displayed(), "the your-turn mark gone with the ping")
         # the group's messages go out one every few seconds (Telegram's limit): /history is
         # asked for at once, and answered while the picture is looked at
         before = page.newest(GROUP)

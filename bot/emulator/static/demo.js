@@ -44,7 +44,7 @@ async function post(path, body) {
 // ------------------------------------------------------------------ chats
 // One entry per chat: its pane, whether the person keeps it scrolled to the end (new
 // messages then scroll into view), the new messages below the view (the chip), the bot's
-// messages that arrived while the pane was not shown (the tab's badge) and its live pings.
+// messages that arrived while the pane was not shown (the tab's badge) and the messages that say it is their turn.
 function chatEntry(chat) {
   const pane = document.getElementById("chat-template").content.firstElementChild.cloneNode(true);
   const entry = {
@@ -57,7 +57,7 @@ function chatEntry(chat) {
     below: 0,
     unseen: 0,
     shown: false,
-    pings: new Set(),
+    turns: new Set(),
   };
   pane.classList.add(chat.type);
   pane.dataset.chat = chat.id;
@@ -191,12 +191,12 @@ function refreshMarks() {
   const mine = view.chats.get(view.me);
   setBadge(tabs.querySelector('[data-tab="group"] .badge'), group?.unseen ?? 0);
   setBadge(tabs.querySelector('[data-tab="private"] .badge'), mine?.unseen ?? 0);
-  const turn = Boolean(mine?.pings.size);
+  const turn = Boolean(mine?.turns.size);
   tabs.querySelector('[data-tab="private"] .turn').hidden = !turn;
   tabs.querySelector('[data-tab="private"]').classList.toggle("your-turn", turn);
   for (const entry of view.chats.values()) {
-    entry.pane.querySelector(".title .turn").hidden = !entry.pings.size;
-    entry.pane.classList.toggle("your-turn", entry.pings.size > 0);
+    entry.pane.querySelector(".title .turn").hidden = !entry.turns.size;
+    entry.pane.classList.toggle("your-turn", entry.turns.size > 0);
   }
 }
 
@@ -348,12 +348,17 @@ function showTab(tab) {
   syncShown();
 }
 
-// The bot's "your turn" message: live until the bot deletes it when the turn passes.
-function trackPing(entry, message) {
+// Whether a bot message in a private chat says it is that person's turn: the "🔔 your turn"
+// ping (live until the bot deletes it), or a hand with move buttons (the bot pings only a
+// player idle for a while, so during brisk play the hand's buttons are the only sign).
+const MOVE_DATA = "a:"; // callback data of a move button (bot/screens.py)
+function trackTurn(entry, message) {
   if (entry.chat.type !== "private") return;
-  const live = !message.deleted && message.from.bot && (message.text || "").trimStart().startsWith(PING);
-  if (live) entry.pings.add(message.id);
-  else entry.pings.delete(message.id);
+  const ping = (message.text || "").trimStart().startsWith(PING);
+  const moves = (message.keyboard || []).some((row) => row.some((b) => (b.data || "").startsWith(MOVE_DATA)));
+  const live = !message.deleted && message.from.bot && (ping || moves);
+  if (live) entry.turns.add(message.id);
+  else entry.turns.delete(message.id);
 }
 
 // The empty group's first hint: shown while the group has no message.
@@ -368,7 +373,7 @@ function place(message, live) {
   if (!entry) return;
   const { list } = entry;
   const old = list.querySelector(`:scope > [data-message="${message.id}"]`);
-  trackPing(entry, message);
+  trackTurn(entry, message);
   if (live) refreshMarks();
   if (message.deleted) {
     if (old) keepingPlace(entry, old, () => old.remove());
