@@ -62,3 +62,22 @@ async def bot(request, fake_telegram, start_bot):
     over real HTTP (tests/e2e.py ``transport``), as they do to Telegram."""
     fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
     return await start_bot(transport=getattr(request, "param", "inprocess"))
+
+
+# The longest tests (tens of seconds each: a browser, real processes killed and restarted)
+# start first, so the four workers never end on one of them while the others idle.
+LONGEST_FIRST = (
+    "tests/test_demo_browser.py",
+    "tests/test_webhook_workers.py",
+    "tests/test_chaos.py",
+    "tests/test_preferans_ru_random.py",
+    "tests/test_ai_preferans_ru.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keep their order
