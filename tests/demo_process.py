@@ -40,8 +40,12 @@ class DemoProcess:
         self.url = self._read_url()
         threading.Thread(target=self._drain, daemon=True).start()
         # the page's token, as the page itself gets it: from its HTML
-        found = re.search(r'name="demo-token" content="([^"]+)"', self.get("/", token=False)[1].decode())
-        assert found, "the page carries no token"
+        try:
+            found = re.search(r'name="demo-token" content="([^"]+)"', self.get("/", token=False)[1].decode())
+            assert found, "the page carries no token"
+        except BaseException:
+            self.stop()  # no test gets this process to stop
+            raise
         self.token = found.group(1)
 
     def _read_url(self) -> str:
