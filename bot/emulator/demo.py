@@ -310,7 +310,7 @@ class DemoPage:
                 port = int(page.server.server_address[1])
                 host = self.headers.get("Host")
                 if not host_allowed(host, port):
-                    self._json(403, {"error": "this page answers to its own address only"})
+                    self._json(403, {"error": "this page answers to its own address only (localhost or an IP address)"})
                     return False
                 origin = self.headers.get("Origin")
                 if origin is not None and origin != f"http://{host}":
