@@ -12,6 +12,7 @@ import pytest
 from bot.emulator.demo import demo_world, page_html, parse_listen
 from bot.emulator.telegram_fake import FakeTelegram
 from tests.demo_process import GROUP, ROOT, DemoProcess
+from tests.http_fake import raw_request
 
 
 @pytest.fixture
@@ -216,21 +217,7 @@ def page_server():
 
 
 def _request(page, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> tuple[int, bytes, dict]:
-    import http.client
-
-    connection = http.client.HTTPConnection("127.0.0.1", page.server.server_address[1], timeout=10)
-    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-    for name, value in headers.items():
-        connection.putheader(name, value)
-    connection.endheaders()
-    try:
-        connection.send(body)
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # refused before the body was read: the answer is still there
-    response = connection.getresponse()
-    answer = response.status, response.read(), dict(response.getheaders())
-    connection.close()
-    return answer
+    return raw_request(page.server.server_address[1], method, path, headers, body)
 
 
 def test_pictures_and_files_reach_the_page_and_download(page_server):

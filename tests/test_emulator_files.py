@@ -5,7 +5,6 @@ and ``getFile`` with the file URL gives the bytes back. Bodies are capped whatev
 
 from __future__ import annotations
 
-import http.client
 import io
 import json
 
@@ -17,6 +16,7 @@ from telegram.error import BadRequest
 from bot.emulator.http_api import HttpBotApi
 from bot.emulator.telegram_fake import FakeTelegram
 from bot.emulator.wire import BodyError, multipart_parts
+from tests.http_fake import raw_request
 
 GROUP = -100500
 
@@ -103,19 +103,8 @@ async def test_documents_albums_and_an_edited_photo(api):
 
 
 def _raw(api: HttpBotApi, headers: dict[str, str], body: bytes = b"", path: str = "/botx/sendMessage") -> tuple:
-    connection = http.client.HTTPConnection("127.0.0.1", api.port, timeout=10)
-    connection.putrequest("POST", path, skip_host=True, skip_accept_encoding=True)
-    for name, value in headers.items():
-        connection.putheader(name, value)
-    connection.endheaders()
-    try:
-        connection.send(body)
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # the server answered and closed before taking it all: the answer is read below
-    response = connection.getresponse()
-    answer = response.status, json.loads(response.read() or b"{}")
-    connection.close()
-    return answer
+    status, answer, _ = raw_request(api.port, "POST", path, headers, body)
+    return status, json.loads(answer or b"{}")
 
 
 def test_bodies_are_capped_and_only_our_host_is_served(api):
