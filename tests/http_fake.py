@@ -1,7 +1,7 @@
 """The emulator served over HTTP now ships in the package (bot/emulator/http_api.py), where
 ``cardbot demo`` uses it too. This module keeps the old import path and names."""
 
-from bot.emulator.http_api import STRING_PARAMS, HttpBotApi, _decode, _QueueingApp  # noqa: F401 (re-exported)
+from bot.emulator.http_api import HttpBotApi, _QueueingApp  # noqa: F401 (re-exported)
 
 
 def raw_request(

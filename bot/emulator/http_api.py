@@ -16,9 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from telegram import Bot, User
 
 from bot.emulator.telegram_fake import FILE_URL, FakeTelegram
-from bot.emulator.wire import STRING_PARAMS, BodyError, _decode, bot_api_params, host_allowed, read_body
-
-__all__ = ["STRING_PARAMS", "HttpBotApi", "_decode"]
+from bot.emulator.wire import BodyError, bot_api_params, host_allowed, read_body
 
 UPLOAD_LIMIT = 50 * 1024 * 1024 + 65536  # Telegram takes files up to 50 MB (and the form around them)
 

@@ -709,10 +709,11 @@ class FakeTelegram:
         mime = Image.MIME.get(image.format or "", "image/jpeg")
         original = self._store(content, "photo", mime)
         sizes = []
+        rgb = image.convert("RGB")  # once: JPEG has no alpha
         for limit in PHOTO_THUMBS:
             if max(width, height) <= limit:
                 break
-            thumb = image.convert("RGB")
+            thumb = rgb.copy()
             thumb.thumbnail((limit, limit))
             out = io.BytesIO()
             thumb.save(out, "JPEG", quality=80)
