@@ -21,6 +21,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Applic
 from telegram.request import BaseRequest
 
 from bot import command_gate, handlers
+from bot.admins import AdminCache
 from bot.command_gate import CommandGate
 from bot.games import all_uis
 from bot.config import Settings
@@ -174,6 +175,7 @@ def build_application(
     )
     sender = Sender(app.bot, service, clock=sender_clock)
     app.bot_data["service"] = service
+    app.bot_data["admins"] = AdminCache(app.bot, clock=clock)
     app.bot_data["rules_url"] = settings.rules_url
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)
     handlers.install(app)

@@ -20,6 +20,7 @@ from telegram.ext import (
 )
 
 from bot import watching
+from bot.admins import AdminCache
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
@@ -112,15 +113,21 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     return pick_lang(update.effective_user.language_code if update.effective_user else None)
 
 
+def admins_of(context: ContextTypes.DEFAULT_TYPE) -> AdminCache:
+    admins = context.application.bot_data.get("admins")
+    if admins is None:  # an Application not built by bot.app
+        admins = context.application.bot_data["admins"] = AdminCache(context.bot)
+    return admins
+
+
 def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
     """Is the person behind ``update`` an administrator of the chat the service names
-    (the table's own chat, wherever the button was pressed)?"""
+    (the table's own chat, wherever the button was pressed)? Answered from the chat's
+    cached admin list (``bot.admins``)."""
+    admins, user_id = admins_of(context), user_of(update).id
 
     async def check(chat_id: int) -> bool:
-        if chat_id > 0:  # a private chat has no administrators
-            return False
-        member = await context.bot.get_chat_member(chat_id, user_of(update).id)
-        return member.status in ("administrator", "creator")
+        return await admins.is_admin(chat_id, user_id)
 
     return check
 

@@ -1,7 +1,8 @@
 """What each chat sees: the lobby, the group table message, a player's DM hand. Pure
 functions of rows + engine views; the game's ``GameUI`` supplies the game's own texts.
 Callback data formats (all < 64 bytes):
-  ``l:<table>:<version>:<command>``  lobby buttons in the group
+  ``l:<table>:<stamp>:<command>``    lobby buttons in the group (``lobby_stamp``: only
+                                     the buttons that cycle a value check it)
   ``a:<table>:<version>:<move>``     a legal action, by its key (``move_key``): in a DM,
                                      or under the group message of a score-only table
   ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import zlib
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
@@ -59,6 +62,18 @@ def computer_level(table: TableRow) -> str:
     keep the player they started with."""
     level = table.settings.get("computers", "easy")
     return level if level in LEVELS else "easy"
+
+
+# what the lobby's cycling buttons (options, timer, computers' level, on timeout) change
+STAMPED_SETTINGS = ("timer", "on_timeout", "computers")
+
+
+def lobby_stamp(table: TableRow) -> int:
+    """A short digest of the options and settings a lobby was drawn with. A button that
+    cycles a value is refused once they changed (a stale double press must not cycle
+    twice); Join, Sit, Leave and the others name what they do and ignore it."""
+    drawn = {"options": table.options, "settings": {k: table.settings.get(k) for k in STAMPED_SETTINGS}}
+    return zlib.crc32(json.dumps(drawn, sort_keys=True, separators=(",", ":")).encode())
 
 
 def seat_names(seats: list[SeatRow]) -> list[str]:
@@ -107,7 +122,7 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
         )
     if missing_dm:
         lines.append(t(lang, "lobby.open_dm", names=", ".join(missing_dm)))
-    p = f"l:{table.id}:{table.version}:"
+    p = f"l:{table.id}:{lobby_stamp(table)}:"
     if ui.seat_names:
         join_rows = [[(t(lang, "lobby.btn.sit", seat=name), p + f"join:{i}") for i, name in enumerate(ui.seat_names)]]
     else:

@@ -29,7 +29,8 @@ from bot.games import ui_for
 from bot.ratings import durak_finish_order, ending
 from bot.render.common import computer_name, display_name
 from bot.sheet_mode import DEFAULT_MODE, sheet_payloads
-from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, move_key, seat_names
+from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, lobby_stamp, move_key
+from bot.screens import seat_names
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,9 @@ REMIND_AT = 0.75  # remind when this share of the turn time has passed
 STATE_CACHE_SIZE = 5000  # game states kept in memory (least recently used go first)
 STALE_SCAN_LIMIT = 64  # buttons drawn more moves ago than this are simply outdated
 ACTIVE_PLAYER_WINDOW = 45.0  # seconds: a player who pressed this recently gets no "your turn" ping
+LOBBY_TRIES = 5  # a lobby press that meets another worker's write looks again this often
+HOST_COMMANDS = ("timer", "computers", "on_timeout", "start", "cancel")  # and every "o:<option>"
+STAMPED_COMMANDS = ("timer", "computers", "on_timeout")  # they cycle a value, as "o:<option>" does
 
 
 class UserError(Exception):
@@ -245,120 +249,150 @@ class TableService:
         return table
 
     async def lobby_press(
-        self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
+        self, table_id: int, stamp: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
     ) -> str:
-        """A lobby button pressed at ``place``. Returns the catalog key of the toast to show."""
-        toast = await self._lobby_press(table_id, version, person, command, is_admin, place)
+        """A lobby button pressed at ``place``, drawn with ``stamp`` (``screens.lobby_stamp``).
+        Returns the catalog key of the toast to show."""
+        toast = await self._lobby_press(table_id, stamp, person, command, is_admin, place)
         if toast == "ok.started":
             self.start_computers(table_id)  # a computer may have the first move
         return toast
 
     async def _lobby_press(
-        self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
+        self, table_id: int, stamp: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
     ) -> str:
-        async with self.lock(table_id):
-            table = await self._table(table_id)
-            place.require_table_chat(table)
-            if table.status != LOBBY:
-                raise StaleButton()
-            if version != table.version:
+        """A press is checked against what it names (a free seat, the person's own seat, a
+        gathering table), never against the lobby's version: a crowd pressing Join at once
+        all get in. Only the buttons that cycle a value carry the options' ``stamp``."""
+        table = await self._table(table_id)
+        place.require_table_chat(table)
+        if table.status != LOBBY:
+            raise UserError("err.game_started")
+        # Host-ness is settled before the lock: an admin lookup may wait on Telegram.
+        host = await self._lobby_host(table, person, command, is_admin)
+        for _ in range(LOBBY_TRIES):
+            async with self.lock(table_id):
+                table = await self._table(table_id)
+                place.require_table_chat(table)
+                if table.status != LOBBY:
+                    raise UserError("err.game_started")
+                try:
+                    return await self._lobby_change(table, stamp, person, command, host)
+                except VersionConflict:  # another worker changed the lobby first: look again
+                    continue
+        raise StaleButton()
+
+    async def _lobby_host(self, table: TableRow, person: Person, command: str, is_admin: AdminCheck) -> bool:
+        """May this person use the host's buttons? Asked of the admin list only for a
+        button that needs it (a seated player adds and removes computers themselves)."""
+        if person.id == table.opener_id:
+            return True
+        if command in ("cpu+", "cpu-"):
+            _, mine = await self.seat_of(table.id, person.id)
+            if mine is not None:
+                return False
+        elif not (command in HOST_COMMANDS or command.startswith("o:")):
+            return False
+        return await is_admin(table.chat_id)
+
+    async def _lobby_change(self, table: TableRow, stamp: int, person: Person, command: str, host: bool) -> str:
+        """One lobby press on the table as just read; the write expects that version."""
+        seats, mine = await self.seat_of(table.id, person.id)
+        game = get_game(table.game)
+
+        def require_host() -> None:
+            if not host:
+                raise UserError("err.host_only")
+
+        fields: dict[str, Any] = {}
+        toast = "ok.done"
+        ui = ui_for(table.game)
+        _, hi = game.seat_range(game.Options(**table.options))
+        if command in STAMPED_COMMANDS or command.startswith("o:"):
+            require_host()
+            if stamp != lobby_stamp(table):  # drawn before the value changed: not cycled twice
                 await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
                 raise StaleButton()
-            seats, mine = await self.seat_of(table_id, person.id)
-            game = get_game(table.game)
-
-            async def require_host() -> None:
-                if person.id != table.opener_id and not await is_admin(table.chat_id):
-                    raise UserError("err.host_only")
-
-            fields: dict[str, Any] = {}
-            toast = "ok.done"
-            ui = ui_for(table.game)
-            _, hi = game.seat_range(game.Options(**table.options))
-            if command == "join" or command.startswith("join:"):
-                if mine and not (ui.seat_names and command.startswith("join:")):
-                    raise UserError("err.already_seated")
-                free_seat = self._free_place(seats, hi, ui.seat_names, command)
-                await self.remember_user(person)
-                if mine:  # moving to another seat at a fixed-seat table
-                    seats.remove(mine)
-                seats.append(SeatRow(table.id, free_seat, person.id, person.name))
-                toast = "ok.joined"
-            elif command == "leave":
-                if not mine:
-                    raise UserError("err.not_seated")
+        if command == "join" or command.startswith("join:"):
+            if mine and not (ui.seat_names and command.startswith("join:")):
+                raise UserError("err.already_seated")
+            free_seat = self._free_place(seats, hi, ui.seat_names, command, mine.seat if mine else None)
+            await self.remember_user(person)
+            if mine:  # moving to another seat at a fixed-seat table
                 seats.remove(mine)
-                toast = "ok.left"
-            elif command == "cpu+":
-                if not mine:
-                    await require_host()
-                free_seat = self._free_place(seats, hi, ui.seat_names, "join")
-                used = {s.user_id for s in seats}
-                number = next(k for k in range(1, 100) if -k not in used)
-                name = computer_name(table.lang, [s.name for s in seats])  # distinct from every seat's
-                seats.append(SeatRow(table.id, free_seat, -number, name, is_computer=True))
-            elif command == "cpu-":
-                if not mine:
-                    await require_host()
-                cpus = sorted((s for s in seats if s.is_computer), key=lambda s: s.seat)
-                if not cpus:
-                    raise UserError("err.no_computers")
-                seats.remove(cpus[-1])
-            elif command.startswith("o:"):
-                await require_host()
-                fields["options"] = self._next_option(table, command[2:], len(seats))
-            elif command == "timer":
-                await require_host()
-                current = table.settings.get("timer", 0)
-                nxt = (
-                    TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)]
-                    if current in TIMER_CHOICES
-                    else 0
-                )
-                fields["settings"] = {**table.settings, "timer": nxt}
-            elif command == "computers":
-                await require_host()
-                level = computer_level(table)
-                fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
-            elif command == "on_timeout":
-                await require_host()
-                mode = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
-                fields["settings"] = {**table.settings, "on_timeout": mode}
-            elif command == "start":
-                await require_host()
-                return await self._start_from_lobby(table, seats)
-            elif command == "cancel":
-                await require_host()
-                await self.repo.update_table(table.id, expected_version=version, status=CLOSED)
-                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
-                return "ok.cancelled"
-            else:
-                raise UserError("err.bad_button")
-
-            seats_changed = command in ("join", "leave", "cpu+", "cpu-") or command.startswith("join:")
-            if seats_changed and not any(not s.is_computer for s in seats):
-                fields["status"] = CLOSED  # the last person left: the table closes
-            if seats_changed and not ui.seat_names:  # seats in joining order, without holes
-                for i, s in enumerate(sorted(seats, key=lambda s: s.seat)):
-                    s.seat = i
-            # One transaction: the version check, the fields and the seats.
-            try:
-                await self.repo.update_table(
-                    table.id, expected_version=version, seats=seats if seats_changed else None, **fields
-                )
-            except VersionConflict:  # another worker changed the lobby first
-                raise StaleButton() from None
+            seats.append(SeatRow(table.id, free_seat, person.id, person.name))
+            toast = "ok.joined"
+        elif command == "leave":
+            if not mine:
+                raise UserError("err.not_seated")
+            seats.remove(mine)
+            toast = "ok.left"
+        elif command == "cpu+":
+            if not mine:
+                require_host()
+            free_seat = self._free_place(seats, hi, ui.seat_names, "join")
+            used = {s.user_id for s in seats}
+            number = next(k for k in range(1, 100) if -k not in used)
+            name = computer_name(table.lang, [s.name for s in seats])  # distinct from every seat's
+            seats.append(SeatRow(table.id, free_seat, -number, name, is_computer=True))
+        elif command == "cpu-":
+            if not mine:
+                require_host()
+            cpus = sorted((s for s in seats if s.is_computer), key=lambda s: s.seat)
+            if not cpus:
+                raise UserError("err.no_computers")
+            seats.remove(cpus[-1])
+        elif command.startswith("o:"):
+            fields["options"] = self._next_option(table, command[2:], len(seats))
+        elif command == "timer":
+            current = table.settings.get("timer", 0)
+            nxt = (
+                TIMER_CHOICES[(TIMER_CHOICES.index(current) + 1) % len(TIMER_CHOICES)]
+                if current in TIMER_CHOICES
+                else 0
+            )
+            fields["settings"] = {**table.settings, "timer": nxt}
+        elif command == "computers":
+            level = computer_level(table)
+            fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
+        elif command == "on_timeout":
+            mode = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
+            fields["settings"] = {**table.settings, "on_timeout": mode}
+        elif command == "start":
+            require_host()
+            return await self._start_from_lobby(table, seats)
+        elif command == "cancel":
+            require_host()
+            await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)
             await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
-            return toast
+            return "ok.cancelled"
+        else:
+            raise UserError("err.bad_button")
+
+        seats_changed = command in ("join", "leave", "cpu+", "cpu-") or command.startswith("join:")
+        if seats_changed and not any(not s.is_computer for s in seats):
+            fields["status"] = CLOSED  # the last person left: the table closes
+        if seats_changed and not ui.seat_names:  # seats in joining order, without holes
+            for i, s in enumerate(sorted(seats, key=lambda s: s.seat)):
+                s.seat = i
+        # One transaction: the version check, the fields and the seats.
+        await self.repo.update_table(
+            table.id, expected_version=table.version, seats=seats if seats_changed else None, **fields
+        )
+        await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+        return toast
 
     @staticmethod
-    def _free_place(seats: list[SeatRow], most: int, seat_names, command: str) -> int:
-        """The seat a join takes: the one asked for at a fixed-seat table, else the next."""
+    def _free_place(seats: list[SeatRow], most: int, seat_names, command: str, mine: int | None = None) -> int:
+        """The seat a join takes: the one asked for at a fixed-seat table, else the next.
+        ``mine`` is the seat the presser holds already."""
         taken = {s.seat for s in seats}
         if command.startswith("join:"):
             place = button_number(command[5:], digits=2)
             if not seat_names or not 0 <= place < len(seat_names):
                 raise UserError("err.bad_button")
+            if place == mine:
+                raise UserError("err.already_seated")
             if place in taken:
                 raise UserError("err.seat_taken")
             return place

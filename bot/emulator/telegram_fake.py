@@ -937,7 +937,9 @@ class FakeTelegram:
         chat = self._chat(p.get("chat_id"), write=False)
         if chat.type == "private":
             raise _bad("there are no administrators in the private chat")
-        ids = list(chat.admins) + ([self.bot_id] if chat.bot_admin else [])
+        # as Telegram: the creator and the administrators still in the chat, this bot among
+        # them when it is one (other bots are left out unless asked for)
+        ids = [uid for uid in chat.admins if uid not in chat.left] + ([self.bot_id] if chat.bot_admin else [])
         return [self._member(chat, uid) for uid in ids]
 
     def _api_getChat(self, p: dict) -> dict:
