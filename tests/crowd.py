@@ -73,10 +73,10 @@ class Say:
     text: str
 
 
-async def together(bot: BotUnderTest, acts: list[Press | Say]) -> list[str]:
+async def together(bot: BotUnderTest, acts: list[Press | Say], settle: bool = True) -> list[str]:
     """Everything in ``acts`` arrives in the same 100 ms: the updates are processed
     concurrently, then the bot settles (its outbox drained, the fake clock moved past the
-    waits). Returns the callback query ids of the presses, in order."""
+    waits) unless ``settle=False``. Returns the callback query ids of the presses, in order."""
     fake = bot.fake
     updates, queries = [], []
     for act in acts:
@@ -90,7 +90,8 @@ async def together(bot: BotUnderTest, acts: list[Press | Say]) -> list[str]:
         updates.append(update)
     bot.clock.advance(0.1)
     await asyncio.gather(*(fake.feed(bot.app, update) for update in updates))
-    await bot.settle()
+    if settle:
+        await bot.settle()
     return queries
 
 
@@ -162,15 +163,29 @@ def crowd_problems(fake: FakeTelegram, errors: ErrorLog) -> list[str]:
     problems = []
     unanswered = fake.unanswered_queries()
     if unanswered:
-        problems.append(f"{len(unanswered)} of {len(fake.query_ids)} presses never answered")
+        kinds = sorted({_kind(fake.query_ids[q]) for q in unanswered})
+        problems.append(f"{len(unanswered)} of {len(fake.query_ids)} presses never answered ({', '.join(kinds)})")
     twice = fake.queries_answered_twice()
     if twice:
-        problems.append(f"{len(twice)} presses answered more than once")
+        kinds = sorted({_kind(fake.query_ids[q]) for q in twice})
+        problems.append(f"{len(twice)} presses answered more than once ({', '.join(kinds)})")
+    early: dict[int, list[tuple[str, float]]] = {}
     for call, until in fake.flood_violations:
-        early = until - call.t
-        problems.append(f"{call.method} to chat {call.chat_id} {early:.1f} s before the end of its retry_after")
+        early.setdefault(call.chat_id, []).append((call.method, until - call.t))  # type: ignore[arg-type]
+    for chat, calls in early.items():
+        methods = ", ".join(sorted({method for method, _ in calls}))
+        worst = max(seconds for _, seconds in calls)
+        problems.append(
+            f"{len(calls)} calls to chat {chat} before its retry_after ran out ({methods}; up to {worst:.1f} s early)"
+        )
     problems += [f"logged as ERROR: {line}" for line in errors.lines()]
     return problems
+
+
+def _kind(data: str) -> str:
+    """A button's kind for a report: "l:…:join", "a:…:<move>", "g:durak"."""
+    kind, _, rest = data.partition(":")
+    return data if kind in ("g", "pf", "lang", "sh") else f"{kind}:…:{rest.rsplit(':', 1)[-1]}"
 
 
 # ---------------------------------------------------------------------- a crowd plays
@@ -240,7 +255,6 @@ async def crowd_plays(
     await together(bot, [Press(host, chooser, data), Press(second, chooser, data)])
     table = await bot.table(group)
     run.table_id = table.id
-    pressed[second.id].append(Press(second, chooser, data))
 
     # the players press Join / Sit in the same 100 ms, from the lobby they all see
     lobby = await bot.table_message(group)
@@ -251,6 +265,8 @@ async def crowd_plays(
     acts += [Press(o, chooser, data) for o in onlookers[:1]]  # the chooser again
     acts += [Press(o, lobby, sits[0]) for o in onlookers[1:2] if sits]  # the host's seat: taken
     await together(bot, acts)
+    for act in acts:
+        pressed[act.user.id].append(act)
     missing = [p for p in players if p.id not in await _seated(bot, table.id)]
     if missing:
         run.problems.append(

@@ -467,7 +467,7 @@ class FakeTelegram:
         # it should have waited for), and the id of every callback query made.
         self.rest_until: dict[int, float] = {}
         self.flood_violations: list[tuple[Call, float]] = []
-        self.query_ids: list[str] = []
+        self.query_ids: dict[str, str] = {}  # callback query id -> the data pressed
         # Called with (event, message) on every "sent", "edited" and "deleted" message and
         # with ("answer", CallbackAnswer): the demo page's live feed listens here.
         self.listeners: list[Callable[[str, Any], None]] = []
@@ -1112,7 +1112,7 @@ class FakeTelegram:
             msg.chat.members.add(user.id)
         qid = str(next(self._ids) * 1000 + user.id % 1000)
         self.queries[qid] = user.id
-        self.query_ids.append(qid)
+        self.query_ids[qid] = data
         return self._next_update(
             callback_query={
                 "id": qid,
