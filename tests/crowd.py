@@ -234,7 +234,7 @@ async def crowd_plays(
 ) -> CrowdRun:
     """``people[0]`` opens the table with /newgame and the chooser (someone else presses
     the same chooser button at the same moment); the other players press Join (or each a
-    free Sit) together; the host adds computers, sets the options and starts; then at
+    free Sit) together, one of them twice, an onlooker the host's seat; the host adds computers, sets the options and starts; then at
     human pace whoever must act presses a sensible move in their DM while others press
     what they see (Watch, their hand out of turn, the old chooser, a button pressed
     before), until the table shows its final result."""
@@ -262,11 +262,15 @@ async def crowd_plays(
     joins = [d for _, d in fake.buttons(lobby) if d and d.endswith(":join")]
     wanted = sits[1 : 1 + len(players)] if sits else joins * len(players)
     acts: list[Press | Say] = [Press(p, lobby, d) for p, d in zip(players, wanted)]
+    acts += acts[:1]  # a double click: the second press changes nothing
     acts += [Press(o, chooser, data) for o in onlookers[:1]]  # the chooser again
     acts += [Press(o, lobby, sits[0]) for o in onlookers[1:2] if sits]  # the host's seat: taken
     await together(bot, acts)
     for act in acts:
         pressed[act.user.id].append(act)
+    seats = await bot.repo.get_seats(table.id)
+    if players and sum(s.user_id == players[0].id for s in seats) != 1:
+        run.problems.append(f"a double-clicked Join gave {players[0].first_name} not exactly one seat")
     missing = [p for p in players if p.id not in await _seated(bot, table.id)]
     if missing:
         run.problems.append(
@@ -283,6 +287,8 @@ async def crowd_plays(
         taken = {s.seat for s in await bot.repo.get_seats(table.id)}
         if sits:
             free = [d for d in free if int(d.rsplit(":", 1)[1]) not in taken]
+        else:
+            free = free * len(missing)
         await together(bot, [Press(p, lobby, d) for p, d in zip(missing, free)])
 
     for _ in range(spec.computers):

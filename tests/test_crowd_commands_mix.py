@@ -5,6 +5,8 @@ called before the retry_after it was given; nothing is logged as ERROR."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from tests.crowd import ErrorLog, Say, command_answers, crowd_problems, together
@@ -103,3 +105,9 @@ def test_the_harness_sees_early_calls_presses_not_answered_once_and_who_was_answ
         fake.handle("answerCallbackQuery", {"callback_query_id": queries[1]})
     assert fake.unanswered_queries() == [queries[2]]
     assert fake.queries_answered_twice() == {queries[1]: 2}
+
+    with ErrorLog() as errors:
+        logging.getLogger("bot.sender").error("could not send")
+        logging.getLogger("telegram.ext.Application").warning("a warning is no error")
+        logging.getLogger("elsewhere").error("not the bot's")
+    assert errors.lines() == ["bot.sender: could not send"]

@@ -1250,7 +1250,7 @@ class FakeTelegram:
     def answer_attempts(self) -> collections.Counter[str]:
         """How many answerCallbackQuery calls named each callback query (failed ones too:
         a second answer fails with "query is too old ... or query ID is invalid")."""
-        return collections.Counter(c.params.get("callback_query_id") for c in self.calls("answerCallbackQuery"))
+        return collections.Counter(str(c.params.get("callback_query_id")) for c in self.calls("answerCallbackQuery"))
 
     def unanswered_queries(self) -> list[str]:
         """Callback queries (of press/press_raw/callback_update) that no answer ever reached."""
