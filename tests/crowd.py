@@ -218,10 +218,6 @@ def _harmless(data: str) -> bool:
     return not data.endswith(DISRUPTIVE) and ":o:" not in data
 
 
-async def _seated(bot: BotUnderTest, table_id: int) -> set[int]:
-    return {s.user_id for s in await bot.repo.get_seats(table_id)}
-
-
 async def _lobby_button(bot: BotUnderTest, group: int, suffix: str) -> tuple[FakeMessage, str]:
     lobby = await bot.table_message(group)
     found = [d for _, d in bot.fake.buttons(lobby) if d and d.endswith(suffix)]
@@ -234,137 +230,151 @@ async def crowd_plays(
 ) -> CrowdRun:
     """``people[0]`` opens the table with /newgame and the chooser (someone else presses
     the same chooser button at the same moment); the other players press Join (or each a
-    free Sit) together, one of them twice, an onlooker the host's seat; the host adds computers, sets the options and starts; then at
-    human pace whoever must act presses a sensible move in their DM while others press
-    what they see (Watch, their hand out of turn, the old chooser, a button pressed
-    before), until the table shows its final result."""
-    fake, rng, run = bot.fake, random.Random(seed), CrowdRun()
-    host, players, onlookers = people[0], people[1 : spec.humans], people[spec.humans :]
-    pressed: dict[int, list[Press]] = {u.id: [] for u in people}
-
-    async def pace() -> None:
-        await bot.tick(rng.uniform(1.0, 4.0))
-
+    free Sit) together, one of them twice, an onlooker the host's seat; the host adds
+    computers, sets the options and starts; then at human pace whoever must act presses
+    a sensible move in their DM while others press what they see (Watch, their hand out
+    of turn, the old chooser, a button pressed before), until the final result."""
+    crowd = _Crowd(bot, group, people, spec, random.Random(seed))
     for person in people:
         await bot.send(person, person, "/start")
-    await bot.send(host, group, "/newgame")
-    chooser = fake.last_message(group)
-    data = f"g:{spec.game}"
-    assert data in [d for _, d in fake.buttons(chooser)], fake.dump(group)
-    second = onlookers[0] if onlookers else players[0]
-    await together(bot, [Press(host, chooser, data), Press(second, chooser, data)])
-    table = await bot.table(group)
-    run.table_id = table.id
+    await crowd.open_by_chooser()
+    await crowd.gather()
+    if await crowd.start():
+        await crowd.play()
+    return crowd.run
 
-    # the players press Join / Sit in the same 100 ms, from the lobby they all see
-    lobby = await bot.table_message(group)
-    sits = [d for _, d in fake.buttons(lobby) if d and ":join:" in d]
-    joins = [d for _, d in fake.buttons(lobby) if d and d.endswith(":join")]
-    wanted = sits[1 : 1 + len(players)] if sits else joins * len(players)
-    acts: list[Press | Say] = [Press(p, lobby, d) for p, d in zip(players, wanted)]
-    acts += acts[:1]  # a double click: the second press changes nothing
-    acts += [Press(o, chooser, data) for o in onlookers[:1]]  # the chooser again
-    acts += [Press(o, lobby, sits[0]) for o in onlookers[1:2] if sits]  # the host's seat: taken
-    await together(bot, acts)
-    for act in acts:
-        pressed[act.user.id].append(act)
-    seats = await bot.repo.get_seats(table.id)
-    if players and sum(s.user_id == players[0].id for s in seats) != 1:
-        run.problems.append(f"a double-clicked Join gave {players[0].first_name} not exactly one seat")
-    missing = [p for p in players if p.id not in await _seated(bot, table.id)]
-    if missing:
-        run.problems.append(
-            f"{len(missing)} of {len(players)} people pressing Join together were not seated: "
-            + ", ".join(p.first_name for p in missing)
-        )
-    for _ in range(5):  # the refused press again, one at a time, as people would
-        missing = [p for p in players if p.id not in await _seated(bot, table.id)]
-        if not missing:
-            break
-        await pace()
-        lobby = await bot.table_message(group)
-        free = [d for _, d in fake.buttons(lobby) if d and (d.endswith(":join") or ":join:" in d)]
-        taken = {s.seat for s in await bot.repo.get_seats(table.id)}
-        if sits:
-            free = [d for d in free if int(d.rsplit(":", 1)[1]) not in taken]
-        else:
-            free = free * len(missing)
-        await together(bot, [Press(p, lobby, d) for p, d in zip(missing, free)])
 
-    for _ in range(spec.computers):
-        await pace()
-        lobby, cpu = await _lobby_button(bot, group, ":cpu+")
-        await together(bot, [Press(host, lobby, cpu)])
-    for key, good in spec.options.items():
-        for _ in range(12):
-            if good((await bot.table(group)).options):
-                break
-            await pace()
-            lobby, option = await _lobby_button(bot, group, f":o:{key}")
-            await together(bot, [Press(host, lobby, option)])
-        if not good((await bot.table(group)).options):
-            run.problems.append(f"option {key} not set: {(await bot.table(group)).options}")
-    if spec.stored_options:
-        options = (await bot.repo.get_table(table.id)).options
-        await bot.repo.update_table(table.id, options={**options, **spec.stored_options})
-    await pace()
-    lobby, start = await _lobby_button(bot, group, ":start")
-    await together(bot, [Press(host, lobby, start)])
-    for _ in range(3):
-        if (await bot.repo.get_table(table.id)).status != "lobby":
-            break
-        run.problems.append("Start did not start the game at the first press")
-        await pace()
-        lobby, start = await _lobby_button(bot, group, ":start")
-        await together(bot, [Press(host, lobby, start)])
-    row = await bot.repo.get_table(table.id)
-    run.started = row.status != "lobby"
-    if not run.started:
-        run.problems.append(f"the game never started:\n{fake.dump(group)}")
-        return run
+class _Crowd:
+    def __init__(
+        self, bot: BotUnderTest, group: int, people: list[FakeUser], spec: CrowdGame, rng: random.Random
+    ) -> None:
+        self.bot, self.fake, self.group, self.people, self.spec, self.rng = bot, bot.fake, group, people, spec, rng
+        self.host, self.players, self.onlookers = people[0], people[1 : spec.humans], people[spec.humans :]
+        self.pressed: dict[int, list[Press]] = {u.id: [] for u in people}  # for pressing again
+        self.run = CrowdRun()
+        self.table_id = 0
 
-    game = get_game(table.game)
-    by_id = {u.id: u for u in people}
-    for step in range(spec.max_steps):
-        row, state = await bot.state(table.id)
-        if row.status != "playing":
-            break
-        run.steps = step + 1
-        seats = sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)
-        movers = [seats[s] for s in game.to_act(state) if not seats[s].is_computer]
-        acts = []
-        for seat in movers:
-            user = by_id[seat.user_id]
-            hand = await bot.hand_message(table.id, user)
-            buttons = [(t, d) for t, d in fake.buttons(hand) if d]
-            if not buttons or rng.random() < 0.1:  # a moment's hesitation
-                continue
-            action = game.computer_action(
-                game.view(state, seat.seat), game.legal_actions(state, seat.seat), rng, level="easy"
-            )
-            chosen = [d for _, d in buttons if d.endswith(":" + move_key(action))]
-            data = chosen[0] if chosen and rng.random() < 0.85 else sensible_choice(user, buttons, rng)
-            acts.append(Press(user, hand, data))
-        busy = {a.user.id for a in acts}
-        for person in rng.sample(people, k=rng.randint(0, 2)):
-            if person.id in busy:
-                continue
-            act = _idle_press(fake, person, group, pressed[person.id], rng)
-            if act is not None:
-                acts.append(act)
+    async def pace(self) -> None:
+        await self.bot.tick(self.rng.uniform(1.0, 4.0))
+
+    async def act(self, acts: list[Press | Say]) -> None:
         for act in acts:
-            pressed[act.user.id].append(act)
-        await together(bot, acts)
-        await pace()
-    row = await bot.repo.get_table(table.id)
-    run.finished = row.status == "between"
-    if not run.finished:
-        run.problems.append(f"the game did not reach its result in {run.steps} steps (status {row.status})")
-    elif not any(
-        d and d.startswith("r:") and d.endswith(":rematch") for m in fake.messages(group) for _, d in fake.buttons(m)
-    ):
-        run.problems.append(f"no final result with Rematch in the group:\n{fake.dump(group)}")
-    return run
+            if isinstance(act, Press):
+                self.pressed[act.user.id].append(act)
+        await together(self.bot, acts)
+
+    async def seated(self) -> list[int]:
+        return [s.user_id for s in await self.bot.repo.get_seats(self.table_id)]
+
+    async def host_presses(self, suffix: str) -> None:
+        lobby, data = await _lobby_button(self.bot, self.group, suffix)
+        await self.act([Press(self.host, lobby, data)])
+
+    async def open_by_chooser(self) -> None:
+        await self.bot.send(self.host, self.group, "/newgame")
+        self.chooser = self.fake.last_message(self.group)
+        self.choice = f"g:{self.spec.game}"
+        assert self.choice in [d for _, d in self.fake.buttons(self.chooser)], self.fake.dump(self.group)
+        second = self.onlookers[0] if self.onlookers else self.players[0]
+        await self.act([Press(self.host, self.chooser, self.choice), Press(second, self.chooser, self.choice)])
+        self.table_id = self.run.table_id = (await self.bot.table(self.group)).id
+
+    async def gather(self) -> None:
+        """Join / Sit pressed in the same 100 ms from the lobby all see; the host's
+        computers and options after."""
+        fake, players, onlookers = self.fake, self.players, self.onlookers
+        lobby = await self.bot.table_message(self.group)
+        sits = [d for _, d in fake.buttons(lobby) if d and ":join:" in d]
+        joins = [d for _, d in fake.buttons(lobby) if d and d.endswith(":join")]
+        wanted = sits[1 : 1 + len(players)] if sits else joins * len(players)
+        acts: list[Press | Say] = [Press(p, lobby, d) for p, d in zip(players, wanted)]
+        acts += acts[:1]  # a double click: the second press changes nothing
+        acts += [Press(o, self.chooser, self.choice) for o in onlookers[:1]]  # the chooser again
+        acts += [Press(o, lobby, sits[0]) for o in onlookers[1:2] if sits]  # the host's seat: taken
+        await self.act(acts)
+        seated = await self.seated()
+        if players and seated.count(players[0].id) != 1:
+            self.run.problems.append(f"a double-clicked Join gave {players[0].first_name} not exactly one seat")
+        missing = [p for p in players if p.id not in seated]
+        if missing:
+            names = ", ".join(p.first_name for p in missing)
+            self.run.problems.append(f"{len(missing)} of {len(players)} pressing Join together not seated: {names}")
+        for _ in range(5):  # a refused person presses again, as people would
+            missing = [p for p in players if p.id not in await self.seated()]
+            if not missing:
+                break
+            await self.pace()
+            lobby = await self.bot.table_message(self.group)
+            taken = {s.seat for s in await self.bot.repo.get_seats(self.table_id)}
+            now = [d for _, d in fake.buttons(lobby) if d and (d.endswith(":join") or ":join:" in d)]
+            free = [d for d in now if int(d.rsplit(":", 1)[1]) not in taken] if sits else now * len(missing)
+            await self.act([Press(p, lobby, d) for p, d in zip(missing, free)])
+        for _ in range(self.spec.computers):
+            await self.pace()
+            await self.host_presses(":cpu+")
+        for key, good in self.spec.options.items():
+            for _ in range(12):
+                if good((await self.bot.table(self.group)).options):
+                    break
+                await self.pace()
+                await self.host_presses(f":o:{key}")
+            if not good((await self.bot.table(self.group)).options):
+                self.run.problems.append(f"option {key} not set: {(await self.bot.table(self.group)).options}")
+        if self.spec.stored_options:
+            options = (await self.bot.repo.get_table(self.table_id)).options
+            await self.bot.repo.update_table(self.table_id, options={**options, **self.spec.stored_options})
+
+    async def start(self) -> bool:
+        for attempt in range(4):
+            await self.pace()
+            await self.host_presses(":start")
+            if (await self.bot.repo.get_table(self.table_id)).status != "lobby":
+                self.run.started = True
+                return True
+            self.run.problems.append(f"Start press {attempt + 1} did not start the game")
+        self.run.problems.append(f"the game never started:\n{self.fake.dump(self.group)}")
+        return False
+
+    async def play(self) -> None:
+        bot, fake, rng, run = self.bot, self.fake, self.rng, self.run
+        by_id = {u.id: u for u in self.people}
+        table = await bot.repo.get_table(self.table_id)
+        game = get_game(table.game)
+        for step in range(self.spec.max_steps):
+            row, state = await bot.state(self.table_id)
+            if row.status != "playing":
+                break
+            run.steps = step + 1
+            seats = sorted(await bot.repo.get_seats(self.table_id), key=lambda s: s.seat)
+            acts: list[Press | Say] = []
+            for seat in [seats[s] for s in game.to_act(state) if not seats[s].is_computer]:
+                user = by_id[seat.user_id]
+                hand = await bot.hand_message(self.table_id, user)
+                buttons = [(t, d) for t, d in fake.buttons(hand) if d]
+                if not buttons or rng.random() < 0.1:  # a moment's hesitation
+                    continue
+                action = game.computer_action(
+                    game.view(state, seat.seat), game.legal_actions(state, seat.seat), rng, level="easy"
+                )
+                chosen = [d for _, d in buttons if d.endswith(":" + move_key(action))]
+                data = chosen[0] if chosen and rng.random() < 0.85 else sensible_choice(user, buttons, rng)
+                acts.append(Press(user, hand, data))
+            busy = {a.user.id for a in acts}
+            for person in rng.sample(self.people, k=rng.randint(0, 2)):
+                idle = (
+                    None if person.id in busy else _idle_press(fake, person, self.group, self.pressed[person.id], rng)
+                )
+                if idle is not None:
+                    acts.append(idle)
+            await self.act(acts)
+            await self.pace()
+        row = await bot.repo.get_table(self.table_id)
+        run.finished = row.status == "between"
+        buttons = [d for m in fake.messages(self.group) for _, d in fake.buttons(m) if d]
+        if not run.finished:
+            run.problems.append(f"the game did not reach its result in {run.steps} steps (status {row.status})")
+        elif not any(d.startswith("r:") and d.endswith(":rematch") for d in buttons):
+            run.problems.append(f"no final result with Rematch in the group:\n{fake.dump(self.group)}")
 
 
 def _idle_press(
