@@ -66,6 +66,9 @@ SEND_METHODS = {
     "sendPhoto",
     "sendMediaGroup",
 }
+# Calls that write to a chat, and so must wait out a retry_after Telegram gave that chat
+# (reads such as getChatMember are not held to it)
+PACED_METHODS = SEND_METHODS | {"deleteMessage", "deleteMessages", "pinChatMessage", "unpinChatMessage"}
 PHOTO_LIMIT = 10 * 1024 * 1024  # Telegram takes photos up to 10 MB
 PHOTO_THUMBS = (90, 320, 800)  # the smaller sizes Telegram makes of a photo (longest side)
 
@@ -459,6 +462,12 @@ class FakeTelegram:
         # retry_after. None (the tests' default) leaves pacing to tests that assert it.
         self.group_flood_limit = group_flood_limit
         self._group_calls: dict[int, collections.deque[float]] = collections.defaultdict(collections.deque)
+        # Tracking only (behaviour unchanged): when each chat may be written to again after
+        # the retry_after it was last given, the writes that came sooner (each with the time
+        # it should have waited for), and the id of every callback query made.
+        self.rest_until: dict[int, float] = {}
+        self.flood_violations: list[tuple[Call, float]] = []
+        self.query_ids: dict[str, str] = {}  # callback query id -> the data pressed
         # Called with (event, message) on every "sent", "edited" and "deleted" message and
         # with ("answer", CallbackAnswer): the demo page's live feed listens here.
         self.listeners: list[Callable[[str, Any], None]] = []
@@ -544,6 +553,8 @@ class FakeTelegram:
             chat_id = params["chat_id"] = int(chat_id)
         call = Call(self.clock(), method, params, chat_id)
         self.log.append(call)
+        if method in PACED_METHODS and isinstance(chat_id, int) and call.t < self.rest_until.get(chat_id, call.t):
+            self.flood_violations.append((call, self.rest_until[chat_id]))
         try:
             for failure in self._failures:
                 if failure["method"] == method and failure["chat_id"] in (None, chat_id):
@@ -562,6 +573,9 @@ class FakeTelegram:
             return 200, {"ok": True, "result": result}
         except APIError as e:
             call.ok, call.error = False, e.description
+            retry_after = (e.parameters or {}).get("retry_after")
+            if retry_after is not None and isinstance(chat_id, int):
+                self.rest_until[chat_id] = call.t + retry_after
             body = {"ok": False, "error_code": e.code, "description": e.description}
             if e.parameters:
                 body["parameters"] = e.parameters
@@ -1100,6 +1114,7 @@ class FakeTelegram:
             msg.chat.members.add(user.id)
         qid = str(next(self._ids) * 1000 + user.id % 1000)
         self.queries[qid] = user.id
+        self.query_ids[qid] = data
         return self._next_update(
             callback_query={
                 "id": qid,
@@ -1233,6 +1248,20 @@ class FakeTelegram:
     def toasts_for(self, user_id: int) -> list[CallbackAnswer]:
         """answerCallbackQuery answers (toasts/alerts) shown to ``user_id``."""
         return [a for a in self.answers.values() if a.user_id == user_id]
+
+    def answer_attempts(self) -> collections.Counter[str]:
+        """How many answerCallbackQuery calls named each callback query (failed ones too:
+        a second answer fails with "query is too old ... or query ID is invalid")."""
+        return collections.Counter(str(c.params.get("callback_query_id")) for c in self.calls("answerCallbackQuery"))
+
+    def unanswered_queries(self) -> list[str]:
+        """Callback queries (of press/press_raw/callback_update) that no answer ever reached."""
+        return [qid for qid in self.query_ids if qid not in self.answers]
+
+    def queries_answered_twice(self) -> dict[str, int]:
+        """Callback queries answered more than once -> how many answerCallbackQuery calls."""
+        attempts = self.answer_attempts()
+        return {qid: attempts[qid] for qid in self.query_ids if attempts[qid] > 1}
 
     def group_sends_and_edits(self, chat_id: int) -> list[Call]:
         """Successful sendMessage/editMessage* calls to the chat; ``call.t`` is the clock value."""
