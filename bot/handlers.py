@@ -417,8 +417,10 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         kind, _, rest = data.partition(":")
         if kind in ("g", "pf", "lang", "sh"):
-            choice = _chooser_choice(update, kind, rest)
-            if await use_chooser(update, context, lang, lambda: choice(update, context, lang)) is None:
+            choice = _chooser_choice(update, context, lang, kind, rest)
+            if kind in ("lang", "sh") and not await group_admin(update, context):
+                raise UserError("settings.admins_only")  # before the press counts as the chooser's use
+            if await use_chooser(update, context, lang, choice) is None:
                 return  # used already: answered
             toast = CHOOSER_TOASTS[kind]
             if kind == "lang":
@@ -477,23 +479,24 @@ async def answer(query, text: str | None, alert: bool = False) -> None:
 
 
 CHOOSER_TOASTS = {"g": "ok.opened", "pf": "ok.opened", "lang": "language.set", "sh": "sheets.saved"}
-Choice = Callable[[Update, ContextTypes.DEFAULT_TYPE, str], Awaitable[str]]
 
 
-def _chooser_choice(update: Update, kind: str, rest: str) -> Choice:
-    """What a chooser button does, checked before the press counts as the chooser's use.
-    Each choice acts and returns the chooser's one-line outcome, or raises ``UserError``."""
+def _chooser_choice(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, kind: str, rest: str
+) -> Callable[[], Awaitable[str]]:
+    """What a chooser button does (a button that names no choice is refused here). Each
+    choice acts and returns the chooser's one-line outcome, or raises ``UserError``."""
     games = [ui.name for ui in all_uis()]
     if kind == "g" and rest in games and is_group(update):
 
-        async def open_game(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> str:
+        async def open_game() -> str:
             await _open(update, context, rest, lang)
             return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
 
         return open_game
     if kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
 
-        async def open_preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> str:
+        async def open_preferans() -> str:
             game, options = PREFERANS_CHOICES[rest]
             await _open(update, context, game, lang, options)
             return t(lang, "chooser.opened", game=t(lang, f"prefru.choice.{rest}"))
@@ -501,18 +504,14 @@ def _chooser_choice(update: Update, kind: str, rest: str) -> Choice:
         return open_preferans
     if kind == "lang" and rest in LANGUAGES:
 
-        async def set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> str:
-            if not await group_admin(update, context):
-                raise UserError("settings.admins_only")
+        async def set_language() -> str:
             await _set_language(update, context, rest)
             return t(rest, "language.set")
 
         return set_language
     if kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
 
-        async def set_sheets(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> str:
-            if not await group_admin(update, context):
-                raise UserError("settings.admins_only")
+        async def set_sheets() -> str:
             await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
             return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
 

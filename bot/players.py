@@ -296,9 +296,10 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if place.private or place.chat_id != chat_id:
             raise UserError("err.other_chat")
 
+        if not await admin_check(update, context)(chat_id):
+            raise UserError("forget.admins_only")
+
         async def erase() -> str:
-            if not await admin_check(update, context)(chat_id):
-                raise UserError("forget.admins_only")
             erased = await service_of(context).repo.forget_chat(chat_id)
             return t(lang, "forget.done", n=erased)
 

@@ -232,3 +232,15 @@ async def test_a_reply_told_to_wait_goes_after_the_wait(bot, fake_telegram, peop
     assert sends[1].t >= sends[0].t + RETRY_AFTER
     assert len(answers_to(fake, help_message)) == 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_mytables_in_a_group_points_to_the_private_chat(bot, fake_telegram, people):
+    fake = fake_telegram
+    boris = people[1]
+    await bot.send(boris, GROUP, "/mytables")
+    answer = fake.last_message(GROUP)
+    assert answer.text == shown("mytables.dm_only")
+    (button,) = answer.keyboard[0]
+    assert button["url"] == f"https://t.me/{fake.bot_username}?start=mytables"
+    await bot.send(boris, boris, "/start mytables")  # what the link sends in the private chat
+    assert fake.last_message(boris.id).text == shown("mytables.none")
