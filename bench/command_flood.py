@@ -6,13 +6,14 @@ fetcher (``app.start()``), as polling feeds them; the fake Bot API of tests/fake
 
     python -m bench.command_flood                   # ~45 s
     python -m bench.command_flood --seconds 90 --probe-every 0.25
-    python -m bench.command_flood --without-gate    # the experiment: no command gate
+    python -m bench.command_flood --without-gate    # the experiment: no repeat gate
 
 Two floods in one group at once:
 * 60 ``/rules king`` from 30 people, all in the same instant (the flood of the issue);
 * 60 different commands (``/rules <game> <n>``, ``/help <n>``), two a second, which the
   repeat gate cannot fold: the group gets a reply for each one it admits, more than its
-  20 a minute, so ``AIORateLimiter`` holds the later replies back for seconds.
+  20 a minute, so the later replies wait in the outbox for the group's budget (the
+  sender sends them, one every 3 s), holding no handler slot meanwhile.
 Meanwhile, every ``--probe-every`` seconds, someone else writes ``/start`` in their DM and
 someone ``/help`` in another group. Goal: each of those replies within 1 s (from
 ``update_queue.put`` to the ``sendMessage`` call). Wall-clock figures: on a loaded machine

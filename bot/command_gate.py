@@ -1,11 +1,13 @@
-"""At most one answer to a burst of commands in a chat.
+"""One answer to a repeated command.
 
-A reply to a group waits for that group's Telegram budget (about 20 messages a minute),
-and while it waits it holds one of the handler slots every chat shares: 60 `/rules king`
-in one group used to hold them all and delay another person's DM `/start` by 74 s. So a
-chat has at most one command being answered at a time, and the same command repeated within
-a few seconds is answered once (by the same person; /help and /rules by anyone in the chat). Buttons are not gated (each press is
-checked and answered by the service, and a toast costs no chat message).
+Every command is answered (the answer goes through the sender's outbox, so answering
+holds no handler slot while a group's budget or a flood wait delays it), except a
+repeat: the same person sending the same command again within a few seconds (an
+impatient double tap), or anyone in the chat repeating a command whose answer is the
+same for everyone (/help, /rules king, /start in a group): the answer already on its
+way serves them all. Another person's command, or another command, is never held up.
+Buttons are not gated (each press is checked and answered by the service, and a toast
+costs no chat message).
 """
 
 from __future__ import annotations
@@ -21,40 +23,27 @@ REPEAT_WINDOW = 5.0  # seconds: the same command again within this is not answer
 # commands whose answer is the same for everyone: repeated by anyone in the chat, the
 # answer already there serves; any other command is a repeat only from the same person
 SHARED_ANSWERS = ("/help", "/rules", "/start")
-BUSY_TIMEOUT = 30.0  # seconds: a command still "being answered" after this no longer blocks
-MEMORY = 10_000  # chats and commands remembered (oldest out first)
+MEMORY = 10_000  # commands remembered (oldest out first)
 
 
 class CommandGate:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.busy: collections.OrderedDict[int, float] = collections.OrderedDict()
         self.recent: collections.OrderedDict[tuple[int, int, int, str], float] = collections.OrderedDict()
 
     def admit(self, chat_id: int, thread_id: int, user_id: int, command: str) -> bool:
-        """May this command be answered now? If so the chat is busy until ``done``."""
+        """Is this command to be answered, or is it a repeat of one answered just now?"""
         now = self.clock()
-        started = self.busy.get(chat_id)
-        if started is not None and now - started < BUSY_TIMEOUT:
-            return False
         shared = command.split()[0].split("@")[0] in SHARED_ANSWERS
         key = (chat_id, thread_id, 0 if shared else user_id, command)
         last = self.recent.get(key)
         if last is not None and now - last < REPEAT_WINDOW:
             return False
-        self._remember(self.recent, key, now)
-        self._remember(self.busy, chat_id, now)
+        self.recent[key] = now
+        self.recent.move_to_end(key)
+        while len(self.recent) > MEMORY:
+            self.recent.popitem(last=False)
         return True
-
-    def done(self, chat_id: int) -> None:
-        self.busy.pop(chat_id, None)
-
-    @staticmethod
-    def _remember(memory: collections.OrderedDict, key, value: float) -> None:
-        memory[key] = value
-        memory.move_to_end(key)
-        while len(memory) > MEMORY:
-            memory.popitem(last=False)
 
 
 def _command_of(update: Update) -> tuple[int, int, int, str] | None:
@@ -67,17 +56,11 @@ def _command_of(update: Update) -> tuple[int, int, int, str] | None:
 
 
 def install(app: Application, gate: CommandGate) -> None:
-    """Check every command before the handlers (group -1), free its chat after (group 1)."""
+    """Check every command before the handlers (group -1)."""
 
     async def check(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         command = _command_of(update)
         if command is not None and not gate.admit(*command):
             raise ApplicationHandlerStop
 
-    async def release(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        command = _command_of(update)
-        if command is not None:
-            gate.done(command[0])
-
     app.add_handler(TypeHandler(Update, check), group=-1)
-    app.add_handler(TypeHandler(Update, release), group=1)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import collections
+import html
 import logging
+import re
+from typing import Awaitable, Callable
 
-from telegram import Chat, LinkPreviewOptions, Message, Update, User
-from telegram.constants import ChatType, ParseMode
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
@@ -24,7 +28,6 @@ from bot.admins import AdminCache
 from bot.games import all_uis, ui_for
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
-from bot.render.common import fit_message, keyboard
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError, button_number
 from storage.repository import VersionConflict
@@ -141,8 +144,74 @@ def press_place(update: Update) -> PressPlace:
     return PressPlace(chat.id, thread_of(update), private=chat.type == ChatType.PRIVATE)
 
 
-async def reply(update: Update, text: str, markup=None) -> None:
-    await message_of(update).reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+Rows = list[list[tuple[str, str]]]  # buttons: (label, callback data | "url:<link>")
+
+
+async def reply(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, rows: Rows | None = None, *, preview: bool = True
+) -> None:
+    """Answer a command in its chat and topic (HTML). The sender sends it, in order with the
+    chat's other messages and in a group's budget: a flood wait delays it, never loses it.
+    In a group it quotes the command, as a crowd needs to see whose answer it is."""
+    message = message_of(update)
+    await service_of(context).send_reply(
+        message.chat_id,
+        text,
+        rows,
+        thread_id=thread_of(update),
+        reply_to=message.message_id if is_group(update) else None,
+        preview=preview,
+    )
+
+
+async def group_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """May the person change this chat's settings? In a group only its admins may; in a
+    private chat the settings are the person's own."""
+    return not is_group(update) or await admin_check(update, context)(chat_of(update).id)
+
+
+# ---------------------------------------------------------------------- choosers
+# A chooser (which game, which language...) or a confirmation is used once: its message
+# becomes the one-line outcome without buttons, and a press on it after that (before
+# the edit reaches Telegram, or from a client still showing the buttons) hears the
+# outcome as a toast; nothing is posted to the group again.
+CHOOSER_MEMORY = 10_000  # used chooser messages remembered per process (oldest out first)
+
+
+def _used_choosers(context: ContextTypes.DEFAULT_TYPE) -> collections.OrderedDict[tuple[int, int], str]:
+    return context.application.bot_data.setdefault("used_choosers", collections.OrderedDict())
+
+
+async def use_chooser(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, choose: Callable[[], Awaitable[str]]
+) -> str | None:
+    """Act on a chooser press once: ``choose()`` acts (or raises ``UserError``, leaving the
+    chooser as it was) and returns the outcome line, which replaces the chooser. Returns
+    None when the chooser was used already: the press has then been answered with a toast."""
+    query = update.callback_query
+    assert query is not None, "a chooser is pressed"
+    used = _used_choosers(context)
+    key = (chat_of(update).id, message_of(update).message_id)
+    if key in used:  # "" while the first press is being handled
+        await answer(query, _plain(used[key]) or t(lang, "chooser.used"))
+        return None
+    used[key] = ""
+    try:
+        outcome = await choose()
+    except BaseException:
+        used.pop(key, None)
+        raise
+    used[key] = outcome
+    used.move_to_end(key)
+    while len(used) > CHOOSER_MEMORY:
+        used.popitem(last=False)
+    await service_of(context).edit_message(key[0], key[1], outcome)
+    return outcome
+
+
+def _plain(text: str) -> str:
+    """A toast shows no HTML: an outcome line without its tags and entities."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 # ---------------------------------------------------------------------- commands
@@ -150,27 +219,30 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if chat_of(update).type == ChatType.PRIVATE:
         await service_of(context).dm_opened(person_of(update))
-        await reply(update, t(lang, "start.dm_ready"))
+        if context.args and context.args[0] == MYTABLES_START:  # the link under /mytables in a group
+            await my_tables(update, context)
+            return
+        await reply(update, context, t(lang, "start.dm_ready"))
     else:
-        await reply(update, t(lang, "help.text"))
+        await reply(update, context, t(lang, "help.text"))
 
 
 async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     command = (message_of(update).text or "").split()[0].lstrip("/").split("@")[0].lower()
     presets = table_presets()
     if command in presets:
         game, options = presets[command]
-        await _open(update, context, game, lang, options)
+        await _open_or_say(update, context, game, lang, options)
         return
     if command == "preferans":  # /preferans [sochi|leningrad|rostov|balkan]
         choice = context.args[0].lower() if context.args else None
         if choice in PREFERANS_CHOICES:
             game, options = PREFERANS_CHOICES[choice]
-            await _open(update, context, game, lang, options)
+            await _open_or_say(update, context, game, lang, options)
         else:
             await _preferans(update, context, lang)
         return
@@ -178,9 +250,9 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     asked = command if command in games else (context.args[0].lower() if context.args else None)
     if asked is None or asked not in games:
         rows = [[(t(lang, f"game.{g}"), f"g:{g}") for g in games]]
-        await reply(update, t(lang, "newgame.choose"), keyboard(rows))
+        await reply(update, context, t(lang, "newgame.choose"), rows)
         return
-    await _open(update, context, asked, lang)
+    await _open_or_say(update, context, asked, lang)
 
 
 async def _preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> None:
@@ -189,70 +261,83 @@ async def _preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
     last = await service_of(context).repo.last_table_of(chat_of(update).id, ["preferans", "preferans_ru"])
     if last is None:
         rows = [[(t(lang, f"prefru.choice.{c}"), f"pf:{c}") for c in PREFERANS_CHOICES]]
-        await reply(update, t(lang, "prefru.choose"), keyboard(rows))
+        await reply(update, context, t(lang, "prefru.choose"), rows)
         return
     options = {"system": last.options["system"]} if last.game == "preferans_ru" and "system" in last.options else {}
-    await _open(update, context, last.game, lang, options)
+    await _open_or_say(update, context, last.game, lang, options)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/score preferans``: a score sheet for people playing with real cards."""
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     sheets = score_games()
     wanted = context.args[0].lower() if context.args else None
     presets = score_presets()
     if wanted in presets:
         game, options = presets[wanted]
-        await _open(update, context, game, lang, options)
+        await _open_or_say(update, context, game, lang, options)
         return
     if wanted not in sheets:
         rows = [[(t(lang, f"game.{g}"), f"g:{sheets[g]}") for g in sheets]]
-        await reply(update, t(lang, "score.choose" if rows[0] else "score.none"), keyboard(rows) if rows[0] else None)
+        await reply(update, context, t(lang, "score.choose" if rows[0] else "score.none"), rows if rows[0] else None)
         return
-    await _open(update, context, sheets[wanted], lang)
+    await _open_or_say(update, context, sheets[wanted], lang)
 
 
 async def _open(
     update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str, options: dict | None = None
-) -> bool:
+) -> None:
+    """Open a table here (its message is the answer); a refusal raises ``UserError``."""
+    await service_of(context).open_table(
+        chat_of(update).id,
+        thread_of(update),
+        game,
+        person_of(update),
+        lang,
+        chat_of(update).title or "",
+        options,
+    )
+
+
+async def _open_or_say(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str, options: dict | None = None
+) -> None:
+    """A command opening a table: a refusal (a table already here) is its answer."""
     try:
-        await service_of(context).open_table(
-            chat_of(update).id,
-            thread_of(update),
-            game,
-            person_of(update),
-            lang,
-            chat_of(update).title or "",
-            options,
-        )
-        return True
+        await _open(update, context, game, lang, options)
     except UserError as error:
-        await reply(update, t(lang, error.key, **error.params))
-        return False
+        await reply(update, context, t(lang, error.key, **error.params))
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/language [ru|en]``: a group's language (its admins), or in the DM one's own."""
     lang = await chat_lang(update, context)
+    if not await group_admin(update, context):
+        await reply(update, context, t(lang, "settings.admins_only"))
+        return
     choice = context.args[0].lower() if context.args else None
     if choice not in LANGUAGES:
         rows = [[("Русский", "lang:ru"), ("English", "lang:en")]]
-        await reply(update, t(lang, "language.choose"), keyboard(rows))
+        await reply(update, context, t(lang, "language.choose"), rows)
         return
     await _set_language(update, context, choice)
-    await reply(update, t(choice, "language.set"))
+    await reply(update, context, t(choice, "language.set"))
 
 
 async def sheets(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/sheets [text|picture|both]``: how this group gets its score sheets."""
+    """``/sheets [text|picture|both]``: how this group gets its score sheets (its admins)."""
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
-    text, markup = await sheet_mode.command(service_of(context).repo, chat_of(update).id, context.args or [], lang)
-    await reply(update, text, markup)
+    if not await group_admin(update, context):
+        await reply(update, context, t(lang, "settings.admins_only"))
+        return
+    text, rows = await sheet_mode.command(service_of(context).repo, chat_of(update).id, context.args or [], lang)
+    await reply(update, context, text, rows)
 
 
 async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
@@ -266,7 +351,7 @@ async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choi
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, t(await chat_lang(update, context), "help.text"))
+    await reply(update, context, t(await chat_lang(update, context), "help.text"))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -275,16 +360,16 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     game = table_presets().get(game, (game, {}))[0]  # /rules sochi -> Russian preferans
     games = playable_games()
     if game not in games:
-        await reply(update, t(lang, "rules.unknown", games=", ".join(games)))
+        await reply(update, context, t(lang, "rules.unknown", games=", ".join(games)))
         return
     link = full_rules_line(game, lang, context.application.bot_data.get("rules_url"))
-    await reply(update, ui_for(game).rules_text(lang) + "\n\n" + link)
+    await reply(update, context, ui_for(game).rules_text(lang) + "\n\n" + link)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     try:
         key = await service_of(context).cancel(
@@ -292,19 +377,23 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
     except UserError as error:
         key = error.key
-    await reply(update, t(lang, key))
+    await reply(update, context, t(lang, key))
+
+
+MYTABLES_START = "mytables"  # t.me/<bot>?start=mytables: the private chat opens on the list
 
 
 async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/mytables`` in the DM: the tables the person sits at, in every group."""
+    """``/mytables`` in the DM: the tables the person sits at, in every group. In a group
+    the list would show everyone's tables to everyone: a link to the private chat instead."""
     lang = await chat_lang(update, context)
     if is_group(update):
-        await reply(update, t(lang, "mytables.dm_only"))
+        username = context.bot.username
+        rows = [[(t(lang, "mytables.btn.dm"), f"url:https://t.me/{username}?start={MYTABLES_START}")]]
+        await reply(update, context, t(lang, "mytables.dm_only"), rows if username else None)
         return
     text = await watching.my_tables_text(service_of(context), user_of(update).id, lang)
-    await message_of(update).reply_text(
-        fit_message(text), parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
-    )
+    await reply(update, context, text, preview=False)
 
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -315,7 +404,7 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
     if table is None or table.game != "bridge":
-        await reply(update, t(lang, "export.none"))
+        await reply(update, context, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
@@ -334,18 +423,15 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     computers_at: int | None = None
     try:
         kind, _, rest = data.partition(":")
-        if kind == "g" and rest in [ui.name for ui in all_uis()] and is_group(update):
-            toast = "ok.opened" if await _open(update, context, rest, lang) else "err.table_exists"
-        elif kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
-            game, options = PREFERANS_CHOICES[rest]
-            toast = "ok.opened" if await _open(update, context, game, lang, options) else "err.table_exists"
-        elif kind == "lang" and rest in LANGUAGES:
-            await _set_language(update, context, rest)
-            lang, toast = rest, "language.set"
-            try:  # the chooser becomes the confirmation, its buttons gone
-                await query.edit_message_text(t(rest, "language.set"))
-            except TelegramError as error:  # a courtesy, like the toast: the language is set
-                log.warning("could not edit the language chooser: %s", error)
+        if kind in ("g", "pf", "lang", "sh"):
+            choice = _chooser_choice(update, context, lang, kind, rest)
+            if kind in ("lang", "sh") and not await group_admin(update, context):
+                raise UserError("settings.admins_only")  # before the press counts as the chooser's use
+            if await use_chooser(update, context, lang, choice) is None:
+                return  # used already: answered
+            toast = CHOOSER_TOASTS[kind]
+            if kind == "lang":
+                lang = rest
         elif kind == "w":  # watch a game / stop watching (bot.watching)
             table_id, game_no, command = _parse_table_data(rest)
             place = press_place(update)
@@ -355,9 +441,6 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 toast = await watching.stop_watching(service, table_id, person.id, place)
             else:
                 raise UserError("err.bad_button")
-        elif kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
-            await service.repo.set_chat_sheets(chat_of(update).id, rest)
-            toast = "sheets.saved"
         elif kind in ("l", "a", "r", "u"):
             table_id, version, command = _parse_table_data(rest)
             place = press_place(update)  # every table button is checked against its table's chat
@@ -400,6 +483,47 @@ async def answer(query, text: str | None, alert: bool = False) -> None:
         await query.answer(text, show_alert=alert)
     except TelegramError as error:
         log.warning("could not answer a button press of user %s: %s", query.from_user.id, error)
+
+
+CHOOSER_TOASTS = {"g": "ok.opened", "pf": "ok.opened", "lang": "language.set", "sh": "sheets.saved"}
+
+
+def _chooser_choice(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, kind: str, rest: str
+) -> Callable[[], Awaitable[str]]:
+    """What a chooser button does (a button that names no choice is refused here). Each
+    choice acts and returns the chooser's one-line outcome, or raises ``UserError``."""
+    games = [ui.name for ui in all_uis()]
+    if kind == "g" and rest in games and is_group(update):
+
+        async def open_game() -> str:
+            await _open(update, context, rest, lang)
+            return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
+
+        return open_game
+    if kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
+
+        async def open_preferans() -> str:
+            game, options = PREFERANS_CHOICES[rest]
+            await _open(update, context, game, lang, options)
+            return t(lang, "chooser.opened", game=t(lang, f"prefru.choice.{rest}"))
+
+        return open_preferans
+    if kind == "lang" and rest in LANGUAGES:
+
+        async def set_language() -> str:
+            await _set_language(update, context, rest)
+            return t(rest, "language.set")
+
+        return set_language
+    if kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
+
+        async def set_sheets() -> str:
+            await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
+            return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
+
+        return set_sheets
+    raise UserError("err.bad_button")
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:

@@ -21,9 +21,9 @@ from engine.ratings import RATED_GAMES, Skill
 from engine.records import make_record
 from storage.models import FinishedGame, RatingRow
 from bot.games import ui_for
-from bot.handlers import admin_check, answer, chat_lang, is_group, press_place, reply, service_of
+from bot.handlers import admin_check, answer, chat_lang, is_group, press_place, reply, service_of, use_chooser
 from bot.i18n import t
-from bot.render.common import display_name, keyboard
+from bot.render.common import display_name
 from bot.service import UserError, button_number
 
 TOP_LIMIT = 10  # rows of a group's table for one game ...
@@ -82,22 +82,24 @@ def top_text(game: str, rows: list[RatingRow], lang: str) -> str:
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     repo = service_of(context).repo
     chat_id = _chat_id(update)
     wanted = context.args[0].lower() if context.args else None
     if wanted is not None and wanted not in RATED_GAMES:
-        await reply(update, t(lang, "top.unknown", games=", ".join(RATED_GAMES)))
+        await reply(update, context, t(lang, "top.unknown", games=", ".join(RATED_GAMES)))
         return
     games = [wanted] if wanted else await repo.rated_games(chat_id)
     limit = TOP_LIMIT if wanted else TOP_LIMIT_ALL
     tables = [(g, await repo.top_ratings(chat_id, g, limit)) for g in games]
     tables = [(g, rows) for g, rows in tables if rows]
     if not tables:
-        await reply(update, t(lang, "top.empty"))
+        await reply(update, context, t(lang, "top.empty"))
         return
-    await reply(update, "\n\n".join(top_text(g, rows, lang) for g, rows in tables) + "\n\n" + t(lang, "top.how"))
+    await reply(
+        update, context, "\n\n".join(top_text(g, rows, lang) for g, rows in tables) + "\n\n" + t(lang, "top.how")
+    )
 
 
 # ---------------------------------------------------------------------- /stats
@@ -110,20 +112,20 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     choice = context.args[0].lower() if context.args else None
     if choice in ("off", "on"):
         await repo.set_rating_opt_out(user_id, choice == "off")
-        await reply(update, t(lang, f"stats.{choice}"))
+        await reply(update, context, t(lang, f"stats.{choice}"))
         return
     if choice is not None:
-        await reply(update, t(lang, "stats.usage"))
+        await reply(update, context, t(lang, "stats.usage"))
         return
     if chat.type != ChatType.PRIVATE:
-        await reply(update, t(lang, "stats.dm_only"))
+        await reply(update, context, t(lang, "stats.dm_only"))
         return
     if await repo.rating_opted_out(user_id):
-        await reply(update, t(lang, "stats.opted_out"))
+        await reply(update, context, t(lang, "stats.opted_out"))
         return
     rows = await repo.ratings_of_user(user_id)
     if not rows:
-        await reply(update, t(lang, "stats.empty"))
+        await reply(update, context, t(lang, "stats.empty"))
         return
     titles: dict[int, str] = {}
     lines = [t(lang, "stats.title")]
@@ -142,7 +144,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 date=_date(row.last_played),
             )
         )
-    await reply(update, "\n".join(lines) + "\n\n" + t(lang, "stats.footer"))
+    await reply(update, context, "\n".join(lines) + "\n\n" + t(lang, "stats.footer"))
 
 
 async def _chat_title(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> str:
@@ -208,15 +210,15 @@ def history_text(games: list[FinishedGame], lang: str) -> str:
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     games = await service_of(context).repo.finished_games(_chat_id(update), HISTORY_LIMIT)
     if not games:
-        await reply(update, t(lang, "history.empty"))
+        await reply(update, context, t(lang, "history.empty"))
         return
     buttons = [(f"📄 {i}", f"h:{fg.id}") for i, fg in enumerate(games, 1)]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    await reply(update, history_text(games, lang), keyboard(rows))
+    await reply(update, context, history_text(games, lang), rows)
 
 
 async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang: str) -> list[tuple[str, bytes]]:
@@ -250,14 +252,14 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
 async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if not is_group(update):
-        await reply(update, t(lang, "err.group_only"))
+        await reply(update, context, t(lang, "err.group_only"))
         return
     chat_id = _chat_id(update)
     if not await admin_check(update, context)(chat_id):
-        await reply(update, t(lang, "forget.admins_only"))
+        await reply(update, context, t(lang, "forget.admins_only"))
         return
     rows = [[(t(lang, "forget.confirm_button"), f"fg:{chat_id}")]]
-    await reply(update, t(lang, "forget.confirm"), keyboard(rows))
+    await reply(update, context, t(lang, "forget.confirm"), rows)
 
 
 # ---------------------------------------------------------------------- buttons
@@ -289,15 +291,20 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await service_of(context).send_files(place.chat_id, fg.table_id, files, place.thread_id)
             await answer(query, t(lang, "history.sending"))
             return
-        # fg:<chat id>, the confirmation of /forget
+        # fg:<chat id>, the confirmation of /forget: used once, it becomes the outcome
         chat_id = -button_number(rest[1:]) if rest.startswith("-") else button_number(rest)
         if place.private or place.chat_id != chat_id:
             raise UserError("err.other_chat")
+
         if not await admin_check(update, context)(chat_id):
             raise UserError("forget.admins_only")
-        erased = await service_of(context).repo.forget_chat(chat_id)
-        await answer(query, t(lang, "forget.done_toast"))
-        await query.edit_message_text(t(lang, "forget.done", n=erased))
+
+        async def erase() -> str:
+            erased = await service_of(context).repo.forget_chat(chat_id)
+            return t(lang, "forget.done", n=erased)
+
+        if await use_chooser(update, context, lang, erase) is not None:
+            await answer(query, t(lang, "forget.done_toast"))
     except UserError as error:
         await answer(query, t(lang, error.key, **error.params))
 

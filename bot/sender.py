@@ -22,14 +22,14 @@ import logging
 import time
 from typing import Callable
 
-from telegram import Bot
+from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot import screens, watching
 from bot.i18n import t
 from bot.render import pictures
-from bot.render.common import fit_message
+from bot.render.common import fit_message, keyboard
 from bot.service import TableService
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, PLAYING, OutboxItem
@@ -45,7 +45,10 @@ GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whol
 FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
 REFRESH_KINDS = ("group", "hand", "watch")  # rows that redraw a message: many collapse into one
-NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file")  # rows that send a new message: each once
+NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file", "reply")  # rows that send a new message: each once
+OWN_ROW_KINDS = ("post", "file", "reply", "edit")  # each row its own message or edit, never collapsed
+# rows that need no table: what to send is all in the row (a command's answer, a chooser closed)
+CHAT_KINDS = ("file", "reply", "edit")
 
 
 def _ids(rows: list[OutboxItem]) -> list[int]:
@@ -201,7 +204,7 @@ class Sender:
         chats: dict[int, dict[tuple, list[OutboxItem]]] = {}
         for item in items:
             # a post or a file is its own; a table's repeated rows of one kind collapse
-            key = (item.kind, item.id) if item.kind in ("post", "file") else (item.kind, item.table_id, item.target)
+            key = (item.kind, item.id) if item.kind in OWN_ROW_KINDS else (item.kind, item.table_id, item.target)
             chats.setdefault(item.chat_id, {}).setdefault(key, []).append(item)
         tables: dict[int, asyncio.Future] = {}  # one read of a table and its seats per drain
         done: list[int] = []  # refresh rows: redoing one after a crash is harmless
@@ -233,7 +236,7 @@ class Sender:
             return resting
         for rows in groups.values():
             first = rows[0]
-            is_group_message = first.kind in ("group", "post") or (first.kind == "file" and chat_id < 0)
+            is_group_message = first.kind in ("group", "post") or (first.kind in CHAT_KINDS and chat_id < 0)
             if not is_group_message and wait is None and self.pacing.wait_for(chat_id) > 0:
                 return self.pacing.wait_for(chat_id)  # the DM's burst is used up: later
             if is_group_message and wait is None:
@@ -300,6 +303,10 @@ class Sender:
         """Do what the row asks. Returns True when a Telegram message was sent or edited."""
         if item.kind == "file":  # needs no table: the file is in the row
             return await self._file(item)
+        if item.kind == "reply":
+            return await self._reply(item)
+        if item.kind == "edit":
+            return await self._edit(item)
         if not item.table_id:
             return False
         if item.table_id not in tables:
@@ -445,6 +452,38 @@ class Sender:
             caption=payload.get("caption") or None,
             message_thread_id=item.target or None,
         )
+        return True
+
+    async def _reply(self, item: OutboxItem) -> bool:
+        """A command's answer, quoting the command (when it is still there) in a group."""
+        payload = item.payload
+        reply_to = payload.get("reply_to")
+        await self.bot.send_message(
+            item.chat_id,
+            fit_message(payload["text"]),
+            parse_mode=ParseMode.HTML,
+            reply_markup=keyboard([[(label, data) for label, data in row] for row in payload.get("rows", [])]),
+            message_thread_id=item.target or None,
+            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
+            link_preview_options=LinkPreviewOptions(is_disabled=True) if payload.get("no_preview") else None,
+        )
+        return True
+
+    async def _edit(self, item: OutboxItem) -> bool:
+        """A message's new text without its buttons (a used chooser). One already showing
+        it, or gone meanwhile, needs nothing more."""
+        try:
+            await self.bot.edit_message_text(
+                fit_message(item.payload["text"]),
+                chat_id=item.chat_id,
+                message_id=item.payload["message_id"],
+                parse_mode=ParseMode.HTML,
+            )
+        except BadRequest as error:
+            reason = str(error).lower()
+            if "not modified" in reason or "not found" in reason or "can't be edited" in reason:
+                return False
+            raise
         return True
 
     async def _post(self, table, seats, item: OutboxItem) -> bool:

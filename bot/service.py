@@ -970,6 +970,31 @@ class TableService:
         await self.repo.enqueue(items)
         self._wake()
 
+    async def send_reply(
+        self,
+        chat_id: int,
+        text: str,
+        rows: list[list[tuple[str, str]]] | None = None,
+        *,
+        thread_id: int = 0,
+        reply_to: int | None = None,
+        preview: bool = True,
+    ) -> None:
+        """A command's answer (HTML; buttons as rows of (label, callback data | "url:<link>")),
+        sent by the sender in order with the chat's other messages: in the group's budget and
+        retried through a flood wait, so it may come late but is never lost."""
+        payload: dict = {"text": text, "rows": [[[label, data] for label, data in row] for row in rows or []]}
+        if reply_to:
+            payload["reply_to"] = reply_to
+        if not preview:
+            payload["no_preview"] = True
+        await self._enqueue([OutboxItem("reply", chat_id, None, target=thread_id or None, payload=payload)])
+
+    async def edit_message(self, chat_id: int, message_id: int, text: str) -> None:
+        """Replace a message's text and take its buttons away (a used chooser becomes its
+        one-line outcome), through the sender like a reply."""
+        await self._enqueue([OutboxItem("edit", chat_id, None, payload={"message_id": message_id, "text": text})])
+
     async def chat_lost(self, chat_id: int) -> None:
         """The bot was removed from a group (or may no longer write there): its open
         tables close, and the seated people hear it in their DMs. A rare event, so the

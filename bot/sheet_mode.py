@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from bot.i18n import t
-from bot.render.common import esc, keyboard
+from bot.render.common import esc
 from storage.repository import Repository
 
 SHEET_MODES = ("text", "picture", "both")
@@ -48,10 +48,12 @@ def sheet_payloads(
     return out
 
 
-async def command(repo: Repository, chat_id: int, args: list[str], lang: str) -> tuple[str, Any]:
+async def command(
+    repo: Repository, chat_id: int, args: list[str], lang: str
+) -> tuple[str, list[list[tuple[str, str]]] | None]:
     """``/sheets`` in a group: with ``text``, ``picture`` or ``both`` it sets the mode;
     bare, it shows the choice and the current mode; anything else is refused (with the
-    choice) and changes nothing. Returns the reply and its keyboard."""
+    choice) and changes nothing. Returns the reply and its buttons (rows of (label, data))."""
     choice = args[0].lower() if args else None
     if choice in SHEET_MODES:
         await repo.set_chat_sheets(chat_id, choice)
@@ -60,4 +62,4 @@ async def command(repo: Repository, chat_id: int, args: list[str], lang: str) ->
     text = t(lang, "sheets.choose", mode=t(lang, f"sheets.mode.{current}"))
     if choice is not None:
         text = t(lang, "sheets.bad", value=esc(choice[:32])) + "\n" + text
-    return text, keyboard([[(t(lang, f"sheets.btn.{mode}"), f"sh:{mode}") for mode in SHEET_MODES]])
+    return text, [[(t(lang, f"sheets.btn.{mode}"), f"sh:{mode}") for mode in SHEET_MODES]]

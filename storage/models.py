@@ -87,6 +87,11 @@ class OutboxItem:
     - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
     - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
       the table as it was, without buttons.
+    - ``reply``: a command's answer ``payload["text"]`` (HTML) with the buttons
+      ``payload["rows"]`` (rows of [label, callback data | "url:<link>"]) to ``chat_id``,
+      in topic ``target`` if set, quoting message ``payload["reply_to"]`` if set;
+    - ``edit``: message ``payload["message_id"]`` of ``chat_id`` gets the text
+      ``payload["text"]`` and loses its buttons (a used chooser).
     """
 
     kind: str
