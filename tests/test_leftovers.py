@@ -185,7 +185,7 @@ def deal_number(game: str, view: dict) -> int:
     raise AssertionError(f"no deal number in the {game} view")
 
 
-GAMES = [("king", "/king", 3), ("preferans_ru", "/sochi", 2), ("bridge", "/bridge", 3)]
+GAMES = [("king", "/king", 3), ("preferans_ru", "/sochi", 2), ("bridge", "/bridge", 3), ("whist", "/whist", 3)]
 
 
 @pytest.mark.parametrize("sheets", ["text", "picture"])
@@ -210,6 +210,25 @@ async def test_the_next_deal_is_shown_below_the_sheet(bot, fake_telegram, game, 
     visible = fake.messages(GROUP)
     assert visible[-1].message_id == row.group_message_id != first, fake.dump(GROUP)
     sheet = visible[-2]  # directly above: the finished deal's sheet
-    assert (sheet.photo is not None) == (sheets == "picture"), fake.dump(GROUP)
+    assert (sheet.photo is not None) == (sheets == "picture" and game != "whist"), fake.dump(GROUP)  # text only
     assert fake.msgs[GROUP][first].deleted
     assert fake.buttons(visible[-1]) == [("👁 Смотреть", f"w:{table.id}:1:on")]
+
+
+async def test_an_old_table_that_cannot_be_deleted_is_reduced_to_one_line(bot, fake_telegram):
+    fake = fake_telegram
+    (anya,) = people(fake, 1)
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/king")
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    first = (await bot.repo.get_table(table.id)).group_message_id
+    fake.fail_next("deleteMessage", "Bad Request: message can't be deleted for everyone", chat_id=GROUP)
+
+    async def next_deal() -> bool:
+        _, state = await bot.state(table.id)
+        return get_game("king").view(state, None)["deal_no"] > 1
+
+    await bot.play(table.id, [anya], until=next_deal)
+    old = fake.msgs[GROUP][first]
+    assert not old.deleted and old.text == "⬇️ Стол перенесён ниже, под итоги сдачи." and fake.buttons(old) == []
+    row = await bot.repo.get_table(table.id)
+    assert fake.messages(GROUP)[-1].message_id == row.group_message_id != first
