@@ -382,17 +382,27 @@ class Sender:
         delete it) reduced to one line without buttons."""
         self._last_render.pop((table.chat_id, message_id), None)
         try:
-            await self.bot.delete_message(table.chat_id, message_id)
-            return
-        except BadRequest as error:
-            if "not found" in str(error).lower():
-                return  # someone deleted it already
-        try:
-            await self.bot.edit_message_text(
-                t(table.lang, "table.moved"), chat_id=table.chat_id, message_id=message_id, parse_mode=ParseMode.HTML
-            )
-        except BadRequest:
-            pass  # gone or not editable: nothing of it stays live either way
+            try:
+                await self.bot.delete_message(table.chat_id, message_id)
+                return
+            except BadRequest as error:
+                if "not found" in str(error).lower():
+                    return  # someone deleted it already
+            try:
+                await self.bot.edit_message_text(
+                    t(table.lang, "table.moved"),
+                    chat_id=table.chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                )
+            except BadRequest:
+                pass  # gone or not editable
+        except RetryAfter as error:  # the new table is out and recorded: the old one just stays
+            asked = error.retry_after
+            self.pacing.flood(table.chat_id, asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked))
+            log.warning("flood wait: table %s's old message %s stays in chat %s", table.id, message_id, table.chat_id)
+        except NetworkError as error:  # BadRequest is one too, but was taken above
+            log.warning("table %s's old message %s stays in chat %s (%s)", table.id, message_id, table.chat_id, error)
 
     async def _close_rematch(self, table) -> None:
         """The Rematch / Close buttons under a game's last post go once that game is no

@@ -232,3 +232,25 @@ async def test_an_old_table_that_cannot_be_deleted_is_reduced_to_one_line(bot, f
     assert not old.deleted and old.text == "⬇️ Стол перенесён ниже, под итоги сдачи." and fake.buttons(old) == []
     row = await bot.repo.get_table(table.id)
     assert fake.messages(GROUP)[-1].message_id == row.group_message_id != first
+
+
+async def test_a_flood_wait_on_the_old_table_sends_the_new_one_once(bot, fake_telegram, caplog):
+    fake = fake_telegram
+    (anya,) = people(fake, 1)
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/king")
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    first = fake.msgs[GROUP][(await bot.repo.get_table(table.id)).group_message_id]
+    fake.fail_next("deleteMessage", retry_after=5, chat_id=GROUP)
+
+    async def next_deal() -> bool:
+        _, state = await bot.state(table.id)
+        return get_game("king").view(state, None)["deal_no"] > 1
+
+    await bot.play(table.id, [anya], until=next_deal)
+    row = await bot.repo.get_table(table.id)
+    heading = first.history[0].text.split("\n", 1)[0]
+    sent = [m for m in fake.msgs[GROUP].values() if m.from_bot and m.history[0].text.startswith(heading)]
+    assert [m.message_id for m in sent] == [first.message_id, row.group_message_id], fake.dump(GROUP)
+    assert not first.deleted  # the old table stays (its Watch button still works)
+    assert fake.messages(GROUP)[-1].message_id == row.group_message_id
+    assert sum("old message" in r.getMessage() for r in caplog.records) == 1
