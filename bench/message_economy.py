@@ -15,7 +15,8 @@ does: it drains the outbox, and when the group budget (<= 19 group messages a mi
 press, whichever comes first. A King or bridge deal and a preferans hand end when the
 next deal is dealt (a deal without play, e.g. passed out, is followed by the next one:
 the run ends after the first deal with tricks); the durak game at the game's end; then
-the outbox is flushed.
+the outbox is flushed. The next deal's table is sent anew below the finished deal's sheet
+(a sendMessage, and a deleteMessage of the old table message): both are counted.
 
 Printed per game: the Bot API calls by method and by chat, group messages (sends + edits
 in the group, score sheets included) per trick (per bout in durak), and the most group
@@ -215,6 +216,7 @@ async def play_one(
         "minutes": (end_time - start_time) / 60,
         "calls": len(calls),
         "per_dm": {u.first_name: sum(1 for c in calls if c.chat_id == u.id) for u in users},
+        "moved": sum(1 for c in calls if c.chat_id == GROUP and c.method == "deleteMessage"),
     }
 
 
@@ -228,6 +230,7 @@ def show(r: dict) -> None:
     )
     print(f"    by method: {dict(r['by_method'].most_common())}")
     print(f"    by chat:   {dict(r['by_chat'].most_common())}; per player DM: {r['per_dm']}")
+    print(f"    table sent anew below a sheet: {r['moved']} (a sendMessage and a deleteMessage each)")
     print(
         f"    group messages: {r['group']} {dict(r['group_by_method'])} = {per:.2f} per {unit}   "
         f"goal <= {GOAL_PER_UNIT:g}: {verdict(per <= GOAL_PER_UNIT)}"

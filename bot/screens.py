@@ -196,6 +196,8 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     title = display_name(table.settings.get("title") or "", TITLE_WIDTH)
     head = header(table) + (f" — {title}" if title else "")
     text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
+    if table.status == CLOSED:  # cancelled, or the bot left the group: nothing to press
+        text += "\n" + t(table.lang, "table.closed")
     return Screen(text, _action_keyboard(table, seats, legal, view, mode))
 
 

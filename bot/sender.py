@@ -44,11 +44,14 @@ CONCURRENT_CHATS = 32  # chats served at the same time in one drain
 GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
 FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
-REFRESH_KINDS = ("group", "hand", "watch")  # rows that redraw a message: many collapse into one
-NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file", "reply")  # rows that send a new message: each once
+REFRESH_KINDS = ("group", "hand", "watch", "restack")  # rows that redraw a message: many collapse into one
+NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file", "reply", "restack")  # rows that send a new message: each once
 OWN_ROW_KINDS = ("post", "file", "reply", "edit")  # each row its own message or edit, never collapsed
 # rows that need no table: what to send is all in the row (a command's answer, a chooser closed)
 CHAT_KINDS = ("file", "reply", "edit")
+# "restack": the group's table sent anew below the posts before it (the old message goes),
+# so the live table is never buried under score sheets
+GROUP_KINDS = ("group", "post", "restack")  # rows that cost a message of the group's budget
 
 
 def _ids(rows: list[OutboxItem]) -> list[int]:
@@ -60,6 +63,9 @@ def _ids(rows: list[OutboxItem]) -> list[int]:
     return ids
 
 
+# How Telegram refuses an edit of a message that is no longer there: a person deleted it
+# ("message to edit not found", or MESSAGE_ID_INVALID in some chats), or it is too old
+GONE = ("not found", "can't be edited", "message_id_invalid")
 CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption, in UTF-16 units after parsing
 
 
@@ -206,8 +212,11 @@ class Sender:
             # a post or a file is its own; a table's repeated rows of one kind collapse
             key = (item.kind, item.id) if item.kind in OWN_ROW_KINDS else (item.kind, item.table_id, item.target)
             chats.setdefault(item.chat_id, {}).setdefault(key, []).append(item)
-        tables: dict[int, asyncio.Future] = {}  # one read of a table and its seats per drain
         done: list[int] = []  # refresh rows: redoing one after a crash is harmless
+        for groups in chats.values():  # a table sent anew shows all that its edits would
+            for key in [key for key in groups if key[0] == "restack"]:
+                done += _ids(groups.pop(("group", key[1], None), []))
+        tables: dict[int, asyncio.Future] = {}  # one read of a table and its seats per drain
         slots = asyncio.Semaphore(CONCURRENT_CHATS)
 
         async def serve(chat_id: int, groups: dict[tuple, list[OutboxItem]]) -> float | None:
@@ -236,7 +245,7 @@ class Sender:
             return resting
         for rows in groups.values():
             first = rows[0]
-            is_group_message = first.kind in ("group", "post") or (first.kind in CHAT_KINDS and chat_id < 0)
+            is_group_message = first.kind in GROUP_KINDS or (first.kind in CHAT_KINDS and chat_id < 0)
             if not is_group_message and wait is None and self.pacing.wait_for(chat_id) > 0:
                 return self.pacing.wait_for(chat_id)  # the DM's burst is used up: later
             if is_group_message and wait is None:
@@ -315,8 +324,8 @@ class Sender:
         if loaded is None:
             return False
         table, seats = loaded
-        if item.kind == "group":
-            shown = await self._refresh_group(table, seats)
+        if item.kind in ("group", "restack"):
+            shown = await self._refresh_group(table, seats, anew=item.kind == "restack")
             await self._tell_spectators(table)
             return shown
         if item.kind in ("watch", "unwatch"):
@@ -344,7 +353,10 @@ class Sender:
             return None
         return table, sorted(await self.repo.get_seats(table_id), key=lambda s: s.seat)
 
-    async def _refresh_group(self, table, seats) -> bool:
+    async def _refresh_group(self, table, seats, anew: bool = False) -> bool:
+        """Redraw the group's table message; ``anew``: send it as a new message below the
+        posts that came after it, and delete the old one."""
+        await self._close_rematch(table)
         if table.status == LOBBY:
             dm = {}
             for s in seats:
@@ -358,13 +370,70 @@ class Sender:
                 screen = screens.Screen(t(table.lang, "table.closed"))
             else:
                 screen = screens.group_table(table, seats, state, self.service.thinking.get(table.id))
-        message_id = await self._show(table.chat_id, table.group_message_id, screen, thread_id=table.thread_id)
+        old = table.group_message_id
+        if anew and table.status == PLAYING:
+            message_id = await self._show(table.chat_id, None, screen, thread_id=table.thread_id)
+        else:
+            message_id = await self._show(table.chat_id, old, screen, thread_id=table.thread_id)
         if message_id is None:
             return False
-        if message_id != table.group_message_id:
+        if message_id != old:
             await self.repo.update_table(table.id, group_message_id=message_id)
             table.group_message_id = message_id
+            if anew and old is not None:
+                await self._retire(table, old)
         return True
+
+    async def _retire(self, table, message_id: int) -> None:
+        """The table's old message, now above the posts: deleted, or (when the bot may not
+        delete it) reduced to one line without buttons."""
+        self._last_render.pop((table.chat_id, message_id), None)
+        try:
+            try:
+                await self.bot.delete_message(table.chat_id, message_id)
+                return
+            except BadRequest as error:
+                if "not found" in str(error).lower():
+                    return  # someone deleted it already
+            try:
+                await self.bot.edit_message_text(
+                    t(table.lang, "table.moved"),
+                    chat_id=table.chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                )
+            except BadRequest:
+                pass  # gone or not editable
+        except RetryAfter as error:  # the new table is out and recorded: the old one just stays
+            asked = error.retry_after
+            self.pacing.flood(table.chat_id, asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked))
+            log.warning("flood wait: table %s's old message %s stays in chat %s", table.id, message_id, table.chat_id)
+        except NetworkError as error:  # BadRequest is one too, but was taken above
+            log.warning("table %s's old message %s stays in chat %s (%s)", table.id, message_id, table.chat_id, error)
+
+    async def _close_rematch(self, table) -> None:
+        """The Rematch / Close buttons under a game's last post go once that game is no
+        longer the one waiting for them (a rematch started, the table closed)."""
+        posted = table.settings.get("rematch_post")
+        if not posted or (table.status == BETWEEN and table.game_no == posted[0]):
+            return
+        try:
+            await self.bot.edit_message_reply_markup(table.chat_id, posted[1], reply_markup=None)
+        except BadRequest:
+            pass  # deleted, or without buttons already
+        self.budget.spend(table.chat_id)
+        await self._set_setting(table, "rematch_post", None)
+
+    async def _set_setting(self, table, key: str, value) -> None:
+        """One key of the table's settings (read again: the sender's copy may be older)."""
+        current = await self.repo.get_table(table.id)
+        settings = dict((current or table).settings)
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+        await self.repo.update_table(table.id, settings=settings)
+        table.settings = settings
 
     async def _tell_spectators(self, table) -> None:
         """The group message was just refreshed: so are the spectators' DMs (each one more
@@ -502,7 +571,7 @@ class Sender:
                 )
                 text = payload.get("fallback") or text
             else:
-                await self.bot.send_photo(
+                message = await self.bot.send_photo(
                     table.chat_id,
                     photo=png,
                     caption=fit_message(text, CAPTION_LIMIT) if text else None,
@@ -510,15 +579,22 @@ class Sender:
                     reply_markup=markup,
                     message_thread_id=table.thread_id or None,
                 )
+                await self._remember_rematch(table, markup, message.message_id)
                 return True
-        await self.bot.send_message(
+        message = await self.bot.send_message(
             table.chat_id,
             fit_message(text),
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
             message_thread_id=table.thread_id or None,
         )
+        await self._remember_rematch(table, markup, message.message_id)
         return True
+
+    async def _remember_rematch(self, table, markup, message_id: int) -> None:
+        """Which message carries the Rematch buttons, so they can be taken away later."""
+        if markup is not None:
+            await self._set_setting(table, "rematch_post", [table.game_no, message_id])
 
     def _remember(self, chat_id: int, message_id: int, shown: tuple) -> None:
         self._last_render[(chat_id, message_id)] = shown
@@ -549,7 +625,7 @@ class Sender:
                 if "not modified" in str(error).lower():
                     self._remember(chat_id, message_id, shown)
                     return message_id
-                if "not found" not in str(error).lower() and "can't be edited" not in str(error).lower():
+                if not any(gone in str(error).lower() for gone in GONE):
                     raise
                 log.info("message %s in chat %s is gone (%s); sending it anew", message_id, chat_id, error)
         message = await self.bot.send_message(

@@ -478,7 +478,10 @@ class TableService:
         names = seat_names(seats)
         view = game.view(after, None)
         texts = ui.posts(events, view, names, table.lang, history)
-        if before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
+        if self._next_deal(ui, before, events):
+            # the previous deal's sheet was posted below the table: the table follows it
+            outbox.insert(0, OutboxItem("restack", table.chat_id, table.id))
+        elif before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
         payloads = await self._post_payloads(table, ui, events, view, names, texts, result is not None)
         for i, payload in enumerate(payloads):
@@ -512,6 +515,11 @@ class TableService:
             setattr(table, key, value)
         self._cache(table.id, version, after)
         self._wake()
+
+    @staticmethod
+    def _next_deal(ui: Any, before: Any, events: list[dict]) -> bool:
+        """A deal of a game that had one before: every deal ends with its score sheet."""
+        return before is not None and not ui.group_controls and any(e.get("type") == "deal" for e in events)
 
     async def _ending(
         self, table: TableRow, seats: list[SeatRow], result: dict, last: list[tuple[int | None, str]]
@@ -574,8 +582,11 @@ class TableService:
             or ui.refreshes_group(events, 0, False)
         )
         rows: list[OutboxItem] = []
+        # nobody to act and not over: the system deals the next deal at once, and that
+        # redraws every hand; drawing the finished deal in between would be wasted
+        dealing_next = not now_waiting and not game.is_over(after)
         for s in seats:
-            if s.is_computer:
+            if s.is_computer or dealing_next:
                 continue
             needs = (
                 everyone
@@ -871,9 +882,17 @@ class TableService:
                 except VersionConflict:
                     continue
                 await self.repo.clear_timer(table.id)
-                await self._enqueue([OutboxItem("group", table.chat_id, table.id)])
+                seats = await self.repo.get_seats(table.id)
+                await self._enqueue([OutboxItem("group", table.chat_id, table.id), *self._closed_hands(table, seats)])
                 return "ok.cancelled"
         raise StaleButton()
+
+    @staticmethod
+    def _closed_hands(table: TableRow, seats: list[SeatRow]) -> list[OutboxItem]:
+        """The hand messages of a table that just closed, redrawn without buttons."""
+        if table.game_no == 0:  # closed in the lobby: nobody has a hand message
+            return []
+        return [OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in seats if not s.is_computer]
 
     # ------------------------------------------------------------------ timers
     async def fire_timers(self) -> None:
@@ -1014,7 +1033,8 @@ class TableService:
                     seats = await self.repo.get_seats(table.id)
                     spectators = await self.repo.get_spectators(table.id)
                     await self._enqueue(
-                        [
+                        self._closed_hands(current, seats)
+                        + [
                             OutboxItem("notice", s.user_id, table.id, payload={"key": "table.closed_removed"})
                             for s in seats
                             if not s.is_computer
