@@ -481,6 +481,8 @@ class TableService:
         if self._next_deal(ui, before, events):
             # the previous deal's sheet was posted below the table: the table follows it
             outbox.insert(0, OutboxItem("restack", table.chat_id, table.id))
+        elif ui.group_controls and texts and result is None:
+            pass  # a score-only table's buttons follow the sheet just posted (below)
         elif before is None or table_fields or ui.refreshes_group(events, len(texts), result is not None):
             outbox.insert(0, OutboxItem("group", table.chat_id, table.id))
         payloads = await self._post_payloads(table, ui, events, view, names, texts, result is not None)
@@ -494,6 +496,9 @@ class TableService:
                     payload={**payload, "game_no": table.game_no, "game_over": result is not None and last},
                 )
             )
+        if ui.group_controls and texts and result is None:
+            # the keyboard to enter the next deal sits under the group message: keep it last
+            outbox.append(OutboxItem("restack", table.chat_id, table.id))
         rows = [
             ActionRow(table.id, table.version + i + 1, table.game_no, seat, action, self.clock())
             for i, (seat, action) in enumerate(actions)

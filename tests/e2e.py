@@ -140,6 +140,15 @@ class BotUnderTest:
         table = await self.table(chat_id, thread_id)
         return self.fake.msgs[table.chat_id][table.group_message_id]
 
+    async def last_post(self, chat_id: int, thread_id: int = 0) -> FakeMessage:
+        """The newest bot message in the chat other than its open table's own message: a
+        score-only table sends its keyboard anew below each sheet, so the sheet is one up."""
+        table = await self.repo.find_open_table(chat_id, thread_id)
+        skip = table.group_message_id if table else None
+        found = [m for m in self.fake.messages(chat_id) if m.message_id != skip]
+        assert found, f"the bot has no post in chat {chat_id}"
+        return found[-1]
+
     async def hand_message(self, table_id: int, user: FakeUser) -> FakeMessage:
         seat = next(s for s in await self.repo.get_seats(table_id) if s.user_id == user.id)
         assert seat.dm_message_id, f"{user.first_name} has no hand message"

@@ -295,9 +295,9 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
         await enter(steps)
     # a wrong deal (3 NT by W): entered, then undone
     await enter(("W", "3", "БК", "без контры", "9 (=)", "онеров нет"))
-    assert "Сдача 3: 3\u202fБК, разыгрывал W" in fake.last_message(GROUP).text
+    assert "Сдача 3: 3\u202fБК, разыгрывал W" in (await bot.last_post(GROUP)).text
     await press(boris, "↩ Отменить последнюю")
-    assert "Сдача 3 удалена" in fake.last_message(GROUP).text
+    assert "Сдача 3 удалена" in (await bot.last_post(GROUP)).text
     await enter(EXAMPLE[2])
     # NT honours: only the four aces are offered
     for text in EXAMPLE[3][:5]:
@@ -306,7 +306,7 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     assert "Они: 4 туза" in labels and not any(t.endswith(": 5") for t in labels)
     await press(anya, "✖ Отмена")  # changed our mind: the whole entry again
     await enter(EXAMPLE[3])
-    four = fake.last_message(GROUP)
+    four = await bot.last_post(GROUP)
     assert "выиграли партию" in four.text
     # the post says what each summed cell of the sheet is made of (1010 = 60 + 300 + 650)
     assert (

@@ -265,7 +265,7 @@ async def test_score_sheet_by_buttons_with_undo(bot, fake_telegram):
         await press_group(bot, anya, label)
     assert len(sheet_posts(fake)) == 4
     await press_group(bot, boris, "↩ Отменить последнюю")
-    undone = fake.last_message(GROUP)
+    undone = await bot.last_post(GROUP)
     assert "отменена" in undone.text
     # a cancelled entry writes nothing
     await press_group(bot, vera, "Аня")

@@ -85,7 +85,7 @@ async def test_default_mode_posts_text_and_a_picture_at_the_end(bot, fake_telegr
     for declarer in ("Аня", "Борис"):
         await enter_hand(bot, boris, declarer)
     assert photos(fake) == []  # text only while the pulka runs
-    sheet = fake.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert "<pre>" in sheet.raw_text and "Юха на 1" in sheet.text
     await enter_hand(bot, boris, "Вера")
     row = await bot.table(GROUP)
@@ -137,7 +137,7 @@ async def test_the_text_goes_out_when_drawing_fails(bot, fake_telegram, monkeypa
     with caplog.at_level(logging.WARNING, logger="bot.sender"):
         await enter_hand(bot, anya, "Вера")
     assert photos(fake) == []
-    sheet = fake.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert "Вера: 5 ♣ — без розыгрыша" in sheet.text and "Юха на 1" in sheet.text and "<pre>" in sheet.raw_text
     lines = [r for r in caplog.records if "sheet picture not drawn" in r.getMessage()]
     assert len(lines) == 1 and "OSError: no font" in lines[0].getMessage()
@@ -156,5 +156,19 @@ async def test_bot_api_calls_per_hand(bot, fake_telegram, mode, sends):
     await enter_hand(bot, anya, "Вера")
     calls = fake.group_sends_and_edits(GROUP)[len(before) :]
     new_messages = [c for c in calls if c.method in ("sendMessage", "sendPhoto")]
-    assert len(new_messages) == sends
-    assert len(calls) - len(new_messages) == EDITS_PER_HAND
+    # the sheet's posts, then the table's keyboard sent anew below them (its old message goes)
+    assert len(new_messages) == sends + 1
+    assert len(calls) - len(new_messages) == EDITS_PER_HAND - 1
+
+
+async def test_the_score_keyboard_follows_each_sheet(bot, fake_telegram):
+    """A score-only table's buttons sit under its group message: after a hand's sheet is
+    posted, that message is sent anew below it, so the next entry needs no scrolling."""
+    fake = fake_telegram
+    anya = people(fake)[0]
+    await score_table(bot, fake)
+    for declarer in ("Вера", "Аня"):
+        await enter_hand(bot, anya, declarer)
+        table, sheet = fake.messages(GROUP)[-1], fake.messages(GROUP)[-2]
+        assert table is await bot.table_message(GROUP) and fake.buttons(table)
+        assert "Юха на 1" in sheet.text and not fake.buttons(sheet)

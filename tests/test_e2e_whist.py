@@ -128,7 +128,7 @@ async def test_score_whist_entries_validation_and_undo(bot, fake_telegram):
     msg = await bot.table_message(GROUP)
     assert "Картинки: Мы 3 · Они 2" in msg.text and "Записать?" in msg.text
     await press(anya, "✓ Записать")
-    sheet = fake_telegram.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert sheet.text.startswith("Раздача 1 записана")
     assert "  1│  6  2   8│  ·  ·   0" in sheet.text
     # the very sheet `cardbot score --text` prints for the same deals
@@ -140,11 +140,11 @@ async def test_score_whist_entries_validation_and_undo(bot, fake_telegram):
     await press(boris, "6:7")
     await press(boris, "3:2")
     await press(boris, "✓ Записать")
-    sheet = fake_telegram.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert "партия 1: Мы ×2 (10:2)" in sheet.text
     # undo the second deal
     await press(anya, "↩ Вычеркнуть последнюю раздачу")
-    sheet = fake_telegram.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert sheet.text.startswith("Раздача 2 вычеркнута") and "партия 1" not in sheet.text
     _, state = await bot.state(table.id)
     assert state.sheet.entries == [{"tricks": {"NS": 9, "EW": 4}, "honours": {"NS": 3, "EW": 2}}]

@@ -215,7 +215,7 @@ async def test_score_sochi_by_buttons(bot, fake_telegram):
         await press(bot, anya, label)
     assert len(sheet_posts(fake)) == 5
     await press(bot, boris, "↩ Вычеркнуть последнюю")
-    assert "вычеркнута" in fake.last_message(GROUP).text
+    assert "вычеркнута" in (await bot.last_post(GROUP)).text
     _, state = await bot.state(table.id)
     assert len(state.hands) == 4
     # a stranger cannot enter anything
