@@ -87,6 +87,8 @@ class OutboxItem:
     - ``watch``: refresh spectator ``chat_id``'s DM view of the table (coalesced);
     - ``unwatch``: the spectator left: their DM message ``payload["message_id"]`` shows
       the table as it was, without buttons.
+
+    ``attempts`` counts Telegram's refusals of the row (``outbox_refused``).
     """
 
     kind: str
@@ -96,6 +98,7 @@ class OutboxItem:
     payload: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
     created_at: float = 0.0
+    attempts: int = 0
 
 
 @dataclass

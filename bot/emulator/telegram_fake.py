@@ -40,6 +40,7 @@ import logging
 import mimetypes
 import re
 import time
+from http import HTTPStatus
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -77,6 +78,16 @@ class NetworkFault(Exception):
     def __init__(self, delivered: bool):
         super().__init__("timed out" + (" after the call was carried out" if delivered else ""))
         self.delivered = delivered
+
+
+class RawAnswer(Exception):
+    """Raised out of ``FakeTelegram.handle`` for an injected answer that is not the Bot
+    API's JSON (a proxy's HTML error page): FakeRequest and HttpBotApi answer ``body``
+    with ``status`` as they are."""
+
+    def __init__(self, status: int, body: bytes):
+        super().__init__(f"{status} {body[:60]!r}")
+        self.status, self.body = status, body
 
 
 class APIError(Exception):
@@ -510,7 +521,7 @@ class FakeTelegram:
     def fail_next(
         self,
         method: str,
-        description: str = "Bad Request: injected failure",
+        description: str | None = None,
         error_code: int = 400,
         *,
         chat_id: int | None = None,
@@ -518,16 +529,26 @@ class FakeTelegram:
         times: int = 1,
         timeout: bool = False,
         delivered: bool = False,
+        body: bytes | None = None,
     ) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
         ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
-        500 or 502 a server error (PTB: ``NetworkError``); ``timeout`` no answer at all
-        (PTB: ``TimedOut``), after Telegram carried the call out when ``delivered``."""
+        500 or 502 a server error (PTB: ``NetworkError``), 413 or another 4xx but 400, 401,
+        403, 404 and 409 a ``NetworkError`` too; ``timeout`` no answer at all (PTB:
+        ``TimedOut``), after Telegram carried the call out when ``delivered``; ``body`` that
+        raw answer with ``error_code`` instead of JSON, as a proxy's HTML 502 page. The
+        description starts with the code's reason, as Telegram's do ("Bad Request: ...")."""
         params = None
+        if description is None:
+            description = f"{HTTPStatus(error_code).phrase}: injected failure"
         if retry_after is not None:
             error_code, params = 429, {"retry_after": retry_after}
             description = f"Too Many Requests: retry after {retry_after}"
-        error = NetworkFault(delivered) if timeout else APIError(error_code, description, params)
+        error: Exception = APIError(error_code, description, params)
+        if timeout:
+            error = NetworkFault(delivered)
+        elif body is not None:
+            error = RawAnswer(error_code, body)
         self._failures.append({"method": method, "chat_id": chat_id, "times": times, "error": error})
 
     def delete_by_user(self, chat_id: int, message_id: int) -> None:
@@ -551,9 +572,9 @@ class FakeTelegram:
                     if failure["times"] <= 0:
                         self._failures.remove(failure)
                     error = failure["error"]
-                    if isinstance(error, NetworkFault):
+                    if isinstance(error, (NetworkFault, RawAnswer)):
                         call.ok, call.error = False, str(error)
-                        if error.delivered:
+                        if isinstance(error, NetworkFault) and error.delivered:
                             getattr(self, f"_api_{method}", lambda p: True)(params)
                     raise error
             self._check_flood(method, chat_id)
@@ -1299,6 +1320,8 @@ class FakeRequest(BaseRequest):
             status, body = self.fake.handle(endpoint, params)
         except NetworkFault as fault:
             raise TimedOut(str(fault)) from None
+        except RawAnswer as raw:
+            return raw.status, raw.body
         return status, json.dumps(body).encode()
 
 
