@@ -530,6 +530,7 @@ class FakeTelegram:
         timeout: bool = False,
         delivered: bool = False,
         body: bytes | None = None,
+        matching: Callable[[dict], bool] | None = None,
     ) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
         ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
@@ -537,7 +538,8 @@ class FakeTelegram:
         403, 404 and 409 a ``NetworkError`` too; ``timeout`` no answer at all (PTB:
         ``TimedOut``), after Telegram carried the call out when ``delivered``; ``body`` that
         raw answer with ``error_code`` instead of JSON, as a proxy's HTML 502 page. The
-        description starts with the code's reason, as Telegram's do ("Bad Request: ...")."""
+        description starts with the code's reason, as Telegram's do ("Bad Request: ...").
+        ``matching(params)`` limits the failures to the calls it accepts (one post's text)."""
         params = None
         if description is None:
             description = f"{HTTPStatus(error_code).phrase}: injected failure"
@@ -549,7 +551,9 @@ class FakeTelegram:
             error = NetworkFault(delivered)
         elif body is not None:
             error = RawAnswer(error_code, body)
-        self._failures.append({"method": method, "chat_id": chat_id, "times": times, "error": error})
+        self._failures.append(
+            {"method": method, "chat_id": chat_id, "times": times, "error": error, "matching": matching}
+        )
 
     def delete_by_user(self, chat_id: int, message_id: int) -> None:
         """A person deletes a bot message (their hand in the DM, or an admin the group's
@@ -559,7 +563,8 @@ class FakeTelegram:
 
     # ---------------------------------------------------------------- API dispatch
     def handle(self, method: str, params: dict) -> tuple[int, dict]:
-        """Serve one Bot API call; returns (http status, response JSON dict)."""
+        """Serve one Bot API call; returns (http status, response JSON dict), or raises
+        ``RawAnswer`` for an injected answer that is not JSON."""
         chat_id = params.get("chat_id")
         if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
             chat_id = params["chat_id"] = int(chat_id)
@@ -567,7 +572,11 @@ class FakeTelegram:
         self.log.append(call)
         try:
             for failure in self._failures:
-                if failure["method"] == method and failure["chat_id"] in (None, chat_id):
+                if (
+                    failure["method"] == method
+                    and failure["chat_id"] in (None, chat_id)
+                    and (failure["matching"] is None or failure["matching"](params))
+                ):
                     failure["times"] -= 1
                     if failure["times"] <= 0:
                         self._failures.remove(failure)
