@@ -17,13 +17,17 @@ import time
 
 import pytest
 
+from telegram import Bot
+from telegram.error import TelegramError
+
 from bot import thinking
+from bot.telegram_errors import is_telegram_failure, refused, short
 from bot.sender import REFUSED_RETRY, REFUSED_TRIES
 from bot.thinking import Thinker
 from engine.base import get_game
 from storage.models import OutboxItem
 from tests.e2e import open_table
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeRequest, FakeTelegram
 from tests.http_fake import HttpBotApi
 from tests.test_polling_smoke import start_bot
 from tests.test_e2e_sheet_pictures import enter_hand, photos, score_table
@@ -66,6 +70,42 @@ async def finish_a_game(bot, fake):
     await bot.press(anya, await bot.table_message(GROUP), "Начать")
     await play(bot, table.id, [anya, boris], [])
     return table, anya
+
+
+# ---------------------------------------------------------------------- what a failure means
+@pytest.mark.parametrize(
+    "failure,is_refusal",
+    [
+        ({"error_code": 400, "description": "Bad Request: chat not found"}, True),  # BadRequest
+        ({"error_code": 401, "description": "Unauthorized"}, True),  # InvalidToken
+        ({"error_code": 404, "description": "Not Found"}, True),  # InvalidToken
+        ({"error_code": 409, "description": "Conflict: terminated by other getUpdates request"}, True),
+        ({"error_code": 413, "description": "Request Entity Too Large"}, True),  # a plain NetworkError
+        ({"error_code": 414}, True),
+        ({"error_code": 422}, True),
+        ({"error_code": 413, "body": b"<html><title>413 Request Entity Too Large</title></html>"}, True),
+        ({"retry_after": 3}, False),  # RetryAfter: a flood wait
+        ({"error_code": 500, "description": "Internal Server Error"}, False),
+        ({"error_code": 502, "description": "Bad Gateway"}, False),
+        ({"error_code": 503}, False),
+        ({"error_code": 502, "body": HTML_502}, False),
+        ({"error_code": 200, "body": HTML_502}, False),  # "Invalid server response"
+        ({"timeout": True}, False),  # TimedOut
+    ],
+)
+async def test_what_ptb_raises_is_a_refusal_or_a_failure(fake_telegram, failure, is_refusal):
+    """Through PTB's own request code (telegram/request/_baserequest.py), as the bot sees it."""
+    fake = fake_telegram
+    fake.user(1, "Аня")
+    fake.start_dm(1)
+    bot = Bot(f"{fake.bot_id}:TEST", request=FakeRequest(fake))
+    async with bot:
+        fake.fail_next("sendMessage", **failure)
+        with pytest.raises(TelegramError) as raised:
+            await bot.send_message(1, "hello")
+    assert refused(raised.value) is is_refusal, repr(raised.value)
+    assert is_telegram_failure(raised.value) is not is_refusal
+    assert "\n" not in short(raised.value) and len(short(raised.value)) <= 200
 
 
 # ---------------------------------------------------------------------- refused posts
