@@ -512,7 +512,7 @@ class Sender:
                     )
                     return True
                 except TelegramError as error:
-                    if not refused(error):
+                    if isinstance(error, Forbidden) or not refused(error):  # the text would fare no better
                         raise
                     log.warning("table %s: Telegram refused the sheet picture (%s), text sent", table.id, short(error))
                     text = payload.get("fallback") or text
