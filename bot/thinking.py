@@ -83,8 +83,8 @@ class Thinker:
             return legal[0]  # nothing to think about: spare the round trip
         loop = asyncio.get_running_loop()
         pool = self._executor()
-        future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level)
-        try:
+        try:  # a pool whose worker died while idle refuses the call at once
+            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level)
             if on_slow is None:
                 decided = await future
             else:

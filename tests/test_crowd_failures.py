@@ -251,14 +251,18 @@ def pool_workers(thinker: Thinker) -> list[int]:
     return [p.pid for p in getattr(pool, "_processes", {}).values() if p.pid]
 
 
-async def thinking_in_a_worker(thinker: Thinker) -> asyncio.Task:
-    """A decision submitted to the process pool; returns once its worker runs."""
+def a_decision() -> tuple:
+    """(view, legal, seed, level) of a durak seat with a choice to make."""
     game = get_game("durak")
     options = game.Options()
     state, _ = game.apply(game.initial_state(options, 3), None, game.new_deal(options, 3, random.Random(3), []))
     seat = game.to_act(state)[0]
-    legal = game.legal_actions(state, seat)
-    task = asyncio.create_task(thinker.decide("durak", game.view(state, seat), legal, 1, "strong"))
+    return game.view(state, seat), game.legal_actions(state, seat), 1, "strong"
+
+
+async def thinking_in_a_worker(thinker: Thinker) -> asyncio.Task:
+    """A decision submitted to the process pool; returns once its worker runs."""
+    task = asyncio.create_task(thinker.decide("durak", *a_decision()))
     for _ in range(200):
         await asyncio.sleep(0.01)
         if pool_workers(thinker):
@@ -277,6 +281,33 @@ async def test_a_stop_while_a_computer_thinks_logs_no_error(log):
             os.kill(pid, signal.SIGTERM)
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(task, 30)
+    finally:
+        thinker.close()
+    assert not problems(log), [f"{r.name}: {r.getMessage()}" for r in problems(log)]
+
+
+@pytest.mark.parametrize("stopping", [False, True])
+async def test_a_worker_that_died_between_two_decisions(log, monkeypatch, stopping):
+    """The pool is broken before the next decision is even submitted."""
+    monkeypatch.setattr(thinking, "STOP_GRACE", 0.05)
+    thinker = Thinker(workers=1)
+    try:
+        assert await asyncio.wait_for(await thinking_in_a_worker(thinker), 60)
+        (pid,) = pool_workers(thinker)
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(500):  # until the pool has noticed
+            await asyncio.sleep(0.01)
+            if getattr(thinker._pool, "_broken", False):
+                break
+        if stopping:
+            thinker.stop()
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.ensure_future(thinker.decide("durak", *a_decision())), 30)
+        else:
+            task = asyncio.ensure_future(thinker.decide("durak", *a_decision()))
+            assert await asyncio.wait_for(task, 30)  # the easy player's move
+            assert len(warnings(log, "worker died")) == 1, warnings(log)
+            assert await asyncio.wait_for(await thinking_in_a_worker(thinker), 60)  # a new pool
     finally:
         thinker.close()
     assert not problems(log), [f"{r.name}: {r.getMessage()}" for r in problems(log)]
