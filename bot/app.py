@@ -20,7 +20,7 @@ from telegram import BotCommand, Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop, TypeHandler
 from telegram.request import BaseRequest
 
-from bot import command_gate, handlers
+from bot import command_gate, handlers, ptb_logs
 from bot.admins import AdminCache
 from bot.command_gate import CommandGate
 from bot.games import all_uis
@@ -76,6 +76,7 @@ class Runtime:
             os.write(2, f"cardbot: not stopped after {STOP_DEADLINE:.0f} s; exiting\n".encode())
             os._exit(1)
 
+        self.service.thinker.stop()  # the same signal may have killed its workers
         timer = threading.Timer(STOP_DEADLINE, overdue)
         timer.daemon = True
         timer.start()
@@ -88,6 +89,7 @@ class Runtime:
             log.exception("resuming interrupted tables failed")
 
     async def shutdown(self) -> None:
+        self.service.thinker.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -169,6 +171,7 @@ def build_application(
         await app.bot_data["runtime"].shutdown()
 
     app = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    ptb_logs.install()  # Telegram failures PTB logs as errors: one warning line each
     repo = repo or repository_for(settings.database)
     service = TableService(
         repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers), computer_level=settings.computer_level

@@ -26,6 +26,7 @@ from telegram.ext import (
 from bot import watching
 from bot.admins import AdminCache
 from bot.games import all_uis, ui_for
+from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
 from bot.rules_link import full_rules_line
@@ -567,11 +568,16 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(context.error, RetryAfter):  # Telegram's flood control: expected, not a bug
         log.warning("flood wait while answering an update: %s", context.error)
         return
-    # Telegram failed a reply (5xx, timeout) or may not write there (403): not a bug. A 400
-    # (BadRequest) is the bot's own mistake and keeps its traceback.
-    if isinstance(context.error, (NetworkError, Forbidden)) and not isinstance(context.error, BadRequest):
+    # Telegram failed a reply (5xx, a page that is not JSON, timeout) or may not write there
+    # (403, another 4xx but 400): not a bug. A 400 (BadRequest) is the bot's own mistake and
+    # keeps its traceback.
+    error = context.error
+    if error is not None and (
+        is_telegram_failure(error)
+        or (isinstance(error, (NetworkError, Forbidden)) and not isinstance(error, BadRequest))
+    ):
         chat = update.effective_chat.id if isinstance(update, Update) and update.effective_chat else None
-        log.warning("could not reply in chat %s: %s: %s", chat, type(context.error).__name__, context.error)
+        log.warning("could not reply in chat %s: %s", chat, short(error))
         return
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query:

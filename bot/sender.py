@@ -11,6 +11,11 @@ Several workers: only one process drains the outbox at a time (``try_lead_sender
 PostgreSQL advisory lock held by a connection of that process), so the per-group budget
 and the "send the group message once, then edit it" rule hold bot-wide. The others stand
 by and take over within ``STANDBY_POLL`` seconds when the leader's connection goes away.
+
+Failures (bot.telegram_errors): a flood wait or a failure of Telegram (5xx, timeout, no
+connection) makes the chat rest and keeps its rows in order; a call Telegram refuses (a
+4xx) is tried ``REFUSED_TRIES`` times, ``REFUSED_RETRY`` seconds apart and longer, then
+given up with one warning line, and never holds up the chat's other rows meanwhile.
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ from typing import Callable
 
 from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot import screens, watching
 from bot.i18n import t
 from bot.render import pictures
 from bot.render.common import fit_message, keyboard
 from bot.service import TableService
+from bot.telegram_errors import refused, short
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, PLAYING, OutboxItem
 
@@ -44,6 +50,8 @@ CONCURRENT_CHATS = 32  # chats served at the same time in one drain
 GLOBAL_FLOOD_CHATS = 3  # this many chats told to wait within a second: the whole bot waits
 FIRST_RETRY = 2.0  # seconds before a chat is called again after Telegram failed (5xx, timeout)
 LAST_RETRY = 60.0  # ... doubling while it keeps failing, up to this
+REFUSED_TRIES = 3  # a row Telegram refuses (a 4xx) is tried this often in all, then given up
+REFUSED_RETRY = 10.0  # seconds before it is tried again, four times longer after each refusal
 REFRESH_KINDS = ("group", "hand", "watch", "restack")  # rows that redraw a message: many collapse into one
 NEW_MESSAGE_KINDS = ("post", "ping", "notice", "file", "reply", "restack")  # rows that send a new message: each once
 OWN_ROW_KINDS = ("post", "file", "reply", "edit")  # each row its own message or edit, never collapsed
@@ -52,6 +60,18 @@ CHAT_KINDS = ("file", "reply", "edit")
 # "restack": the group's table sent anew below the posts before it (the old message goes),
 # so the live table is never buried under score sheets
 GROUP_KINDS = ("group", "post", "restack")  # rows that cost a message of the group's budget
+
+
+def _sooner(a: float | None, b: float | None) -> float | None:
+    """The earlier of two optional waits."""
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _what(item: OutboxItem) -> str:
+    """A row in a log line: its kind, its table or file, its chat."""
+    if item.kind == "file":
+        return f"the file {item.payload.get('file_name')!r} for chat {item.chat_id}"
+    return f"the {item.kind} message of table {item.table_id} in chat {item.chat_id}"
 
 
 def _ids(rows: list[OutboxItem]) -> list[int]:
@@ -166,12 +186,14 @@ class Sender:
         self.bot = bot
         self.service = service
         self.repo = service.repo
+        self.clock = clock
         self.budget = GroupBudget(clock, per_minute, min_interval)
         self.pacing = ChatPacing(clock)
         # (chat, message) -> what it shows, to skip identical edits; bounded, oldest out first
         self._last_render: collections.OrderedDict[tuple[int, int], tuple] = collections.OrderedDict()
         self.wakeup = asyncio.Event()
         self.queued_more = False  # this drain queued rows of its own (spectators' refreshes)
+        self._refused_until: dict[int, float] = {}  # refused row's id -> when to try it again
         service.listeners.append(self.wakeup.set)
 
     # ------------------------------------------------------------------ loop
@@ -235,8 +257,10 @@ class Sender:
     async def _drain_chat(
         self, chat_id: int, groups: dict[tuple, list[OutboxItem]], tables: dict[int, asyncio.Future], done: list[int]
     ) -> float | None:
-        """One chat's rows, in order; returns when its held-back rows may go (or None)."""
+        """One chat's rows, in order; returns when its held-back rows may go (or None).
+        A refused row waiting for its next try is passed over: the rows after it go."""
         wait: float | None = None
+        later: float | None = None  # when the first refused row passed over may be tried
         resting = self.pacing.wait_for(chat_id)
         if resting > 0:  # flood wait or DM pace: nothing goes to this chat yet
             for rows in groups.values():
@@ -245,9 +269,14 @@ class Sender:
             return resting
         for rows in groups.values():
             first = rows[0]
+            assert first.id is not None, "a stored outbox row has its id"
+            again = self._refused_until.get(first.id, 0.0) - self.clock()
+            if again > 0:
+                later = _sooner(later, again)
+                continue
             is_group_message = first.kind in GROUP_KINDS or (first.kind in CHAT_KINDS and chat_id < 0)
             if not is_group_message and wait is None and self.pacing.wait_for(chat_id) > 0:
-                return self.pacing.wait_for(chat_id)  # the DM's burst is used up: later
+                return _sooner(self.pacing.wait_for(chat_id), later)  # the DM's burst is used up
             if is_group_message and wait is None:
                 delay = self.budget.wait_for(chat_id)
                 wait = delay if delay > 0 else None  # over the group's budget from here on
@@ -262,16 +291,7 @@ class Sender:
                 retry = asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked)
                 self.pacing.flood(chat_id, retry)
                 log.warning("flood wait: Telegram asks to wait %.0f s before calling chat %s again", retry, chat_id)
-                return retry if wait is None else min(wait, retry)
-            except BadRequest as error:  # Telegram refused this message: retrying cannot help
-                log.warning(
-                    "Telegram refused the %s message of table %s in chat %s (%s); dropped",
-                    first.kind,
-                    first.table_id,
-                    chat_id,
-                    error,
-                )
-                sent = False
+                return _sooner(_sooner(wait, retry), later)
             except Forbidden as error:
                 sent = False
                 if chat_id < 0:  # removed from the group: its tables close, no retries
@@ -282,21 +302,22 @@ class Sender:
                     await self.repo.set_dm_open(chat_id, False)
                     if first.kind == "watch" and first.table_id:  # a spectator stops watching
                         await self.repo.remove_spectator(first.table_id, chat_id)
-            except (TimedOut, NetworkError) as error:  # the rows stay; the chat rests a while
-                delay = self.pacing.failed(chat_id)
-                log.warning(
-                    "Telegram failed the %s message of table %s in chat %s (%s: %s); again in %.0f s",
-                    first.kind,
-                    first.table_id,
-                    chat_id,
-                    type(error).__name__,
-                    error,
-                    delay,
-                )
-                return delay if wait is None else min(wait, delay)
+            except TelegramError as error:
+                if refused(error):  # the same call again would be refused again: a few tries
+                    retry = self._refused(rows, error)
+                    if retry is not None:
+                        later = _sooner(later, retry)
+                        await self.repo.outbox_refused(_ids(rows))
+                        continue
+                    sent = False
+                else:  # Telegram failed (5xx, timeout, no connection): the rows stay, the chat rests
+                    delay = self.pacing.failed(chat_id)
+                    log.warning("Telegram failed %s (%s); again in %.0f s", _what(first), short(error), delay)
+                    return _sooner(_sooner(wait, delay), later)
             except Exception:
                 log.exception("could not deliver %s; dropped", first)
                 sent = False
+            self._refused_until.pop(first.id, None)
             if sent and is_group_message:
                 self.budget.spend(chat_id)
             if sent:
@@ -305,7 +326,24 @@ class Sender:
                 await self.repo.mark_done(_ids(rows))  # so done at once, not after the drain
             else:
                 done += _ids(rows)
-        return wait
+        return _sooner(wait, later)
+
+    def _refused(self, rows: list[OutboxItem], error: TelegramError) -> float | None:
+        """Telegram refused the rows' call once more: seconds until they are tried again,
+        or None when that was their last try (given up with one warning line). The tries
+        are counted in the rows, so a restart does not start the count again."""
+        first, tries = rows[0], max(row.attempts for row in rows) + 1
+        if tries >= REFUSED_TRIES:
+            log.warning("Telegram refused %s %d times (%s); given up", _what(first), tries, short(error))
+            return None
+        delay = REFUSED_RETRY * 4 ** (tries - 1)
+        assert first.id is not None
+        if len(self._refused_until) > RENDER_MEMORY:  # forget the oldest: they are tried at once
+            for key in list(self._refused_until)[: len(self._refused_until) // 2]:
+                del self._refused_until[key]
+        self._refused_until[first.id] = self.clock() + delay
+        log.info("Telegram refused %s (%s); tried again in %.0f s", _what(first), short(error), delay)
+        return delay
 
     # ------------------------------------------------------------------ one row
     async def _deliver(self, item: OutboxItem, tables: dict[int, asyncio.Future]) -> bool:
@@ -408,7 +446,7 @@ class Sender:
             asked = error.retry_after
             self.pacing.flood(table.chat_id, asked.total_seconds() if hasattr(asked, "total_seconds") else float(asked))
             log.warning("flood wait: table %s's old message %s stays in chat %s", table.id, message_id, table.chat_id)
-        except NetworkError as error:  # BadRequest is one too, but was taken above
+        except TelegramError as error:  # a courtesy: the new table is out and recorded
             log.warning("table %s's old message %s stays in chat %s (%s)", table.id, message_id, table.chat_id, error)
 
     async def _close_rematch(self, table) -> None:
@@ -562,7 +600,7 @@ class Sender:
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
         markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
         text = payload["text"]
-        if "picture" in payload:
+        if "picture" in payload and not item.attempts:  # refused before: the text only
             try:  # drawing takes tens of milliseconds: off the event loop
                 png = await asyncio.to_thread(pictures.draw, payload["picture"])
             except Exception as error:  # whatever breaks the drawing, the sheet still goes out as text
@@ -571,16 +609,22 @@ class Sender:
                 )
                 text = payload.get("fallback") or text
             else:
-                message = await self.bot.send_photo(
-                    table.chat_id,
-                    photo=png,
-                    caption=fit_message(text, CAPTION_LIMIT) if text else None,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup,
-                    message_thread_id=table.thread_id or None,
-                )
-                await self._remember_rematch(table, markup, message.message_id)
-                return True
+                try:
+                    message = await self.bot.send_photo(
+                        table.chat_id,
+                        photo=png,
+                        caption=fit_message(text, CAPTION_LIMIT) if text else None,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=markup,
+                        message_thread_id=table.thread_id or None,
+                    )
+                    await self._remember_rematch(table, markup, message.message_id)
+                    return True
+                except TelegramError as error:
+                    if isinstance(error, Forbidden) or not refused(error):  # the text would fare no better
+                        raise
+                    log.warning("table %s: Telegram refused the sheet picture (%s), text sent", table.id, short(error))
+                    text = payload.get("fallback") or text
         message = await self.bot.send_message(
             table.chat_id,
             fit_message(text),

@@ -6,6 +6,11 @@ would share one core through the GIL); ``workers=0`` thinks in a thread instead,
 the tests use (no processes to start) and which is enough for a very small bot. A
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
+
+Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
+decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
+called such a decision is cancelled quietly: the computer's move stays due and is made at
+the next start (TableService.resume).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import random
+from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable
 
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
@@ -24,6 +30,7 @@ from engine.base import get_game
 log = logging.getLogger(__name__)
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
+STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 GAMES = ("durak", "preferans", "king", "bridge", "whist")  # imported by each worker at start
 
 
@@ -48,6 +55,7 @@ class Thinker:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
         self._pool: concurrent.futures.Executor | None = None
+        self.stopping = False
 
     def _executor(self) -> concurrent.futures.Executor | None:
         if self.workers <= 0:
@@ -74,27 +82,50 @@ class Thinker:
         if len(legal) == 1:
             return legal[0]  # nothing to think about: spare the round trip
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(), decide, game_name, view, legal, seed, level)
-        try:
+        pool = self._executor()
+        try:  # a pool whose worker died while idle refuses the call at once
+            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level)
             if on_slow is None:
-                return await future
-            try:
-                return await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
-            except asyncio.TimeoutError:
-                await on_slow()
-                return await future
+                decided = await future
+            else:
+                try:
+                    decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                except asyncio.TimeoutError:
+                    await on_slow()
+                    decided = await future
+        except BrokenProcessPool as error:
+            # a worker died: killed by the signal that stops the bot (whose handler may
+            # run a moment later), or by the system (out of memory)
+            if not self.stopping:
+                await asyncio.sleep(STOP_GRACE)
+            if self._pool is pool:  # not a new one started meanwhile
+                self._drop_pool()
+            if self.stopping:
+                log.info("stopping: the %s computer's move is made at the next start", game_name)
+                raise asyncio.CancelledError from error
+            log.warning(
+                "%s computer (%s): its worker died (%s); the easy player moves instead", game_name, level, error
+            )
         except Exception:
-            # A bug in a player, or a worker that died: the table must not stall on it.
-            # The easy player is quick and simple; it moves this time.
+            # A bug in a player: the table must not stall on it. The easy player is quick
+            # and simple; it moves this time.
             log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
-            if isinstance(self._pool, concurrent.futures.ProcessPoolExecutor) and getattr(self._pool, "_broken", False):
-                self.close()
-            try:
-                return decide(game_name, view, legal, seed, "easy")
-            except Exception:
-                return legal[0]
+        else:
+            return decided
+        try:
+            return decide(game_name, view, legal, seed, "easy")
+        except Exception:
+            return legal[0]
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """The bot is stopping: a decision its workers fail from now on is cancelled."""
+        self.stopping = True
+
+    def _drop_pool(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def close(self) -> None:
+        self.stop()
+        self._drop_pool()

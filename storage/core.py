@@ -786,6 +786,14 @@ class SqlRepository:
                     ids=chunk,
                 )
 
+    async def outbox_refused(self, ids: list[int]) -> None:
+        ids = [int(i) for i in ids]
+        if not ids:
+            return
+        async with self._write() as db:
+            for chunk in self.dialect.chunks(ids):
+                await db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY(:ids)", ids=chunk)
+
     async def purge_outbox(self, done_before: float) -> int:
         """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
         async with self._write() as db:

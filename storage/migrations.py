@@ -201,6 +201,12 @@ V5 = """
 ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
 """
 
+# How often Telegram refused an outbox row (a permanent error): the sender gives it up
+# after a few, also across restarts.
+V6 = """
+ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
@@ -208,6 +214,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (3, V3),
     (4, V4),
     (5, V5),
+    (6, V6),
 ]
 
 SCHEMA_VERSION_DDL = """

@@ -92,6 +92,8 @@ class OutboxItem:
       in topic ``target`` if set, quoting message ``payload["reply_to"]`` if set;
     - ``edit``: message ``payload["message_id"]`` of ``chat_id`` gets the text
       ``payload["text"]`` and loses its buttons (a used chooser).
+
+    ``attempts`` counts Telegram's refusals of the row (``outbox_refused``).
     """
 
     kind: str
@@ -101,6 +103,7 @@ class OutboxItem:
     payload: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
     created_at: float = 0.0
+    attempts: int = 0
 
 
 @dataclass

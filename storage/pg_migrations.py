@@ -206,12 +206,19 @@ V4 = """
 ALTER TABLE chat_settings ADD COLUMN sheets TEXT;
 """
 
+# How often Telegram refused an outbox row (a permanent error): the sender gives it up
+# after a few, also across restarts.
+V5 = """
+ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
     (2, V2),
     (3, V3),
     (4, V4),
+    (5, V5),
 ]
 
 # pg_advisory_xact_lock key serialising migrations (b"cardbot" as a number). One key for

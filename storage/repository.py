@@ -187,6 +187,9 @@ class Repository(Protocol):
 
     async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]: ...
     async def mark_done(self, ids: list[int]) -> None: ...
+    async def outbox_refused(self, ids: list[int]) -> None:
+        """Telegram refused these rows once more: add one to their ``attempts``."""
+
     async def try_lead_sender(self) -> bool:
         """One process at a time drains the outbox. True while this repository is the
         sender (idempotent), False while another process is. PostgreSQL: a session

@@ -47,12 +47,14 @@ class BotUnderTest:
         computer_level: str = "easy",
         computer_workers: int = 0,
         transport: str = "inprocess",
+        rate_limiter: bool = False,
     ) -> None:
         assert transport in ("inprocess", "http"), transport
         self.fake, self.database, self.clock, self.seed = fake, str(database), clock, seed
         self.http = HttpBotApi(fake).start() if transport == "http" else None
         # the tests' computers play the quick easy player in a thread unless a test asks
         self.computer_level, self.computer_workers = computer_level, computer_workers
+        self.rate_limiter = rate_limiter  # PTB's AIORateLimiter, as in production (it really sleeps)
         self.app = None
         self._leak_seen: dict[tuple[int, int], int] = {}  # (chat, message) -> versions checked
         # (spectator, DM message) -> the table watched there: judged by its public view
@@ -70,7 +72,7 @@ class BotUnderTest:
         self.app = build_application(
             settings,
             request=None if self.http else FakeRequest(self.fake),
-            rate_limiter=False,
+            rate_limiter=self.rate_limiter,
             rng=random.Random(self.seed),
             clock=self.clock,
             sender_clock=self.clock,

@@ -171,6 +171,7 @@ PROTOCOL_METHODS = (
     "enqueue",
     "pending_outbox",
     "mark_done",
+    "outbox_refused",
     "try_lead_sender",
     "listen_outbox",
     "due_timers",
@@ -790,6 +791,16 @@ async def test_outbox(repo):
     assert late.id > ids[-1] and late.kind == "ping" and late.target == 0
     assert await repo.purge_outbox(time.time() + 1) == 5
     assert [p.id for p in await repo.pending_outbox()] == [late.id]
+
+
+async def test_outbox_refusals_are_counted_on_the_rows(repo):
+    await repo.enqueue([OutboxItem("post", -100, None, None, {"text": str(i)}) for i in range(3)])
+    first, second, third = await repo.pending_outbox()
+    assert (first.attempts, second.attempts, third.attempts) == (0, 0, 0)
+    await repo.outbox_refused([first.id, second.id])
+    await repo.outbox_refused([first.id])
+    await repo.outbox_refused([])
+    assert [p.attempts for p in await repo.pending_outbox()] == [2, 1, 0]
 
 
 async def test_mark_done_many_ids(repo):

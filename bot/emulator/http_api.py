@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from telegram import Bot, User
 
-from bot.emulator.telegram_fake import FILE_URL, FakeTelegram
+from bot.emulator.telegram_fake import FILE_URL, FakeTelegram, RawAnswer
 from bot.emulator.wire import BodyError, bot_api_params, host_allowed, read_body
 
 UPLOAD_LIMIT = 50 * 1024 * 1024 + 65536  # Telegram takes files up to 50 MB (and the form around them)
@@ -110,7 +110,10 @@ class HttpBotApi:
                     return self._refused(error.status, f"Bad Request: {error}")
                 except ValueError as error:  # not JSON, not UTF-8
                     return self._refused(400, f"Bad Request: can't parse the request ({type(error).__name__})")
-                status, answer = api.call(method, params)
+                try:
+                    status, answer = api.call(method, params)
+                except RawAnswer as raw:  # an injected page that is not JSON
+                    return self._answer(raw.status, raw.body, "text/html")
                 self._answer(status, json.dumps(answer).encode())
 
             def do_GET(self):  # noqa: N802

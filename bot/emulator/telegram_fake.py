@@ -40,6 +40,7 @@ import logging
 import mimetypes
 import re
 import time
+from http import HTTPStatus
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -80,6 +81,16 @@ class NetworkFault(Exception):
     def __init__(self, delivered: bool):
         super().__init__("timed out" + (" after the call was carried out" if delivered else ""))
         self.delivered = delivered
+
+
+class RawAnswer(Exception):
+    """Raised out of ``FakeTelegram.handle`` for an injected answer that is not the Bot
+    API's JSON (a proxy's HTML error page): FakeRequest and HttpBotApi answer ``body``
+    with ``status`` as they are."""
+
+    def __init__(self, status: int, body: bytes):
+        super().__init__(f"{status} {body[:60]!r}")
+        self.status, self.body = status, body
 
 
 class APIError(Exception):
@@ -519,7 +530,7 @@ class FakeTelegram:
     def fail_next(
         self,
         method: str,
-        description: str = "Bad Request: injected failure",
+        description: str | None = None,
         error_code: int = 400,
         *,
         chat_id: int | None = None,
@@ -527,17 +538,31 @@ class FakeTelegram:
         times: int = 1,
         timeout: bool = False,
         delivered: bool = False,
+        body: bytes | None = None,
+        matching: Callable[[dict], bool] | None = None,
     ) -> None:
         """Make the next ``times`` calls of ``method`` (optionally to ``chat_id``) fail.
         ``retry_after`` produces a 429 that PTB raises as ``RetryAfter``; ``error_code``
-        500 or 502 a server error (PTB: ``NetworkError``); ``timeout`` no answer at all
-        (PTB: ``TimedOut``), after Telegram carried the call out when ``delivered``."""
+        500 or 502 a server error (PTB: ``NetworkError``), 413 or another 4xx but 400, 401,
+        403, 404 and 409 a ``NetworkError`` too; ``timeout`` no answer at all (PTB:
+        ``TimedOut``), after Telegram carried the call out when ``delivered``; ``body`` that
+        raw answer with ``error_code`` instead of JSON, as a proxy's HTML 502 page. The
+        description starts with the code's reason, as Telegram's do ("Bad Request: ...").
+        ``matching(params)`` limits the failures to the calls it accepts (one post's text)."""
         params = None
+        if description is None:
+            description = f"{HTTPStatus(error_code).phrase}: injected failure"
         if retry_after is not None:
             error_code, params = 429, {"retry_after": retry_after}
             description = f"Too Many Requests: retry after {retry_after}"
-        error = NetworkFault(delivered) if timeout else APIError(error_code, description, params)
-        self._failures.append({"method": method, "chat_id": chat_id, "times": times, "error": error})
+        error: Exception = APIError(error_code, description, params)
+        if timeout:
+            error = NetworkFault(delivered)
+        elif body is not None:
+            error = RawAnswer(error_code, body)
+        self._failures.append(
+            {"method": method, "chat_id": chat_id, "times": times, "error": error, "matching": matching}
+        )
 
     def delete_by_user(self, chat_id: int, message_id: int) -> None:
         """A person deletes a bot message (their hand in the DM, or an admin the group's
@@ -547,7 +572,8 @@ class FakeTelegram:
 
     # ---------------------------------------------------------------- API dispatch
     def handle(self, method: str, params: dict) -> tuple[int, dict]:
-        """Serve one Bot API call; returns (http status, response JSON dict)."""
+        """Serve one Bot API call; returns (http status, response JSON dict), or raises
+        ``RawAnswer`` for an injected answer that is not JSON."""
         chat_id = params.get("chat_id")
         if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
             chat_id = params["chat_id"] = int(chat_id)
@@ -557,14 +583,18 @@ class FakeTelegram:
             self.flood_violations.append((call, self.rest_until[chat_id]))
         try:
             for failure in self._failures:
-                if failure["method"] == method and failure["chat_id"] in (None, chat_id):
+                if (
+                    failure["method"] == method
+                    and failure["chat_id"] in (None, chat_id)
+                    and (failure["matching"] is None or failure["matching"](params))
+                ):
                     failure["times"] -= 1
                     if failure["times"] <= 0:
                         self._failures.remove(failure)
                     error = failure["error"]
-                    if isinstance(error, NetworkFault):
+                    if isinstance(error, (NetworkFault, RawAnswer)):
                         call.ok, call.error = False, str(error)
-                        if error.delivered:
+                        if isinstance(error, NetworkFault) and error.delivered:
                             getattr(self, f"_api_{method}", lambda p: True)(params)
                     raise error
             self._check_flood(method, chat_id)
@@ -1330,6 +1360,8 @@ class FakeRequest(BaseRequest):
             status, body = self.fake.handle(endpoint, params)
         except NetworkFault as fault:
             raise TimedOut(str(fault)) from None
+        except RawAnswer as raw:
+            return raw.status, raw.body
         return status, json.dumps(body).encode()
 
 
