@@ -187,7 +187,7 @@ async def test_a_refused_picture_goes_out_as_its_text(bot, fake_telegram, log, r
     fake.fail_next("sendPhoto", chat_id=GROUP, times=10**6, **REFUSALS[refusal])
     await enter_hand(bot, anya, "Вера")
     assert photos(fake) == []
-    sheet = fake.last_message(GROUP)
+    sheet = await bot.last_post(GROUP)
     assert "Вера: 5 ♣ — без розыгрыша" in sheet.text and "Юха на 1" in sheet.text, fake.dump(GROUP)
     assert len(fake.calls("sendPhoto", chat_id=GROUP)) == 1  # the text at once, no more tries
     assert len(warnings(log, "picture")) == 1 and len(warnings(log)) == 1, warnings(log)
