@@ -868,9 +868,7 @@ class SqlRepository:
                 ):
                     stored.append(int(update_id))
             if any(i % UPDATE_PURGE_EVERY == 0 for i in stored):
-                await db.execute(
-                    "DELETE FROM inbox WHERE handled_at < :before", before=now - UPDATE_RETENTION_S
-                )
+                await db.execute("DELETE FROM inbox WHERE handled_at < :before", before=now - UPDATE_RETENTION_S)
         return stored
 
     async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:
