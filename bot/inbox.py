@@ -57,10 +57,10 @@ class Inbox:
     async def take_over(self, taken_before: float) -> int:
         """Hand over what was stored and not handled (its process died); returns how many."""
         rows = await self.repo.take_unhandled_updates(taken_before, MAX_ATTEMPTS)
-        self._pending |= {update_id for update_id, _ in rows}
-        await self.hand_over([json.loads(payload) for _, payload in rows])
         if rows:
             log.info("handling %d update(s) stored before a restart", len(rows))
+            self._pending |= {update_id for update_id, _ in rows}
+            await self.hand_over([json.loads(payload) for _, payload in rows])
         return len(rows)
 
     async def handled(self, update: object) -> None:

@@ -32,7 +32,6 @@ def run(app: Application) -> None:
     """Run the application until SIGINT/SIGTERM (or ``app.stop_running()``)."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    quiet_invalid_json()
 
     def exit_now() -> None:
         raise SystemExit
@@ -40,6 +39,7 @@ def run(app: Application) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, exit_now)  # post_init binds SIGINT/SIGTERM anew
+
     def stop_loop(_: asyncio.Task) -> None:
         loop.stop()
 
@@ -78,6 +78,7 @@ def run(app: Application) -> None:
 async def poll(app: Application, inbox: Inbox) -> None:
     """Delete a webhook, hand over what an earlier process stored and did not handle, then
     poll: each batch is stored, then queued; the next call's offset acknowledges it."""
+    quiet_invalid_json()
     failures = Failures()
     while True:
         try:
@@ -131,7 +132,7 @@ class Failures:
             what = "another process is polling for this bot (or a webhook is set)"
         else:
             what = f"{type(error).__name__}: {error}"
-        log.warning("%s failed (%s); retrying in %.0f s", doing, " ".join(what.split())[:300], delay)
+        log.warning("%s failed (%s); retrying in %g s", doing, " ".join(what.split())[:300], delay)
         await asyncio.sleep(delay)
 
 
