@@ -284,3 +284,63 @@ def test_cardbot_run_stops_cleanly_while_telegram_hangs(tmp_path):
         fake.close()
     assert process.returncode == 0 and elapsed < 8, (process.returncode, elapsed, output)
     assert "Traceback" not in output and "ERROR" not in output, output
+
+
+async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_again(
+    fake_telegram, start_bot, monkeypatch
+):
+    """The 200 comes after the update is stored: a worker that dies right after it answered
+    leaves the press to the inbox, and a worker's sweep handles it; a re-sent one is dropped."""
+    import json
+    import urllib.request
+
+    from telegram.ext import Updater
+
+    from bot import inbox as inbox_module
+    from bot.app import install_update_claim
+    from tests.test_webhook_workers import PUBLIC_URL, SECRET, free_port
+
+    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
+    bot = await start_bot()
+    table_id, people = await durak(bot)
+    before = await bot.actions(table_id)
+    update, qid = await a_move(bot, table_id, people)
+    install_update_claim(bot.app)
+    updater, port = Updater(bot.app.bot, bot.app.update_queue), free_port()
+
+    def post() -> int:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/telegram",
+            data=json.dumps(update).encode(),
+            headers={"Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET},
+        )
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status
+
+    async with updater:
+        await updater.start_webhook(
+            listen="127.0.0.1", port=port, url_path="telegram", secret_token=SECRET, webhook_url=PUBLIC_URL
+        )
+        assert await asyncio.to_thread(post) == 200
+        assert await bot.repo.store_updates([(update["update_id"], "{}")]) == []  # stored already
+        assert bot.app.update_queue.qsize() == 1
+        assert await asyncio.to_thread(post) == 200  # Telegram sends it again: dropped
+        assert bot.app.update_queue.qsize() == 1
+        await updater.stop()
+    assert answers_to(bot.fake, qid) == []
+    await bot.restart()  # the worker died with the press in its queue
+    monkeypatch.setattr(inbox_module, "RETAKE_AFTER_S", 0.2)
+    await bot.app.start()
+    sweep = asyncio.create_task(bot.app.bot_data["inbox"].sweep_forever())
+    try:
+        await until(lambda: answers_to(bot.fake, qid), "the press to be handled by the sweep")
+        await asyncio.sleep(0.3)  # another sweep finds nothing more
+    finally:
+        sweep.cancel()
+        await asyncio.gather(sweep, return_exceptions=True)
+        await bot.app.update_queue.join()
+        await bot.app.stop()
+    await bot.settle()
+    assert len(await bot.actions(table_id)) > len(before)
+    assert len(answers_to(bot.fake, qid)) == 1
+    assert not bot.fake.answers[qid].text
