@@ -51,7 +51,13 @@ class Inbox:
         """To the application's queue, in order (``concurrent_updates`` applies)."""
         assert self.app is not None
         for data in updates:
-            update = Update.de_json(data, self.app.bot)
+            try:
+                update = Update.de_json(data, self.app.bot)
+            except Exception as error:  # cannot be read now, nor after a restart
+                log.warning("dropped update %s: %s", data.get("update_id"), error)
+                self._pending.discard(data.get("update_id"))
+                await self.repo.mark_updates_handled([data["update_id"]])
+                continue
             await self.app.update_queue.put(update)
 
     async def take_over(self, taken_before: float) -> int:

@@ -86,6 +86,8 @@ async def poll(app: Application, inbox: Inbox) -> None:
             # one poller per bot: whatever is stored and unhandled was its process's
             await inbox.take_over(time.time())
             break
+        except InvalidToken:
+            raise
         except (NetworkError, RetryAfter) as error:
             await failures.wait(error, "starting to poll")
         except Exception as error:  # the database: wait for it like for Telegram
