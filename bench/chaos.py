@@ -7,7 +7,8 @@ HTTP), SIGKILLed at seeded random moments and restarted on the same database.
 
 A kill lands right after a press was queued, or up to 0.6 s later (while the bot commits,
 answers, or draws the next hands). Counted (see tests/chaos_harness.py for the rules):
-lost moves (an accepted press missing from the action log; goal 0), doubled moves (one
+lost moves (an accepted press missing from the action log; goal 0), vanished presses (one
+cut short by a kill and never answered; goal 0), doubled moves (one
 press applied twice, or a move nobody pressed; goal 0), duplicate posts (a message sent
 twice because the kill fell between Telegram's answer and the outbox write; at most one
 per kill), and the worst recovery: from the new process's start to the first press it
@@ -66,6 +67,7 @@ async def run(a: argparse.Namespace) -> int:
     )
     print(f"   lost moves:       {r.lost:4d}   goal 0: {verdict(r.lost == 0)}")
     print(f"   doubled moves:    {r.doubled + r.unpressed:4d}   goal 0: {verdict(r.doubled + r.unpressed == 0)}")
+    print(f"   vanished presses: {r.vanished:4d}   goal 0: {verdict(r.vanished == 0)}")
     print(
         f"   duplicate posts:  {r.duplicate_posts:4d}   goal <= kills ({r.kills}): "
         f"{verdict(r.duplicate_posts <= r.kills)}"
@@ -75,7 +77,8 @@ async def run(a: argparse.Namespace) -> int:
         f"{verdict(r.worst_recovery < RECOVERY_GOAL_S)}  (median "
         f"{sorted(r.recoveries)[len(r.recoveries) // 2] if r.recoveries else 0:.2f} s)"
     )
-    other = [p for p in r.problems if "twice" not in p and "never pressed" not in p and "not in the log" not in p]
+    counted = ("twice", "never pressed", "not in the log", "never answered")
+    other = [p for p in r.problems if not any(word in p for word in counted)]
     print(f"   log replays into the table's game: {verdict(not other)}" + "".join(f"\n     {p}" for p in other[:10]))
     print(f"   tracebacks in the bot's output: {len(tracebacks)}")
     for d in r.duplicates[:10]:

@@ -16,8 +16,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from telegram import BotCommand, Update
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ApplicationHandlerStop, TypeHandler
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from telegram.request import BaseRequest
 
 from bot import command_gate, handlers, ptb_logs
@@ -26,6 +26,7 @@ from bot.command_gate import CommandGate
 from bot.games import all_uis
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t
+from bot.inbox import Inbox, InboxProcessor
 from bot.sender import Sender
 from bot.service import TableService
 from bot.thinking import Thinker
@@ -56,6 +57,8 @@ class Runtime:
                 asyncio.create_task(self.sender.run_forever(), name="sender"),
                 asyncio.create_task(self._timer_loop(), name="timers"),
             ]
+            if self.app.bot_data["inbox"].sweeping:
+                self._tasks.append(asyncio.create_task(self.app.bot_data["inbox"].sweep_forever(), name="inbox"))
         else:
             await self.service.resume()
 
@@ -162,7 +165,8 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter())
     # Updates of different tables need not wait for each other (a table's own moves are
     # serialised by the service and the database, not by PTB's update order).
-    builder = builder.concurrent_updates(CONCURRENT_UPDATES)
+    inbox = Inbox()
+    builder = builder.concurrent_updates(InboxProcessor(CONCURRENT_UPDATES, inbox))
 
     async def post_init(app: Application) -> None:
         await app.bot_data["runtime"].startup(background=background)
@@ -177,6 +181,8 @@ def build_application(
         repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers), computer_level=settings.computer_level
     )
     sender = Sender(app.bot, service, clock=sender_clock)
+    inbox.attach(app, repo)
+    app.bot_data["inbox"] = inbox
     app.bot_data["service"] = service
     app.bot_data["admins"] = AdminCache(app.bot, clock=clock)
     app.bot_data["rules_url"] = settings.rules_url
@@ -186,13 +192,12 @@ def build_application(
     return app
 
 
-async def claim_update(update: object, context) -> None:
-    """Webhook mode: Telegram re-sends an update it thinks was lost, maybe to another
-    worker. The first worker to claim its id handles it; the others drop it."""
-    update_id = getattr(update, "update_id", None)
-    if update_id is not None and not await context.bot_data["service"].repo.claim_update(update_id):
-        raise ApplicationHandlerStop
-
-
 def install_update_claim(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, claim_update), group=-3)  # before the gates (-2, -1)
+    """Webhook mode: the handler stores each update in the inbox before answering
+    (bot/webhook.py) and drops an update id stored before (Telegram re-sends what it
+    thinks was lost, maybe to another worker). Workers share the inbox, so an update left
+    unhandled by a worker that died is taken over by another one after a while."""
+    from bot.webhook import harden
+
+    harden(app.bot_data["inbox"])
+    app.bot_data["inbox"].sweeping = True

@@ -35,14 +35,13 @@ def _serve(command: str, start) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from telegram import Update
-
     from bot.app import build_application
+    from bot.polling import run
 
     settings = _settings()
     if settings is None:
         return 2
-    return _serve("run", lambda: build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES))
+    return _serve("run", lambda: run(build_application(settings)))
 
 
 def _webhook(args: argparse.Namespace) -> int:
@@ -62,9 +61,6 @@ def _webhook(args: argparse.Namespace) -> int:
         return 2
 
     def start() -> None:
-        from bot.webhook import harden
-
-        harden()
         app = build_application(settings)
         install_update_claim(app)
         # Every worker sets the same URL and secret: harmless, and no worker is special.

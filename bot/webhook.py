@@ -3,7 +3,11 @@ is looked up by name when ``run_webhook`` builds its tornado application):
 
 * a body over ``BODY_LIMIT`` is refused with 413 before it is read (Telegram's updates
   are a few kilobytes; without a cap tornado reads up to 100 MB);
-* a body that is not a JSON object gets 400 (PTB answered malformed JSON with 500).
+* a body that is not a JSON object gets 400 (PTB answered malformed JSON with 500);
+* an update is stored in the inbox (bot/inbox.py) before it is answered with 200, so a
+  crash after the answer cannot lose it; one stored before (Telegram re-sending it, maybe
+  to another worker) is answered and dropped; one that cannot be stored gets 500, and
+  Telegram sends it again later.
 
 The secret token is still checked by PTB first, for every request that is read.
 """
@@ -11,18 +15,25 @@ The secret token is still checked by PTB first, for every request that is read.
 from __future__ import annotations
 
 import json
+import logging
 from http import HTTPStatus
-from typing import cast
+from typing import Any, cast
 
 import tornado.web
 from tornado.http1connection import HTTP1Connection
+from telegram import Update
+from telegram.ext import ExtBot
 from telegram.ext._utils import webhookhandler
+
+log = logging.getLogger(__name__)
 
 BODY_LIMIT = 256 * 1024
 
 
 @tornado.web.stream_request_body
 class LimitedTelegramHandler(webhookhandler.TelegramHandler):
+    inbox: Any = None  # set by harden()
+
     def prepare(self) -> None:
         self._chunks: list[bytes] = []
         length = self.request.headers.get("Content-Length", "")
@@ -43,12 +54,27 @@ class LimitedTelegramHandler(webhookhandler.TelegramHandler):
             data = json.loads(self.request.body.decode("utf-8"))
         except (UnicodeError, ValueError, RecursionError):
             data = None
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or type(data.get("update_id")) is not int:
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST, reason="Malformed update")
-        await super().post()
+        try:
+            update = Update.de_json(data, self.bot)
+        except Exception:
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST, reason="Malformed update") from None
+        try:
+            fresh = await self.inbox.store([data])
+        except Exception as error:
+            log.warning("could not store update %s (Telegram sends it again): %s", data["update_id"], error)
+            raise tornado.web.HTTPError(HTTPStatus.INTERNAL_SERVER_ERROR) from None
+        self.set_status(HTTPStatus.OK)
+        if fresh:
+            if isinstance(self.bot, ExtBot):  # as PTB's handler does (arbitrary callback data)
+                self.bot.insert_callback_data(update)
+            await self.update_queue.put(update)
 
 
-def harden() -> None:
-    """Make ``Application.run_webhook`` serve through ``LimitedTelegramHandler``."""
+def harden(inbox: Any) -> None:
+    """Make ``Application.run_webhook`` serve through ``LimitedTelegramHandler``, storing
+    each update in ``inbox`` before it answers."""
+    LimitedTelegramHandler.inbox = inbox
     # replacing the class by name is the point: run_webhook looks it up when it starts
     webhookhandler.TelegramHandler = LimitedTelegramHandler  # type: ignore[misc]

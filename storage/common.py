@@ -48,7 +48,7 @@ TABLE_FIELDS = frozenset(
 JSON_FIELDS = frozenset({"options", "settings"})
 
 
-# claim_update: remember update ids this long, purge when an id is a multiple of this
+# the inbox: remember handled update ids this long, purge when an id is a multiple of this
 UPDATE_RETENTION_S = 86400.0
 UPDATE_PURGE_EVERY = 100
 

@@ -32,8 +32,8 @@ have been applied.
 Both writers of one table serialise on the table: SQLite because ``BEGIN IMMEDIATE``
 takes the database's write lock, PostgreSQL because the version is read ``FOR UPDATE``.
 A unique violation on ``actions (table_id, seq)`` -- the version moved behind our
-back -- is a ``VersionConflict`` too. Claims (``mark_reminded``, ``claim_update``) are
-single conditional writes whose row count says who won.
+back -- is a ``VersionConflict`` too. Claims (``mark_reminded``, ``store_updates``,
+``take_unhandled_updates``) are conditional writes whose row count says who won.
 """
 
 from __future__ import annotations
@@ -861,21 +861,54 @@ class SqlRepository:
         rows = await self._read().fetch("SELECT * FROM timers ORDER BY expire_at, table_id")
         return [timer_row(r) for r in rows]
 
-    # --- webhook idempotency -------------------------------------------------------
-    async def claim_update(self, update_id: int) -> bool:
+    # --- the inbox of Telegram updates ------------------------------------------------
+    async def store_updates(self, updates: Sequence[tuple[int, str]]) -> list[int]:
+        now = time.time()
+        stored: list[int] = []
+        async with self._transaction() as db:
+            for update_id, payload in updates:
+                if await db.execute(
+                    """INSERT INTO inbox (update_id, payload, stored_at, taken_at)
+                       VALUES (:update_id, :payload, :now, :now) ON CONFLICT (update_id) DO NOTHING""",
+                    update_id=int(update_id),
+                    payload=payload,
+                    now=now,
+                ):
+                    stored.append(int(update_id))
+            if any(i % UPDATE_PURGE_EVERY == 0 for i in stored):
+                await db.execute("DELETE FROM inbox WHERE handled_at < :before", before=now - UPDATE_RETENTION_S)
+        return stored
+
+    async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:
+        ids = [int(i) for i in update_ids]
+        if not ids:
+            return
+        async with self._write() as db:
+            for chunk in self.dialect.chunks(ids):
+                # the payload is not needed any more: only the id is kept, against re-sending
+                await db.execute(
+                    """UPDATE inbox SET handled_at = :now, payload = NULL
+                       WHERE update_id = ANY(:ids) AND handled_at IS NULL""",
+                    now=time.time(),
+                    ids=chunk,
+                )
+
+    async def take_unhandled_updates(self, taken_before: float, max_attempts: int) -> list[tuple[int, str]]:
         now = time.time()
         async with self._transaction() as db:
-            claimed = (
-                await db.execute(
-                    """INSERT INTO processed_updates (update_id, seen_at)
-                   VALUES (:update_id, :now) ON CONFLICT (update_id) DO NOTHING""",
-                    update_id=update_id,
-                    now=now,
-                )
-                == 1
+            # given up: taken this often already (a handler that kills its process)
+            await db.execute(
+                """UPDATE inbox SET handled_at = :now, payload = NULL
+                   WHERE handled_at IS NULL AND taken_at <= :before AND attempts >= :max_attempts""",
+                now=now,
+                before=taken_before,
+                max_attempts=max_attempts,
             )
-            if claimed and update_id % UPDATE_PURGE_EVERY == 0:
-                await db.execute(
-                    "DELETE FROM processed_updates WHERE seen_at < :before", before=now - UPDATE_RETENTION_S
-                )
-        return claimed
+            rows = await db.fetch(
+                """UPDATE inbox SET taken_at = :now, attempts = attempts + 1
+                   WHERE handled_at IS NULL AND taken_at <= :before
+                   RETURNING update_id, payload""",
+                now=now,
+                before=taken_before,
+            )
+        return sorted((int(r["update_id"]), r["payload"]) for r in rows)

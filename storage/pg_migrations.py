@@ -212,6 +212,26 @@ V5 = """
 ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
 """
 
+# The inbox: every Telegram update is stored (its JSON in payload) before Telegram is told
+# we have it, and marked handled once its handler finished, so a crash in between loses
+# nothing and a re-sent update id is handled once. It takes over processed_updates (whose
+# rows are handled ids). taken_at/attempts: when and how often a process took it to handle.
+V6 = """
+CREATE TABLE inbox (
+    update_id   BIGINT  PRIMARY KEY,
+    payload     TEXT,
+    stored_at   DOUBLE PRECISION NOT NULL,
+    taken_at    DOUBLE PRECISION NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 1,
+    handled_at  DOUBLE PRECISION
+);
+CREATE INDEX ix_inbox_unhandled ON inbox (taken_at) WHERE handled_at IS NULL;
+CREATE INDEX ix_inbox_handled ON inbox (handled_at);
+INSERT INTO inbox (update_id, stored_at, taken_at, handled_at)
+    SELECT update_id, seen_at, seen_at, seen_at FROM processed_updates;
+DROP TABLE processed_updates;
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
@@ -219,6 +239,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (3, V3),
     (4, V4),
     (5, V5),
+    (6, V6),
 ]
 
 # pg_advisory_xact_lock key serialising migrations (b"cardbot" as a number). One key for

@@ -12,7 +12,7 @@ never in process memory:
   A unique violation on ``actions (table_id, seq)`` -- the version moved behind our
   back -- is a ``VersionConflict`` too. Versions, seqs, snapshots and results follow
   the rules in ``storage.core``'s docstring, as on SQLite.
-* Claims (``mark_reminded``, ``claim_update``) are single conditional writes whose row
+* Claims (``mark_reminded``, ``store_updates``) are single conditional writes whose row
   count says who won: PostgreSQL lets exactly one of two racing statements change
   the row.
 * One outbox sender: ``try_lead_sender`` holds a session advisory lock on a dedicated

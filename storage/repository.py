@@ -213,7 +213,18 @@ class Repository(Protocol):
     async def clear_timer(self, table_id: int, version: int | None = None) -> None: ...
     async def all_timers(self) -> list[TimerRow]: ...
 
-    # --- webhook idempotency -----------------------------------------------------
-    async def claim_update(self, update_id: int) -> bool:
-        """True the first time a Telegram update id is seen, False afterwards (a webhook
-        retry). Ids older than a day may be forgotten."""
+    # --- the inbox of Telegram updates ------------------------------------------------
+    async def store_updates(self, updates: Sequence[tuple[int, str]]) -> list[int]:
+        """Store Telegram updates (update id, JSON) before Telegram is told we have them.
+        Returns the ids stored by this call, in order; an id stored before (Telegram
+        re-sent it, maybe to another process) is left out, so each update is handled by
+        one process once. Handled ids older than a day may be forgotten."""
+
+    async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:
+        """Their handlers finished: never handed over again (their JSON is dropped)."""
+
+    async def take_unhandled_updates(self, taken_before: float, max_attempts: int) -> list[tuple[int, str]]:
+        """A claim of the stored updates not handled yet and last taken before
+        ``taken_before`` (their process died): (update id, JSON) by update id, taken
+        again now, so a concurrent caller gets none of them. An update already taken
+        ``max_attempts`` times is given up (marked handled) instead."""

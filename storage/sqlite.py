@@ -19,7 +19,7 @@ Connection and transactions
 One process
 -----------
 SQLite serves one bot process: ``try_lead_sender`` is always True and ``listen_outbox``
-is a no-op. The claims (``mark_reminded``, ``claim_update``) and the version checks
+is a no-op. The claims (``mark_reminded``, ``store_updates``) and the version checks
 still run inside ``BEGIN IMMEDIATE`` transactions, so they also hold for a second
 repository on the same file. ``storage.postgres`` is the multi-process backend.
 """

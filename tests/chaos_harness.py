@@ -14,6 +14,8 @@ action log is compared with the presses:
   *unpressed*); system actions (the deal) have no seat and are not matched;
 * replaying the log through the engine must give a consistent game, over when the table
   says it is between games;
+* vanished press: one the process was killed with, never answered after the restarts
+  (the inbox stores each update before Telegram is told we have it: goal 0);
 * duplicate posts: two visible bot messages of one kind (same first line) in one chat.
   The bot edits or deletes every message it knows it sent, so a twin can only come from
   a kill between Telegram's answer to a post and the outbox write: at most one per kill.
@@ -65,6 +67,7 @@ class ChaosReport:
     doubled: int = 0
     unpressed: int = 0
     duplicate_posts: int = 0
+    vanished: int = 0
     recoveries: list[float] = field(default_factory=list)  # restart -> first answered press
     problems: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -78,7 +81,7 @@ class ChaosReport:
             f"games={self.games} finished={self.finished} presses={self.presses} "
             f"accepted={self.accepted} kills={self.kills} lost={self.lost} "
             f"doubled={self.doubled} unpressed={self.unpressed} "
-            f"duplicate_posts={self.duplicate_posts} worst_recovery={self.worst_recovery:.2f}s"
+            f"duplicate_posts={self.duplicate_posts} vanished={self.vanished} worst_recovery={self.worst_recovery:.2f}s"
             + "".join(f"\n  problem: {p}" for p in self.problems[:20])
             + "".join(f"\n  duplicate: {d}" for d in self.duplicates[:20])
         )
@@ -282,6 +285,14 @@ class Chaos:
     async def check(self, table_id: int, people, presses: list[Press], chats: list[int]) -> None:
         rep = self.report
         rep.presses += len(presses)
+        killed = [p for p in presses if p.killed_after]
+        try:  # the last kill's press may still be on its way through the new process
+            await self.until(lambda: all(self.answered(p.qid) for p in killed), ANSWER_TIMEOUT, "killed presses")
+        except AssertionError:
+            pass
+        vanished = [p for p in killed if self.answered(p.qid) is None]
+        rep.vanished += len(vanished)
+        rep.problems += [f"table {table_id}: press {p} was never answered" for p in vanished]
         accepted = {
             p.qid for p in presses if (a := self.answered(p.qid)) is not None and not a.text and not a.show_alert
         }

@@ -26,6 +26,7 @@ async def test_sigkill_and_restart_lose_no_move(database, tmp_path):
     assert report.kills >= 1 and report.recoveries, summary  # it did restart and play on
     assert report.accepted >= report.kills, summary
     assert report.lost == 0 and report.doubled == 0 and report.unpressed == 0, summary
+    assert report.vanished == 0, summary  # every press the kills cut short is answered
     assert not report.problems, summary
     assert report.duplicate_posts <= report.kills, summary
     assert not tracebacks, tracebacks[0]

@@ -178,7 +178,9 @@ PROTOCOL_METHODS = (
     "mark_reminded",
     "clear_timer",
     "all_timers",
-    "claim_update",
+    "store_updates",
+    "mark_updates_handled",
+    "take_unhandled_updates",
 )
 EXTRAS = ("purge_outbox", "set_timer", "schema_version")
 
@@ -283,7 +285,7 @@ async def test_upgrade_from_v1_keeps_seats_and_adds_keyboard(file_path):
         assert await r.get_seats(1) == [SeatRow(1, 0, 11, "Ann")]
         await r.set_seat_keyboard(1, 0, "compact", 3)
         assert (await r.get_seats(1))[0].keyboard_version == 3
-        assert await r.claim_update(5) is True
+        assert await r.store_updates([(5, "{}")]) == [5]
 
 
 def test_split_statements_keeps_trigger_bodies():
@@ -976,17 +978,35 @@ async def test_mark_reminded_is_a_claim(repo):
     assert await repo.mark_reminded(t.id, 4) is False
 
 
-async def test_claim_update(repo):
-    assert await repo.claim_update(1000001) is True
-    assert await repo.claim_update(1000001) is False
-    assert await repo.claim_update(1000002) is True
-    results = await asyncio.gather(*(repo.claim_update(1000003) for _ in range(5)))
-    assert sorted(results) == [False] * 4 + [True]
-    # rows older than a day are purged opportunistically (ids that are multiples of 100)
-    await raw(repo, "UPDATE processed_updates SET seen_at = ? WHERE update_id = ?", time.time() - 2 * 86400, 1000001)
-    assert await repo.claim_update(1000100) is True
-    assert await repo.claim_update(1000001) is True  # forgotten, so claimable again
-    assert await repo.claim_update(1000002) is False  # recent: kept
+async def test_inbox_stores_each_update_id_once(repo):
+    assert await repo.store_updates([(1000001, '{"a":1}'), (1000002, '{"b":2}')]) == [1000001, 1000002]
+    assert await repo.store_updates([(1000001, "{}"), (1000003, "{}")]) == [1000003]  # a re-sent id: left out
+    results = await asyncio.gather(*(repo.store_updates([(1000004, "{}")]) for _ in range(5)))
+    assert sorted(results) == [[]] * 4 + [[1000004]]
+    await repo.mark_updates_handled([1000001])
+    assert await repo.store_updates([(1000001, "{}")]) == []  # handled: still not stored again
+    assert await raw(repo, "SELECT payload FROM inbox WHERE update_id = ?", 1000001) == [(None,)]
+    # handled rows older than a day are purged opportunistically (ids that are multiples of 100)
+    await raw(repo, "UPDATE inbox SET handled_at = ? WHERE update_id = ?", time.time() - 2 * 86400, 1000001)
+    assert await repo.store_updates([(1000100, "{}")]) == [1000100]
+    assert await repo.store_updates([(1000001, "{}")]) == [1000001]  # forgotten, so stored again
+    assert await repo.store_updates([(1000002, "{}")]) == []  # unhandled: kept whatever its age
+
+
+async def test_inbox_hands_unhandled_updates_over_once(repo):
+    await repo.store_updates([(7, '{"n":7}'), (5, '{"n":5}'), (6, '{"n":6}')])
+    await repo.mark_updates_handled([6])
+    now = time.time()
+    assert await repo.take_unhandled_updates(now - 60, max_attempts=3) == []  # just taken: in flight
+    assert await repo.take_unhandled_updates(now + 1, max_attempts=3) == [(5, '{"n":5}'), (7, '{"n":7}')]
+    assert await repo.take_unhandled_updates(now - 1, max_attempts=3) == []  # taken again just now
+    await raw(repo, "UPDATE inbox SET taken_at = ?", time.time() - 100)  # their process died
+    results = await asyncio.gather(*(repo.take_unhandled_updates(time.time() - 10, 5) for _ in range(4)))
+    assert sorted(results) == [[]] * 3 + [[(5, '{"n":5}'), (7, '{"n":7}')]]
+    # taken three times (stored, then twice more) and still not handled: given up
+    assert await repo.take_unhandled_updates(time.time() + 1, max_attempts=3) == []
+    assert await repo.store_updates([(5, "{}"), (7, "{}")]) == []
+    assert await raw(repo, "SELECT COUNT(*) FROM inbox WHERE handled_at IS NULL") == [(0,)]
 
 
 async def test_single_process_sender_and_listener(repo):
@@ -1085,8 +1105,12 @@ async def test_claims_across_repositories(store):
     await a.set_timer(TimerRow(t.id, 0, 10.0, 20.0))
     res = await asyncio.gather(*(r.mark_reminded(t.id, 0) for r in (a, b) * 4))
     assert sorted(res) == [False] * 7 + [True]
-    res = await asyncio.gather(*(r.claim_update(77) for r in (a, b) * 4))
-    assert sorted(res) == [False] * 7 + [True]
+    res = await asyncio.gather(*(r.store_updates([(77, "{}")]) for r in (a, b) * 4))
+    assert sorted(res) == [[]] * 7 + [[77]]
+    before = time.time() + 0.001  # after the store above, before the takes below
+    await asyncio.sleep(0.01)
+    res = await asyncio.gather(*(r.take_unhandled_updates(before, 9) for r in (a, b) * 4))
+    assert sorted(res) == [[]] * 7 + [[(77, "{}")]]
 
 
 async def test_create_table_race_across_repositories(store):

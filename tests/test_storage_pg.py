@@ -222,7 +222,7 @@ async def test_column_types(url, repos):
         ("users", "user_id"),
         ("outbox", "chat_id"),
         ("chat_settings", "chat_id"),
-        ("processed_updates", "update_id"),
+        ("inbox", "update_id"),
         ("tables", "group_message_id"),
         ("seats", "dm_message_id"),
     ]:

@@ -438,9 +438,8 @@ def serve(settings: Any, listen: tuple[str, int], lang: str, on_ready: Any = pri
     emulator (``build_application`` exactly as ``cardbot run`` builds it)."""
     from dataclasses import replace
 
-    from telegram import Update
-
     from bot.app import build_application
+    from bot.polling import run
 
     fake, people = demo_world(lang)
     api = HttpBotApi(fake).start()
@@ -452,7 +451,7 @@ def serve(settings: Any, listen: tuple[str, int], lang: str, on_ready: Any = pri
     try:
         settings = replace(settings, token=f"{fake.bot_id}:DEMO", api_base_url=api.base_url, database_url=None)
         threading.Thread(target=_announce, args=(api, page, on_ready), name="demo-ready", daemon=True).start()
-        build_application(settings).run_polling(allowed_updates=Update.ALL_TYPES)
+        run(build_application(settings))
     finally:
         page.stop()
         api.stop()

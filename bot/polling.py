@@ -1,0 +1,152 @@
+"""Long polling that stores before it acknowledges (``cardbot run``, ``cardbot demo``).
+
+PTB's ``run_polling`` tells Telegram it has a batch (the next getUpdates offset) before
+the batch is handled, so a crash in between swallowed it. Here each batch goes into the
+inbox (bot/inbox.py) first, then to the application's queue, and only the next
+getUpdates acknowledges it. Otherwise ``run`` does what ``run_polling`` did: post_init
+and post_shutdown (bot/app.py Runtime), stop signals, deleting a webhook at start, and
+one warning line, with no traceback, for each failure of Telegram it waits out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+
+from telegram import Update
+from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application
+
+from bot.inbox import Inbox
+
+log = logging.getLogger(__name__)
+
+LONG_POLL_S = 10  # getUpdates waits this long for an update
+BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each failure in a row
+
+
+def run(app: Application) -> None:
+    """Run the application until SIGINT/SIGTERM (or ``app.stop_running()``)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+
+    def exit_now() -> None:
+        raise SystemExit
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, exit_now)  # post_init binds SIGINT/SIGTERM anew
+
+    def stop_loop(_: asyncio.Task) -> None:
+        loop.stop()
+
+    poller: asyncio.Task | None = None
+    try:
+        loop.run_until_complete(app.initialize())
+        if app.post_init:
+            loop.run_until_complete(app.post_init(app))
+        loop.run_until_complete(app.start())
+        poller = loop.create_task(poll(app, app.bot_data["inbox"]), name="polling")
+        poller.add_done_callback(stop_loop)
+        loop.run_forever()  # until app.stop_running() stops the loop, or the poller ends
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        try:
+            if poller is not None:
+                poller.remove_done_callback(stop_loop)
+                poller.cancel()
+                loop.run_until_complete(asyncio.gather(poller, return_exceptions=True))
+                if not poller.cancelled() and poller.exception() is not None:
+                    raise poller.exception()  # type: ignore[misc]
+        finally:
+            try:
+                if app.running:
+                    loop.run_until_complete(app.stop())
+                    if app.post_stop:
+                        loop.run_until_complete(app.post_stop(app))
+                loop.run_until_complete(app.shutdown())
+                if app.post_shutdown:
+                    loop.run_until_complete(app.post_shutdown(app))
+            finally:
+                loop.close()
+
+
+async def poll(app: Application, inbox: Inbox) -> None:
+    """Delete a webhook, hand over what an earlier process stored and did not handle, then
+    poll: each batch is stored, then queued; the next call's offset acknowledges it."""
+    quiet_invalid_json()
+    failures = Failures()
+    while True:
+        try:
+            await app.bot.delete_webhook(drop_pending_updates=False)
+            # one poller per bot: whatever is stored and unhandled was its process's
+            await inbox.take_over(time.time())
+            break
+        except InvalidToken:
+            raise
+        except (NetworkError, RetryAfter) as error:
+            await failures.wait(error, "starting to poll")
+        except Exception as error:  # the database: wait for it like for Telegram
+            await failures.wait(error, "taking over stored updates")
+    offset: int | None = None
+    while True:
+        try:
+            updates = await app.bot.get_updates(offset=offset, timeout=LONG_POLL_S, allowed_updates=Update.ALL_TYPES)
+        except InvalidToken:
+            raise
+        except (TelegramError, ValueError) as error:  # a 502 page is a TelegramError too
+            await failures.wait(error, "getUpdates")
+            continue
+        if not updates:
+            failures.reset()
+            continue
+        try:
+            fresh = await inbox.store([u.to_dict() for u in updates])
+        except Exception as error:  # not stored: not acknowledged either, so read again
+            await failures.wait(error, "storing updates")
+            continue
+        failures.reset()
+        await inbox.hand_over(fresh)
+        offset = max(u.update_id for u in updates) + 1
+
+
+class Failures:
+    """Backoff after failures in a row, with one warning line for each."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def reset(self) -> None:
+        self.count = 0
+
+    async def wait(self, error: BaseException, doing: str) -> None:
+        if isinstance(error, RetryAfter):
+            after = error.retry_after
+            delay = float(after.total_seconds() if hasattr(after, "total_seconds") else after)
+        else:
+            delay = BACKOFF_S[min(self.count, len(BACKOFF_S) - 1)]
+        self.count += 1
+        if isinstance(error, Conflict):
+            what = "another process is polling for this bot (or a webhook is set)"
+        else:
+            what = f"{type(error).__name__}: {error}"
+        log.warning("%s failed (%s); retrying in %g s", doing, " ".join(what.split())[:300], delay)
+        await asyncio.sleep(delay)
+
+
+class _InvalidJsonFilter(logging.Filter):
+    """PTB logs a traceback for every answer that is not JSON (a proxy's 502 page) and
+    then raises the error to its caller, which reports it: the traceback goes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Can not load invalid JSON data")
+
+
+def quiet_invalid_json() -> None:
+    logger = logging.getLogger("telegram.request.BaseRequest")
+    if not any(isinstance(f, _InvalidJsonFilter) for f in logger.filters):
+        logger.addFilter(_InvalidJsonFilter())
