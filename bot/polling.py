@@ -78,7 +78,6 @@ def run(app: Application) -> None:
 async def poll(app: Application, inbox: Inbox) -> None:
     """Delete a webhook, hand over what an earlier process stored and did not handle, then
     poll: each batch is stored, then queued; the next call's offset acknowledges it."""
-    quiet_invalid_json()
     failures = Failures()
     while True:
         try:
@@ -136,17 +135,3 @@ class Failures:
             what = f"{type(error).__name__}: {error}"
         log.warning("%s failed (%s); retrying in %g s", doing, " ".join(what.split())[:300], delay)
         await asyncio.sleep(delay)
-
-
-class _InvalidJsonFilter(logging.Filter):
-    """PTB logs a traceback for every answer that is not JSON (a proxy's 502 page) and
-    then raises the error to its caller, which reports it: the traceback goes."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Can not load invalid JSON data")
-
-
-def quiet_invalid_json() -> None:
-    logger = logging.getLogger("telegram.request.BaseRequest")
-    if not any(isinstance(f, _InvalidJsonFilter) for f in logger.filters):
-        logger.addFilter(_InvalidJsonFilter())

@@ -6,13 +6,10 @@ is wrong with the bot:
 - ``telegram.request.BaseRequest``, "Can not load invalid JSON data": a body that is not
   JSON (a proxy's HTML 502 page), which it then raises as a ``NetworkError`` (or a bare
   ``TelegramError`` for a 200);
-- ``telegram.ext.Updater``, "Error while calling `get_updates` one more time": the last
-  getUpdates of a stop, when Telegram does not answer it in time (the updates it would have
-  acknowledged come again at the next start, and are dropped there by update id).
 
-Whoever called logs the first two as one warning line (bot.sender, bot.handlers.on_error),
-so PTB's records of them are dropped; the third becomes one warning line. Only these: any
-other record, and these messages with another kind of exception, are left as they are.
+Whoever called logs them as one warning line (bot.sender, bot.handlers.on_error,
+bot.polling), so PTB's records of them are dropped. Only these: any other record, and these
+messages with another kind of exception, are left as they are.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ import logging
 
 from telegram.error import RetryAfter
 
-from bot.telegram_errors import is_telegram_failure, short
 
 
 def _error(record: logging.LogRecord) -> BaseException | None:
@@ -39,30 +35,10 @@ class _RaisedToTheBot(logging.Filter):
         return not (str(record.msg).startswith(self.message) and isinstance(_error(record), self.errors))
 
 
-class _OneLine(logging.Filter):
-    """Makes PTB's record of a Telegram failure it handles itself one warning line."""
-
-    def __init__(self, message: str, says: str) -> None:
-        super().__init__()
-        self.message, self.says = message, says
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        error = _error(record)
-        if error is not None and str(record.msg).startswith(self.message) and is_telegram_failure(error):
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-            record.msg, record.args = self.says, (short(error),)
-            record.exc_info, record.exc_text = None, None
-        return True
-
-
 FILTERS: dict[str, logging.Filter] = {
     "telegram.ext.AIORateLimiter": _RaisedToTheBot("Rate limit hit after maximum", (RetryAfter,)),
     # the JSON parser's error: PTB raises its own in its place
     "telegram.request.BaseRequest": _RaisedToTheBot("Can not load invalid JSON data", (ValueError,)),
-    "telegram.ext.Updater": _OneLine(
-        "Error while calling `get_updates` one more time",
-        "stopping: the last getUpdates failed (%s); its updates come again at the next start",
-    ),
 }
 
 

@@ -12,8 +12,6 @@ import logging
 import os
 import random
 import signal
-import subprocess
-import time
 
 import pytest
 
@@ -27,9 +25,7 @@ from bot.thinking import Thinker
 from engine.base import get_game
 from storage.models import OutboxItem
 from tests.e2e import open_table
-from tests.fakebot import FakeRequest, FakeTelegram
-from tests.http_fake import HttpBotApi
-from tests.test_polling_smoke import start_bot
+from tests.fakebot import FakeRequest
 from tests.test_e2e_sheet_pictures import enter_hand, photos, score_table
 from tests.test_faults import play
 
@@ -327,28 +323,3 @@ async def test_a_worker_that_dies_unasked_is_one_warning_and_the_easy_player_mov
         assert await asyncio.wait_for(again, 60)
     finally:
         thinker.close()
-
-
-def test_a_stop_while_telegram_hangs_is_one_warning_line_each(tmp_path):
-    """``cardbot run`` stopped while Telegram takes calls and never answers them: PTB's
-    last getUpdates times out (it logged that with three chained tracebacks)."""
-    fake = FakeTelegram()
-    api = HttpBotApi(fake).start()
-    process = start_bot(api, tmp_path / "bot.sqlite3")
-    try:
-        api.wait_for(lambda: api.polls > 0, what="the bot to poll")
-        api.unreachable.set()
-        time.sleep(3)  # a poll is stuck now
-        process.send_signal(signal.SIGTERM)
-        try:
-            output, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-    finally:
-        if process.poll() is None:
-            process.kill()
-        api.stop()
-        fake.close()
-    assert "Traceback" not in output and " ERROR " not in output, output
-    assert "WARNING telegram.ext.Updater: stopping: the last getUpdates failed" in output, output

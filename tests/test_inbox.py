@@ -64,6 +64,17 @@ async def until(predicate, what: str, timeout: float = 20.0):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+async def settled_until(bot, predicate, what: str, timeout: float = 20.0):
+    """``until``, sending what the outbox holds meanwhile (a command's answer goes there)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await bot.settle()
+        if value := predicate():
+            return value
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 async def a_move(bot, table_id, people) -> tuple[dict, str]:
     """The update of the person to act pressing their first move button, and its query id."""
     for user in people:
@@ -120,7 +131,9 @@ async def test_polling_acknowledges_an_update_only_after_it_is_stored(bot):
         for user in people:
             await bot.fake.send(api.bot_stub, user, user, "/help")
             await asyncio.sleep(0.01)
-        await until(lambda: len([m for u in people for m in bot.fake.messages(u.id)]) >= 3, "the three answers")
+        await settled_until(
+            bot, lambda: len([m for u in people for m in bot.fake.messages(u.id)]) >= 3, "the three answers"
+        )
         await until(lambda: not api.pending, "the updates to be acknowledged")
     with lock:
         seen = list(events)
