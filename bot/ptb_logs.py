@@ -19,7 +19,6 @@ import logging
 from telegram.error import RetryAfter
 
 
-
 def _error(record: logging.LogRecord) -> BaseException | None:
     return record.exc_info[1] if record.exc_info else None
 

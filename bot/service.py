@@ -844,13 +844,18 @@ class TableService:
         self, table_id: int, version: int, person: Person, command: str, is_admin: AdminCheck, place: PressPlace
     ) -> str:
         """Rematch (same seats, next game of the series) or close, after a game ended."""
+        table = await self._table(table_id)
+        place.require_table_chat(table)
+        _, mine = await self.seat_of(table_id, person.id)
+        # settled before the lock: an admin lookup may wait on Telegram
+        allowed = mine is not None or person.id == table.opener_id or await is_admin(table.chat_id)
         async with self.lock(table_id):
             table = await self._table(table_id)
             place.require_table_chat(table)
             if table.status != BETWEEN or version != table.version:
                 raise StaleButton()
-            seats, mine = await self.seat_of(table_id, person.id)
-            if mine is None and person.id != table.opener_id and not await is_admin(table.chat_id):
+            seats, _ = await self.seat_of(table_id, person.id)
+            if not allowed:
                 raise UserError("err.not_seated")
             if command == "rematch":
                 missing = [
@@ -878,10 +883,11 @@ class TableService:
             table = await self.repo.find_open_table(chat_id, thread_id)
             if table is None:
                 raise UserError("err.no_table")
+            # settled before the lock: an admin lookup may wait on Telegram
+            if person.id != table.opener_id and not await is_admin(table.chat_id):
+                raise UserError("err.host_only")
             async with self.lock(table.id):
                 table = await self._table(table.id)
-                if person.id != table.opener_id and not await is_admin(table.chat_id):
-                    raise UserError("err.host_only")
                 try:
                     await self.repo.update_table(table.id, expected_version=table.version, status=CLOSED)
                 except VersionConflict:
