@@ -70,6 +70,7 @@ LONGEST_FIRST = (
     "tests/test_demo_browser.py",
     "tests/test_webhook_workers.py",
     "tests/test_chaos.py",
+    "tests/test_crowd_play.py",
     "tests/test_preferans_ru_random.py",
     "tests/test_ai_preferans_ru.py",
 )
