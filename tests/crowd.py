@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from bot.screens import move_key
 from engine.base import get_game
+import pytest
+
 from tests.e2e import BotUnderTest, sensible_choice
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
@@ -390,3 +392,12 @@ def _idle_press(
         return None
     message, data = rng.choice(seen)
     return Press(person, message, data)
+
+
+@pytest.fixture
+def crowd_fake_telegram():
+    """Telegram's flood limit on; handler errors are collected, not raised, so that a run
+    shows all that went wrong (the ERROR log check reports them)."""
+    fake = FakeTelegram(group_flood_limit=20, raise_handler_errors=False)
+    yield fake
+    fake.close()

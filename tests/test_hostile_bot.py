@@ -187,19 +187,7 @@ async def test_the_removal_update_closes_the_lobby_too(bot, fake_telegram):
     fake = fake_telegram
     anya, boris = fake.user(1, "Аня"), fake.user(2, "Борис")
     table = await open_table(bot, GROUP, anya, [boris])
-    fake.kick_bot(GROUP)
-    await fake.feed(
-        bot.app,
-        fake._next_update(
-            my_chat_member={
-                "chat": fake.chats[GROUP].to_api(),
-                "from": anya.to_api(),
-                "date": 0,
-                "old_chat_member": {"status": "member", "user": fake.bot_user},
-                "new_chat_member": {"status": "kicked", "user": fake.bot_user, "until_date": 0},
-            }
-        ),
-    )
+    await fake.remove_bot(bot.app, GROUP, by=anya)
     await bot.settle()
     assert (await bot.repo.get_table(table.id)).status == "closed"
     assert "бота убрали из группы" in fake.last_message(boris.id).text

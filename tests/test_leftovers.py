@@ -73,19 +73,7 @@ async def test_cancel_mid_game_leaves_no_live_button(bot, fake_telegram):
 async def test_removed_from_the_group_leaves_no_live_button(bot, fake_telegram):
     fake = fake_telegram
     table, (anya, boris, vera), hands = await durak_with_spectator(bot, fake)
-    fake.kick_bot(GROUP)
-    await fake.feed(
-        bot.app,
-        fake._next_update(
-            my_chat_member={
-                "chat": fake.chats[GROUP].to_api(),
-                "from": anya.to_api(),
-                "date": 0,
-                "old_chat_member": {"status": "member", "user": fake.bot_user},
-                "new_chat_member": {"status": "kicked", "user": fake.bot_user, "until_date": 0},
-            }
-        ),
-    )
+    await fake.remove_bot(bot.app, GROUP, by=anya)
     await bot.settle()
     assert (await bot.repo.get_table(table.id)).status == "closed"
     for user in (anya, boris, vera):  # the group is out of reach: only the DMs matter

@@ -527,6 +527,18 @@ class FakeTelegram:
     def kick_bot(self, chat_id: int) -> None:
         self.chats[chat_id].bot_kicked = True
 
+    async def remove_bot(self, app, chat_id: int, by: FakeUser) -> None:
+        """``by`` removes the bot from the group: Telegram's my_chat_member update."""
+        self.kick_bot(chat_id)
+        change = {
+            "chat": self.chats[chat_id].to_api(),
+            "from": by.to_api(),
+            "date": 0,
+            "old_chat_member": {"status": "member", "user": self.bot_user},
+            "new_chat_member": {"status": "kicked", "user": self.bot_user, "until_date": 0},
+        }
+        await self.feed(app, self._next_update(my_chat_member=change))
+
     def fail_next(
         self,
         method: str,
