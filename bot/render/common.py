@@ -139,3 +139,15 @@ def chunk(items: list, size: int) -> list[list]:
 def pre_table(rows: list[list[str]], align_right: Collection[int] = frozenset()) -> str:
     """A monospaced table for an HTML <pre> block (cells already plain text)."""
     return "<pre>" + esc(grid(rows, align_right)) + "</pre>"
+
+
+def seat_name(names: list[str], seat: object) -> str:
+    """``names[seat]``, or "?" for what is not a seat of that table."""
+    return names[seat] if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names) else "?"
+
+
+def signed(value: object) -> str:
+    """Points with their sign, a real minus, one decimal when not whole: "+12", "−3.5"."""
+    number = float(value)  # type: ignore[arg-type]
+    text = f"{number:+.0f}" if number == int(number) else f"{number:+.1f}"
+    return text.replace("-", "−")
