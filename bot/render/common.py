@@ -6,6 +6,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Collection
+from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -146,8 +147,9 @@ def seat_name(names: list[str], seat: object) -> str:
     return names[seat] if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names) else "?"
 
 
-def signed(value: object) -> str:
-    """Points with their sign, a real minus, one decimal when not whole: "+12", "−3.5"."""
-    number = float(value)  # type: ignore[arg-type]
+def signed(value: int | float | str) -> str:
+    """Points with their sign, a real minus, one decimal when not whole: "+12", "−3.5"
+    (exact numbers come as ints or "a/b" strings)."""
+    number = float(Fraction(value))
     text = f"{number:+.0f}" if number == int(number) else f"{number:+.1f}"
     return text.replace("-", "−")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from engine.facade import RulesFacade
@@ -26,12 +27,12 @@ class BridgeGame(RulesFacade, rules=rules):
         return 4, 4
 
     def standings(self, result: JsonDict, players: int) -> Standings:
-        """The partnerships, by the rubber's winner, else by the amounts."""
+        """The partnerships, by the rubber's winner, else by the amounts (exact: ints or "a/b")."""
         winner = result.get("winner")
         if winner in ("NS", "EW"):
             return partnerships(winner == "NS", winner == "EW")
         amounts = result.get("amounts") or [0, 0]
-        return partnerships(float(amounts[0]), float(amounts[1]))
+        return partnerships(float(Fraction(amounts[0])), float(Fraction(amounts[1])))
 
 
 GAME = BridgeGame()

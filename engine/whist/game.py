@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from engine.facade import RulesFacade
@@ -26,12 +27,12 @@ class WhistGame(RulesFacade, rules=rules):
         return 4, 4
 
     def standings(self, result: JsonDict, players: int) -> Standings:
-        """The partnerships, by the match's winner, else by the balance."""
+        """The partnerships, by the match's winner, else by the balance (exact: ints or "a/b")."""
         winner = result.get("winner")
         if winner in ("NS", "EW"):
             return partnerships(winner == "NS", winner == "EW")
         balance = result.get("balance") or {}
-        return partnerships(float(balance.get("NS", 0)), float(balance.get("EW", 0)))
+        return partnerships(float(Fraction(balance.get("NS", 0))), float(Fraction(balance.get("EW", 0))))
 
 
 GAME = WhistGame()
