@@ -17,13 +17,13 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from engine.base import get_game
-from engine.ratings import RATED_GAMES, Skill
+from engine.ratings import Skill, rated_games
 from engine.records import make_record
 from storage.models import FinishedGame, RatingRow
 from bot.games import ui_for
 from bot.handlers import admin_check, answer, chat_lang, is_group, press_place, reply, service_of, use_chooser
 from bot.i18n import t
-from bot.render.common import display_name
+from bot.render.common import display_name, seat_name
 from bot.service import UserError, button_number
 
 TOP_LIMIT = 10  # rows of a group's table for one game ...
@@ -87,8 +87,9 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     repo = service_of(context).repo
     chat_id = _chat_id(update)
     wanted = context.args[0].lower() if context.args else None
-    if wanted is not None and wanted not in RATED_GAMES:
-        await reply(update, context, t(lang, "top.unknown", games=", ".join(RATED_GAMES)))
+    rated = rated_games()
+    if wanted is not None and wanted not in rated:
+        await reply(update, context, t(lang, "top.unknown", games=", ".join(rated)))
         return
     games = [wanted] if wanted else await repo.rated_games(chat_id)
     limit = TOP_LIMIT if wanted else TOP_LIMIT_ALL
@@ -157,35 +158,13 @@ async def _chat_title(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> str:
 
 # ---------------------------------------------------------------------- /history
 def result_line(fg: FinishedGame, lang: str) -> str:
-    """The outcome of a finished game in one line (HTML)."""
-    r, names = fg.result, [_seat_name(p) for p in fg.players]
-
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    def signed(value: Any) -> str:
-        number = float(value)
-        text = f"{number:+.0f}" if number == int(number) else f"{number:+.1f}"
-        return text.replace("-", "−")
-
-    if r.get("draw"):
-        text = t(lang, "history.draw")
-    elif "durak" in r:
-        text = t(lang, "history.durak", name=name(r["durak"]))
-    elif "settlement" in r:
-        text = " · ".join(f"{name(i)} {signed(v)}" for i, v in enumerate(r["settlement"]))
-    elif "totals" in r and isinstance(r["totals"], list):
-        order = sorted(range(len(r["totals"])), key=lambda i: -r["totals"][i])
-        text = " · ".join(f"{name(i)} {signed(r['totals'][i])}" for i in order)
-    elif r.get("winner") in ("NS", "EW"):
-        seats = (0, 2) if r["winner"] == "NS" else (1, 3)
-        text = t(lang, "history.won", names=", ".join(name(s) for s in seats if s < len(names)))
-    else:
-        text = t(lang, "history.no_winner")
-    forfeit = r.get("forfeit")
-    if forfeit is not None and forfeit is not False:
-        who = name(r["durak"]) if forfeit is True else name(forfeit)
-        text += " " + t(lang, "history.forfeit", name=who)
+    """The outcome of a finished game in one line (HTML): the game's own line, and who
+    ran out of time when a seat forfeited."""
+    names = [_seat_name(p) for p in fg.players]
+    text = ui_for(fg.game).result_line(fg.result, names, lang)
+    forfeit = fg.result.get("forfeit")
+    if isinstance(forfeit, int) and not isinstance(forfeit, bool):
+        text += " " + t(lang, "history.forfeit", name=seat_name(names, forfeit))
     return text
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from engine.base import get_game
-from engine.ratings import Skill, Standings, finish_order, standings, update
-from storage.models import ActionRow, FinishedGame, RatingRow, SeatRow, TableRow
+from engine.ratings import Skill, Standings, standings, update
+from storage.models import FinishedGame, RatingRow, SeatRow, TableRow
 from storage.repository import RateFn
 from bot.screens import computer_level
 
@@ -45,17 +44,6 @@ def finished_game(
         rated=rated,
         finished_at=now,
     )
-
-
-def durak_finish_order(dealt: Any, logged: list[ActionRow], last: list[tuple[int | None, str]]) -> list[list[int]]:
-    """Who got rid of their cards in which order: the game's log replayed from the state
-    after its deal (the events are not stored), with the actions that end it."""
-    game = get_game("durak")
-    state, events_by_action = dealt, []
-    for seat, action in [(a.seat, a.action) for a in logged] + last:
-        state, events = game.apply(state, seat, action)
-        events_by_action.append(events)
-    return finish_order(events_by_action)
 
 
 def rating_function(finished: FinishedGame, found: Standings, now: float) -> RateFn:
@@ -94,16 +82,12 @@ def rating_function(finished: FinishedGame, found: Standings, now: float) -> Rat
 
 
 def ending(
-    table: TableRow,
-    seats: list[SeatRow],
-    result: dict[str, Any],
-    now: float,
-    order: list[list[int]] | None = None,
+    table: TableRow, seats: list[SeatRow], result: dict[str, Any], now: float
 ) -> tuple[FinishedGame, RateFn | None]:
     """The history row of a game that just ended, and its rating update (None for a
     game that is not rated: a score sheet, or no person at the table)."""
     try:
-        found = standings(table.game, result, len(seats), order or ())
+        found = standings(table.game, result, len(seats))
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         # a result the rating cannot read must never block the game's last move: the
         # game goes into the history unrated, and the log says why

@@ -26,7 +26,7 @@ from storage.models import FinishedGame
 from storage.repository import Repository, TableExists, VersionConflict
 from storage.repository import RateFn
 from bot.games import ui_for
-from bot.ratings import durak_finish_order, ending
+from bot.ratings import ending
 from bot.render.common import computer_name, display_name
 from bot.sheet_mode import DEFAULT_MODE, sheet_payloads
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, TIMER_CHOICES, computer_level, lobby_stamp, move_key
@@ -472,7 +472,7 @@ class TableService:
             history = history + [result]
             fields["status"] = BETWEEN
             snapshot = True
-            finished, rate = await self._ending(table, seats, result or {}, actions)
+            finished, rate = self._ending(table, seats, result or {})
         else:
             timer = self._timer_for(table, version, after, seats)
         names = seat_names(seats)
@@ -526,23 +526,10 @@ class TableService:
         """A deal of a game that had one before: every deal ends with its score sheet."""
         return before is not None and not ui.group_controls and any(e.get("type") == "deal" for e in events)
 
-    async def _ending(
-        self, table: TableRow, seats: list[SeatRow], result: dict, last: list[tuple[int | None, str]]
-    ) -> tuple[FinishedGame, RateFn | None]:
+    def _ending(self, table: TableRow, seats: list[SeatRow], result: dict) -> tuple[FinishedGame, RateFn | None]:
         """The game joins the group's history and its players' ratings: both are written
         in the transaction of its last move (``bot.ratings``)."""
-        order = None
-        if table.game == "durak" and "durak" in result:  # the order of finishing is in the log
-            order = await self._durak_finish_order(table, last)
-        return ending(table, seats, result, self.clock(), order)
-
-    async def _durak_finish_order(self, table: TableRow, last: list[tuple[int | None, str]]) -> list[list[int]]:
-        """A durak game is one deal, stored with a snapshot: replay from there."""
-        snap = await self.repo.latest_snapshot(table.id)
-        if snap is None:
-            return []
-        seq, data = snap
-        return durak_finish_order(get_game(table.game).load(data), await self.repo.load_actions(table.id, seq), last)
+        return ending(table, seats, result, self.clock())
 
     async def _post_payloads(
         self, table: TableRow, ui: Any, events: list[dict], view: dict, names: list[str], texts: list[str], over: bool

@@ -13,6 +13,7 @@ by ``apply`` are public: they never carry a card that not everyone at the table 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import random
 from typing import Any, Protocol
 
@@ -71,6 +72,16 @@ class Game(Protocol):
     # log still replays without an RNG. A game without it is one deal long (durak).
     # def system_action(self, state: Any, rng: random.Random) -> str | None: ...
 
+    # Optional. A rated game says how its result placed the seats (OpenSpiel's
+    # ``returns()`` in spirit): ``engine.standings.Standings``, one side per player or the
+    # partnerships. A ``forfeit`` seat in the result is put last by ``engine.ratings``.
+    # A game without it (a score-only sheet) is not rated.
+    # def standings(self, result: JsonDict, players: int) -> Standings: ...
+
+    # Optional. A game with a score-only record (``engine.score``, docs/rules/records.md)
+    # names the module that scores it: ``score(record)`` and ``text(record, lang)``.
+    # record: ModuleType
+
 
 _GAMES: dict[str, Game] = {}
 
@@ -96,3 +107,13 @@ def get_game(name: str) -> Game:
         return _GAMES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}") from None
+
+
+def games() -> list[Game]:
+    """Every registered game: each game package under ``engine`` registers its games on import."""
+    import engine
+
+    for module in pkgutil.iter_modules(engine.__path__):
+        if module.ispkg:
+            importlib.import_module(f"engine.{module.name}")
+    return list(_GAMES.values())

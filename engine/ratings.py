@@ -1,23 +1,13 @@
-"""Ratings from finished games: who placed where, read from a game's ``result(...)``
-dict, and the skill update, done by the OpenSkill library (Plackett-Luce model, made
+"""Ratings from finished games: who placed where, as each game's own
+``standings(result, players)`` says (``engine.base.Game``; a game without it is not
+rated), and the skill update, done by the OpenSkill library (Plackett-Luce model, made
 for many players and for teams) -- no rating maths of our own.
 
-Places, best first (a lower rank is better, equal ranks are a tie):
-
-* durak: the durak is last (durak §7.4). The others place in the order
-  they got rid of their cards (``finish_order``: the seats that went out with one
-  action share a place); without that order, everyone but the durak shares first
-  place. A draw (nobody left holding cards) is a tie of everyone.
-* King: the game's own ``places``.
-* preferans and Russian preferans: the settlement, higher is better (exact: "a/b" strings).
-* whist and bridge: two partnerships, North-South (seats 0, 2) against East-West
-  (seats 1, 3), placed by the match's winner, else by the balance or the amounts.
-
-A forfeit (the turn timer ran out on a player, ``result["forfeit"]``) puts that
-player's side last whatever the score says: it is a loss for the one who left. A table
-closed before its game ended has no result, so it is not rated. Score sheets (games
-played with real cards, only written down here) are not rated: the sheet's seats are
-the people holding the pen, not necessarily the players.
+A forfeit (the turn timer ran out on a player, ``result["forfeit"]`` naming the seat)
+puts that player's side last whatever the score says: it is a loss for the one who left.
+A table closed before its game ended has no result, so it is not rated. Score sheets
+(games played with real cards, only written down here) define no standings: the sheet's
+seats are the people holding the pen, not necessarily the players.
 
 Shown to people is the conservative estimate ``mu - 3 sigma`` (the skill the player
 has with about 99.7% certainty), scaled so that a newcomer shows ``DISPLAY_BASE``:
@@ -29,16 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from engine.base import games, get_game
+from engine.standings import Standings, last
+
+__all__ = ["DISPLAY_BASE", "NEW_SKILL", "Skill", "Standings", "rated_games", "standings", "update"]
+
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: the library's defaults
 DISPLAY_BASE = 1500  # a newcomer's figure (mu - 3 sigma = 0)
 DISPLAY_SCALE = 24  # points per unit of mu - 3 sigma: one sigma of a newcomer is 200
-TEAMS = ((0, 2), (1, 3))  # North-South and East-West at whist and bridge
-RATED_GAMES = ("durak", "king", "preferans", "preferans_ru", "whist", "bridge")
 
 
 @dataclass(frozen=True)
@@ -60,101 +52,21 @@ class Skill:
 NEW_SKILL = Skill(MODEL.mu, MODEL.sigma)
 
 
-@dataclass(frozen=True)
-class Standings:
-    """Sides of a finished game (each a list of seats) and their ranks, 1 = best."""
-
-    teams: list[list[int]]
-    ranks: list[int]
-
-    def winners(self) -> set[int]:
-        """Seats of the sides in first place; nobody when all sides tie."""
-        if len(set(self.ranks)) == 1:
-            return set()
-        return {seat for team, rank in zip(self.teams, self.ranks) if rank == 1 for seat in team}
+def rated_games() -> tuple[str, ...]:
+    """The registered games that define standings, by name."""
+    return tuple(sorted(g.name for g in games() if hasattr(g, "standings")))
 
 
-def ranks_of(scores: Sequence[float]) -> list[int]:
-    """Higher score = better place; equal scores share it (1, 1, 3)."""
-    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
-
-
-def standings(
-    game: str, result: Mapping[str, Any], players: int, finish_order: Sequence[Sequence[int]] = ()
-) -> Standings | None:
-    """How the seats placed, or None for a game that is not rated."""
-    if game == "durak":
-        found = _durak(result, players, finish_order)
-    elif game == "king":
-        found = Standings([[s] for s in range(players)], [int(p) for p in result["places"]])
-    elif game in ("preferans", "preferans_ru"):  # exact settlements: ints or "a/b" strings
-        found = Standings([[s] for s in range(players)], ranks_of([float(Fraction(x)) for x in result["settlement"]]))
-    elif game in ("whist", "bridge"):
-        found = _partnerships(game, result)
-    else:
+def standings(game: str, result: Mapping[str, Any], players: int) -> Standings | None:
+    """How the seats of a finished ``game`` placed, or None for a game that is not rated."""
+    placed = getattr(get_game(game), "standings", None)
+    if placed is None:
         return None
+    found: Standings = placed(result, players)
     forfeit = result.get("forfeit")  # a seat; durak writes True (its durak is the one who left)
     if isinstance(forfeit, int) and not isinstance(forfeit, bool):
-        found = _last(found, forfeit)
+        found = last(found, forfeit)
     return found
-
-
-def _durak(result: Mapping[str, Any], players: int, finish_order: Sequence[Sequence[int]]) -> Standings:
-    seats = list(range(players))
-    if result.get("draw"):
-        return Standings([[s] for s in seats], [1] * players)
-    durak = int(result["durak"])
-    rank = {s: 0 for s in seats}
-    place = 1
-    for group in finish_order:
-        for seat in group:
-            if seat != durak and rank[seat] == 0:
-                rank[seat] = place
-        place += 1
-    for seat in seats:  # still holding cards when the game ended (a forfeit): behind those out
-        if rank[seat] == 0 and seat != durak:
-            rank[seat] = place
-    rank[durak] = max(rank.values()) + 1
-    return Standings([[s] for s in seats], _dense([rank[s] for s in seats]))
-
-
-def _partnerships(game: str, result: Mapping[str, Any]) -> Standings:
-    winner = result.get("winner")
-    if winner in ("NS", "EW"):
-        ranks = [1, 2] if winner == "NS" else [2, 1]
-    elif game == "whist":
-        balance = result.get("balance") or {}
-        ranks = ranks_of([float(balance.get("NS", 0)), float(balance.get("EW", 0))])
-    else:
-        amounts = result.get("amounts") or [0, 0]
-        ranks = ranks_of([float(amounts[0]), float(amounts[1])])
-    return Standings([list(TEAMS[0]), list(TEAMS[1])], ranks)
-
-
-def _last(found: Standings, seat: int) -> Standings:
-    """The side of ``seat`` placed behind every other side."""
-    ranks = list(found.ranks)
-    for i, team in enumerate(found.teams):
-        if seat in team:
-            ranks[i] = max(ranks) + 1
-    return Standings(found.teams, _dense(ranks))
-
-
-def _dense(ranks: Sequence[int]) -> list[int]:
-    """Ranks renumbered 1, 2, 3 ... keeping ties and order."""
-    order = sorted(set(ranks))
-    return [order.index(r) + 1 for r in ranks]
-
-
-def finish_order(events_by_action: Sequence[Sequence[Mapping[str, Any]]]) -> list[list[int]]:
-    """Who went out, in order, from the events of a game's actions: the seats of one
-    action's ``finished`` events went out together (durak §7)."""
-    order: list[list[int]] = []
-    for events in events_by_action:
-        group = [int(e["seat"]) for e in events if e.get("type") == "finished"]
-        if group:
-            order.append(group)
-    return order
 
 
 def update(seat_players: Sequence[str], current: Mapping[str, Skill], found: Standings) -> dict[str, Skill]:

@@ -1,8 +1,8 @@
 """Score-only records (``docs/rules/records.md``): people who play with real cards
 hand in what happened, and the same scoring code the engines use computes the sheet.
 
-Each game with a score sheet provides a module ``engine.<game>.record`` with
-``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
+Each game with a score sheet names its module ``engine.<game>.record`` as the game's
+``record`` attribute (``engine.base.Game``), with ``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
 ``ScoreError`` for a malformed or impossible record. ``text`` wraps the prose lines to
 the 40 columns a phone shows (the tables already fit).
@@ -10,9 +10,9 @@ the 40 columns a phone shows (the tables already fit).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol, cast
 
+from engine.base import games, get_game
 from engine.jsondata import JsonDict
 from engine.text import wrap_lines
 
@@ -27,9 +27,6 @@ class ScoreError(Exception):
         self.message = message
 
 
-SCORED_GAMES = ("preferans", "preferans_ru", "bridge", "whist")
-
-
 class _RecordModule(Protocol):
     """What ``engine/<game>/record.py`` of a scored game provides."""
 
@@ -38,16 +35,19 @@ class _RecordModule(Protocol):
     def text(self, record: Any, lang: str = ...) -> str: ...
 
 
+def scored_games() -> tuple[str, ...]:
+    """The registered games that have a score-only record, by name."""
+    return tuple(sorted(g.name for g in games() if hasattr(g, "record")))
+
+
 def _module(record: Any) -> _RecordModule:
     if not isinstance(record, dict):
         raise ScoreError(0, "the record must be a JSON object")
     game = record.get("game")
-    if game not in SCORED_GAMES:
-        raise ScoreError(0, f"unknown game {game!r}; expected one of {', '.join(SCORED_GAMES)}")
-    try:
-        return cast(_RecordModule, importlib.import_module(f"engine.{game}.record"))
-    except ModuleNotFoundError:
-        raise ScoreError(0, f"score sheets for {game} are not available yet") from None
+    scored = scored_games()
+    if game not in scored:
+        raise ScoreError(0, f"unknown game {game!r}; expected one of {', '.join(scored)}")
+    return cast(_RecordModule, get_game(game).record)  # type: ignore[attr-defined]
 
 
 def score(record: Any) -> JsonDict:

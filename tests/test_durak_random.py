@@ -212,9 +212,13 @@ class Checker:
         # 8. two decks: nobody holds loss_at while the game goes on
         if o.two_decks and s.phase != "over":
             assert all(len(h) < o.two_deck_loss_at for h in s.hands)
+        # 9. the order of going out: the seats this action put out are one more group,
+        # and the result carries the order
+        went = [e["seat"] for e in events if e.get("type") == "finished"]
+        assert s.out == (prev.out + [went] if went else prev.out)
         if s.phase == "over":
             r = s.result
-            assert r is not None
+            assert r is not None and r["out"] == s.out
             if r.get("draw"):
                 assert not any(s.hands)
             elif not r.get("forfeit"):
@@ -401,7 +405,8 @@ def play_random_game(options, players, seed, *, deep=True, history=None, max_act
             s, ev = G.apply(s, None, f"forfeit {loser}")
             log.append((None, f"forfeit {loser}"))
             chk.check(prev, s, None, f"forfeit {loser}", ev, views=deep)
-            assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True, "dealer": s.dealer}
+            out = prev.out  # those who went out before the forfeit keep their places
+            assert G.result(s) == {"durak": loser, "by_52": False, "forfeit": True, "dealer": s.dealer, "out": out}
     return s, log
 
 

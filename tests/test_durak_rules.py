@@ -530,12 +530,13 @@ def test_finished_player_is_skipped_and_d_finished_passes_lead_on():
 def test_durak_and_draw():
     s = mk(hands=[["7S"], ["9S"]], trump_card="6H", trump_in_stock=False, dealer=1)
     s, ev = play(s, (0, "attack 7S"), (1, "beat 7S 9S"))
-    assert G.is_over(s) and G.result(s) == {"draw": True, "dealer": 1}
-    assert ev[-1] == {"type": "game_over", "result": {"draw": True, "dealer": 1}}
+    # both went out on the last beat: one group of the order they went out
+    assert G.is_over(s) and G.result(s) == {"draw": True, "dealer": 1, "out": [[0, 1]]}
+    assert ev[-1] == {"type": "game_over", "result": {"draw": True, "dealer": 1, "out": [[0, 1]]}}
     assert G.view(s, None)["phase"] == "over" and G.to_act(s) == []
     s = mk(hands=[["7S"], ["6S", "8H"]], trump_card="6H", trump_in_stock=False)
     s, ev = play(s, (0, "attack 7S"), (1, "take"))
-    assert G.result(s) == {"durak": 1, "by_52": False, "dealer": 0}
+    assert G.result(s) == {"durak": 1, "by_52": False, "dealer": 0, "out": [[0]]}
     rejects(s, 1, "attack 7S", "game_over")
     assert G.legal_actions(s, 1) == []
 
@@ -748,7 +749,7 @@ def test_two_decks_52_cards_lose_at_once_even_with_stock():
     s = mk(o, hands=[m_hand, d_hand], stock=stock, trump_card="6C#2")
     s, ev = play(s, (0, "attack " + " ".join(attack)), (1, "take"))
     assert {"type": "pickup", "seat": 1, "count": 5} in ev
-    assert G.result(s) == {"durak": 1, "by_52": True, "dealer": 0}
+    assert G.result(s) == {"durak": 1, "by_52": True, "dealer": 0, "out": []}
     assert len(s.stock) == 11  # the stock was not empty
     assert "draw_cards" not in types(ev)
 
@@ -776,7 +777,7 @@ def test_forfeit():
     rejects(s, None, "forfeit 9", "bad_seat")
     rejects(s, None, "forfeit", "bad_syntax")
     t, ev = G.apply(s, None, "forfeit 2")
-    assert G.result(t) == {"durak": 2, "by_52": False, "forfeit": True, "dealer": 0}
+    assert G.result(t) == {"durak": 2, "by_52": False, "forfeit": True, "dealer": 0, "out": []}
     assert types(ev) == ["forfeit", "game_over"]
     rejects(t, None, "forfeit 1", "game_over")
     f = mk(n=3, hands=[["7S"], ["9S", "KD"], []], trump_card="6H", trump_in_stock=False, finished=[False, False, True])

@@ -1,30 +1,30 @@
-"""engine/ratings.py: places read from each game's result shape, and the OpenSkill
+"""engine/ratings.py: places as each game's ``standings`` reads its result, and the OpenSkill
 update they drive (a winner gains, a loser drops, partners move together)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.ratings import NEW_SKILL, Skill, finish_order, standings, update
+from engine.ratings import NEW_SKILL, Skill, standings, update
 from engine.selfplay import selfplay
 
 
 def test_durak_order_of_finishing_and_the_durak_last():
-    result = {"durak": 2, "by_52": False, "dealer": 0}
-    found = standings("durak", result, 4, finish_order=[[3], [0]])
+    result = {"durak": 2, "by_52": False, "dealer": 0, "out": [[3], [0]]}
+    found = standings("durak", result, 4)
     assert found.teams == [[0], [1], [2], [3]]
     assert found.ranks == [2, 3, 4, 1]  # 3 out first, then 0, 1 still held cards, 2 the durak
     assert found.winners() == {3}
 
 
-def test_durak_without_order_everyone_but_the_durak_shares_first_place():
+def test_durak_result_without_order_everyone_but_the_durak_shares_first_place():
     found = standings("durak", {"durak": 0, "by_52": False, "dealer": 1}, 3)
     assert found.ranks == [2, 1, 1]
     assert found.winners() == {1, 2}
 
 
 def test_durak_seats_out_with_one_action_tie_and_a_draw_has_no_winner():
-    found = standings("durak", {"durak": 1}, 4, finish_order=[[0, 3]])
+    found = standings("durak", {"durak": 1, "out": [[0, 3]]}, 4)
     assert found.ranks == [1, 3, 2, 1]
     draw = standings("durak", {"draw": True, "dealer": 0}, 3)
     assert draw.ranks == [1, 1, 1] and draw.winners() == set()
@@ -33,11 +33,6 @@ def test_durak_seats_out_with_one_action_tie_and_a_draw_has_no_winner():
 def test_durak_forfeit_is_a_loss_for_the_one_who_left():
     found = standings("durak", {"durak": 0, "by_52": False, "forfeit": True, "dealer": 0}, 3)
     assert found.ranks == [2, 1, 1]
-
-
-def test_finish_order_from_events():
-    events = [[{"type": "attack"}], [{"type": "finished", "seat": 2}], [], [{"type": "finished", "seat": 0}]]
-    assert finish_order(events) == [[2], [0]]
 
 
 def test_king_places_and_forfeit():

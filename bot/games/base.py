@@ -105,5 +105,10 @@ class GameUI:
             return False
         return any(event.get("type") in self.group_milestones for event in events)
 
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """The outcome of a finished game in one short line of /history (HTML); ``names``
+        are the seats' names, escaped. A ``forfeit`` seat is added after it by the caller."""
+        return t(lang, "history.no_winner")
+
     def rules_text(self, lang: str) -> str:
         return t(lang, f"rules.{self.name}")

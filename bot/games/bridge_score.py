@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.bridge import (
+    BridgeUI,
     SEATS,
     bid_text,
     deal_post,
@@ -139,6 +140,8 @@ class BridgeScoreUI(GameUI):
             elif event["type"] == "game_over":
                 out.append(final_post(event["result"], view["sheet"], None, lang))
         return out
+
+    result_line = BridgeUI.result_line
 
 
 register_ui(BridgeScoreUI())

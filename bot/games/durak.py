@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
+from bot.render.common import cards_text, chunk, esc, pre_table, seat_name, suit_text
 from engine.cards import label
 from engine.durak.tally import tally as series_tally
 
@@ -227,6 +227,14 @@ class DurakUI(GameUI):
             ]
         )
         return [text]
+
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """/history's line: the durak, or a draw; the durak's forfeit is said too."""
+        if result.get("draw"):
+            return t(lang, "history.draw")
+        durak = seat_name(names, result.get("durak"))
+        line = t(lang, "history.durak", name=durak)
+        return line + " " + t(lang, "history.forfeit", name=durak) if result.get("forfeit") is True else line
 
 
 register_ui(DurakUI())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc, suit_text
+from bot.render.common import cards_text, chunk, esc, seat_name, signed, suit_text
 from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
 from engine.king.options import DEAL7_THRESHOLDS, DEAL7_VALUES, KingOptions
 from engine.king.scoring import CONTRACTS
@@ -424,6 +424,12 @@ class KingUI(GameUI):
         if over is not None:  # a forfeit: the sheet so far and the final order
             return [sheet_post(view, names, lang, None)]
         return []
+
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """/history's line: the totals, best first."""
+        totals = result["totals"]
+        order = sorted(range(len(totals)), key=lambda i: -totals[i])
+        return " · ".join(f"{seat_name(names, i)} {signed(totals[i])}" for i in order)
 
 
 register_ui(KingUI())

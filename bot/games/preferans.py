@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc
+from bot.render.common import cards_text, chunk, esc, seat_name, signed
 from engine.cards import label
 from engine.preferans.options import default_max_refe
 from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
@@ -433,6 +433,10 @@ class PreferansUI(GameUI):
             text = sheet_post(view, names, lang, view.get("last_row"), view.get("hand_no"))
             out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
         return out
+
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """/history's line: the settlement, seat by seat."""
+        return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
 
 
 register_ui(PreferansUI())

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans_ru_score import contract_label, sheet_block, sheet_picture
+from bot.games.preferans_ru_score import PreferansRuScoreUI, contract_label, sheet_block, sheet_picture
 from bot.games.preferans_ru_score import next_option as sheet_next_option
 from bot.games.preferans_ru_score import option_rows as sheet_option_rows
 from bot.games.preferans_ru_score import variant_text as sheet_variant_text
@@ -292,6 +292,8 @@ class PreferansRuUI(GameUI):
 
     def rules_text(self, lang: str) -> str:
         return t(lang, "rules.preferans_ru")
+
+    result_line = PreferansRuScoreUI.result_line
 
 
 register_ui(PreferansRuUI())

@@ -15,7 +15,7 @@ from typing import Any
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
-from bot.render.common import chunk, esc
+from bot.render.common import chunk, esc, seat_name, signed
 from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
 from engine.preferans_ru.record import play
 from engine.preferans_ru.scoring import finished, fnum, settlement
@@ -292,6 +292,10 @@ class PreferansRuScoreUI(GameUI):
 
     def rules_text(self, lang: str) -> str:
         return t(lang, "rules.preferans_ru_score")
+
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """/history's line: the settlement, seat by seat."""
+        return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
 
 
 register_ui(PreferansRuScoreUI())

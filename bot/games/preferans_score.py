@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.preferans import (
+    PreferansUI,
     contract_label,
     level_name,
     option_rows,
@@ -182,6 +183,8 @@ class PreferansScoreUI(GameUI):
 
     def rules_text(self, lang):
         return t(lang, "rules.preferans")
+
+    result_line = PreferansUI.result_line
 
 
 register_ui(PreferansScoreUI())

@@ -364,5 +364,13 @@ class WhistUI(GameUI):
                 out.append(final_post(event["result"], view, names, lang))
         return out
 
+    def result_line(self, result: dict, names: list[str], lang: str) -> str:
+        """/history's line: the partnership that won, else no winner."""
+        winner = result.get("winner")
+        if winner not in ("NS", "EW"):
+            return t(lang, "history.no_winner")
+        seats = (0, 2) if winner == "NS" else (1, 3)
+        return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))
+
 
 register_ui(WhistUI())

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.whist import (
+    WhistUI,
     PRESETS,
     final_post,
     honours_notes,
@@ -127,6 +128,8 @@ class WhistScoreUI(GameUI):
             elif event["type"] == "game_over":
                 out.append(final_post(event["result"], view, None, lang))
         return out
+
+    result_line = WhistUI.result_line
 
 
 register_ui(WhistScoreUI())

@@ -6,6 +6,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Collection
+from fractions import Fraction
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -139,3 +140,16 @@ def chunk(items: list, size: int) -> list[list]:
 def pre_table(rows: list[list[str]], align_right: Collection[int] = frozenset()) -> str:
     """A monospaced table for an HTML <pre> block (cells already plain text)."""
     return "<pre>" + esc(grid(rows, align_right)) + "</pre>"
+
+
+def seat_name(names: list[str], seat: object) -> str:
+    """``names[seat]``, or "?" for what is not a seat of that table."""
+    return names[seat] if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names) else "?"
+
+
+def signed(value: int | float | str) -> str:
+    """Points with their sign, a real minus, one decimal when not whole: "+12", "−3.5"
+    (exact numbers come as ints or "a/b" strings)."""
+    number = float(Fraction(value))
+    text = f"{number:+.0f}" if number == int(number) else f"{number:+.1f}"
+    return text.replace("-", "−")

@@ -618,10 +618,12 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]
                     t.known[x].append(t.trump_card)
                 events.append({"type": "draw_cards", "seat": x, "count": len(got)})
     if not t.stock:
-        for x in range(n):
-            if not hands[x] and not t.finished[x]:
-                t.finished[x] = True
-                events.append({"type": "finished", "seat": x})
+        went_out = [x for x in range(n) if not hands[x] and not t.finished[x]]
+        for x in went_out:
+            t.finished[x] = True
+            events.append({"type": "finished", "seat": x})
+        if went_out and t.out is not None:
+            t.out = t.out + [went_out]
     holders = [x for x in range(n) if hands[x]]
     if not holders:
         _game_over(t, {"draw": True}, events)
@@ -643,6 +645,8 @@ def _end_bout(t: State, taker: int | None, d_leads: bool, events: list[JsonDict]
 
 def _game_over(t: State, result: JsonDict, events: list[JsonDict]) -> None:
     result["dealer"] = t.dealer
+    if t.out is not None:  # the order the players went out, for the standings
+        result["out"] = [list(g) for g in t.out]
     t.result = result
     t.phase = "over"
     t.attacker = t.defender = None

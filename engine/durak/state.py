@@ -88,6 +88,7 @@ class State:
         "verdict",
         "decider",
         "finished",
+        "out",
         "result",
         "gone",
         "known",
@@ -115,6 +116,9 @@ class State:
         self.verdict: int | None = None  # index of the blind pair awaiting a verdict
         self.decider: int | None = None
         self.finished = [False] * n
+        # who went out, in order; the seats that went out on one action share a group.
+        # None: unknown (a dump from before the order was kept, taken after someone went out)
+        self.out: list[list[int]] | None = []
         self.result: JsonDict | None = None
         # Public memory (what every player at the table saw, so a player may remember it):
         self.gone: list[str] = []  # cards discarded face up (never the blind covers)
@@ -143,6 +147,7 @@ class State:
         s.verdict = self.verdict
         s.decider = self.decider
         s.finished = self.finished[:]
+        s.out = self.out  # replaced, never changed in place
         s.result = self.result
         s.gone = self.gone
         s.known = [k[:] for k in self.known]
@@ -173,6 +178,7 @@ class State:
             "verdict": self.verdict,
             "decider": self.decider,
             "finished": list(self.finished),
+            "out": [list(g) for g in self.out] if self.out is not None else None,
             "result": dict(self.result) if self.result is not None else None,
             "gone": list(self.gone),
             "known": [list(k) for k in self.known],
@@ -201,6 +207,10 @@ class State:
         s.verdict = data["verdict"]
         s.decider = data["decider"]
         s.finished = list(data["finished"])
+        # an older dump has no order: exact while nobody is out (the bot's snapshots are
+        # taken at the deal and at the end), unknown otherwise
+        out = data.get("out", None if any(s.finished) else [])
+        s.out = [[int(x) for x in g] for g in out] if out is not None else None
         s.result = dict(data["result"]) if data["result"] is not None else None
         # dumps from before the public memory: without blind covers every discard was
         # face up; who picked up what is lost (an empty memory is only less informed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.facade import RulesFacade
+from engine.jsondata import JsonDict
+from engine.standings import Standings, each_alone
 
 from . import rules
 from .ai import computer_action as _computer_action
@@ -22,6 +24,10 @@ class KingGame(RulesFacade, rules=rules):
     def seat_range(self, options: Any) -> tuple[int, int]:
         parse_options(options)
         return PLAYERS, PLAYERS
+
+    def standings(self, result: JsonDict, players: int) -> Standings:
+        """The game's own places (docs/rules/king.md)."""
+        return each_alone([int(p) for p in result["places"]])
 
 
 GAME = KingGame()
