@@ -33,9 +33,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python bench/command_flood.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
+from bot.games import playable
+
 GOAL_S = 1.0
 FLOODED = -1001
-GAMES = ("durak", "king", "preferans", "bridge", "whist")
+GAMES = tuple(ui.name for ui in playable())
 
 
 async def reply_time(fake, chat_id: int, since: float, timeout: float = 30.0) -> float | None:
@@ -92,7 +94,7 @@ async def run(a: argparse.Namespace) -> int:
 
         async def different_commands() -> None:
             for i in range(60):
-                text = f"/rules {GAMES[i % 5]} {i}" if i % 3 else f"/help {i}"
+                text = f"/rules {GAMES[i % len(GAMES)]} {i}" if i % 3 else f"/help {i}"
                 await put(flooders[i % 30], FLOODED, text)
                 await asyncio.sleep(0.5)
 

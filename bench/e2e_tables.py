@@ -50,10 +50,11 @@ if __package__ in (None, ""):  # `python bench/e2e_tables.py`
 from bench.common import header, peak_rss_mb, percentile, verdict
 from bench.fakeload import LoadTelegram, Press
 from bot.emulator.telegram_fake import FakeUser
+from bot.games import playable
 
 GOAL_ACTIONS = 300.0
 GOAL_P99_MS = 50.0
-SEATS = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3, "preferans_ru": 3}
+SEATS = {ui.name: ui.bench_players for ui in playable()}
 
 
 async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], humans: int, seed: int) -> list[dict]:

@@ -36,16 +36,20 @@ if __package__ in (None, ""):  # `python bench/engine_selfplay.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
 from bench.common import header, verdict
+from bot.games import playable
 from engine.base import get_game
 
-# game -> (players, what one "deal" is)
-GAMES: dict[str, tuple[int, str]] = {
-    "durak": (2, "one game: the deal, then bouts until one player is left holding cards (or a draw)"),
-    "king": (4, "one of the twelve deals of a King game: choices of the deal + 8 tricks"),
-    "preferans": (3, "one hand: deal, auction, talon/discard, contract, defence, 10 tricks (or all-pass)"),
-    "bridge": (4, "one deal of a rubber: auction + play; random players may also claim/concede"),
-    "whist": (4, "one deal: trump (turn-up or declaration) + 13 tricks"),
+# what one "deal" of a game is, for the report (a game not here is "one deal")
+DEALS = {
+    "durak": "one game: the deal, then bouts until one player is left holding cards (or a draw)",
+    "king": "one of the twelve deals of a King game: choices of the deal + 8 tricks",
+    "preferans": "one hand: deal, auction, talon/discard, contract, defence, 10 tricks (or all-pass)",
+    "preferans_ru": "one hand: deal, auction, talon/discard, contract, whists, 10 tricks (or all-pass)",
+    "bridge": "one deal of a rubber: auction + play; random players may also claim/concede",
+    "whist": "one deal: trump (turn-up or declaration) + 13 tricks",
 }
+# game -> (players, what one "deal" is): every game with a table, at its bench players
+GAMES: dict[str, tuple[int, str]] = {ui.name: (ui.bench_players, DEALS.get(ui.name, "one deal")) for ui in playable()}
 GOAL_RATIO = 3.0
 
 

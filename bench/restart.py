@@ -43,8 +43,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python bench/restart.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
+from bot.games import playable
+
 ROOT = Path(__file__).absolute().parent.parent
-GAMES = {"durak": 3, "king": 4, "bridge": 4, "whist": 4, "preferans": 3}
+GAMES = {ui.name: ui.bench_players for ui in playable()}  # one table of each game
 CHILD_TABLES = ("seats", "actions", "snapshots", "game_results")
 GOAL_SECONDS = 2.0
 BOT_ID = 123
@@ -99,6 +101,9 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
             state = await service.state_of(table)
             seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
             seat = engine.to_act(state)[0]
+            if seats_rows[seat].is_computer:  # a computer's turn first (it bids first): it moves
+                await service.run_computers(table.id)
+                continue
             await service.act(table.id, table.version, seats_rows[seat].user_id, "0", None)
         table = await repo.get_table(table.id)
         state = await service.state_of(table)

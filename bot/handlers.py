@@ -25,7 +25,7 @@ from telegram.ext import (
 
 from bot import watching
 from bot.admins import AdminCache
-from bot.games import all_uis, ui_for
+from bot.games import GameUI, all_uis, playable, ui_for
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
@@ -44,7 +44,7 @@ MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 def playable_games() -> list[str]:
     """Games with a table of their own (``/durak``, ``/king``…), in /newgame order."""
-    return [ui.name for ui in all_uis() if not ui.score_for]
+    return [ui.name for ui in playable()]
 
 
 def score_games() -> dict[str, str]:
@@ -62,14 +62,18 @@ def table_presets() -> dict[str, tuple[str, dict]]:
     return {word: (ui.name, options) for ui in all_uis() for word, options in ui.table_presets.items()}
 
 
-# /preferans asks which preferans the group plays (the answer: a button "pf:<choice>");
-# the game of the group's last preferans table is its remembered choice.
-PREFERANS_CHOICES: dict[str, tuple[str, dict]] = {
-    "sochi": ("preferans_ru", {"system": "sochi"}),
-    "leningrad": ("preferans_ru", {"system": "leningrad"}),
-    "rostov": ("preferans_ru", {"system": "rostov"}),
-    "balkan": ("preferans", {}),
-}
+def choosers() -> dict[str, GameUI]:
+    """``/preferans`` → the game whose command asks which variant to open (``GameUI.choices``)."""
+    return {ui.command: ui for ui in all_uis() if ui.choices}
+
+
+def variant_choices() -> dict[str, tuple[str, dict, str]]:
+    """A chooser's button ``pf:<word>`` → (the game name, its options, the button's text key)."""
+    return {
+        word: (game, options, f"{ui.choice_words}.choice.{word}")
+        for ui in choosers().values()
+        for word, (game, options) in ui.choices.items()
+    }
 
 
 def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
@@ -239,13 +243,14 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         game, options = presets[command]
         await _open_or_say(update, context, game, lang, options)
         return
-    if command == "preferans":  # /preferans [sochi|leningrad|rostov|balkan]
+    chooser = choosers().get(command)
+    if chooser is not None:  # /preferans [sochi|leningrad|rostov|balkan]
         choice = context.args[0].lower() if context.args else None
-        if choice in PREFERANS_CHOICES:
-            game, options = PREFERANS_CHOICES[choice]
+        if choice in chooser.choices:
+            game, options = chooser.choices[choice]
             await _open_or_say(update, context, game, lang, options)
         else:
-            await _preferans(update, context, lang)
+            await _choose_variant(update, context, lang, chooser)
         return
     games = playable_games()
     asked = command if command in games else (context.args[0].lower() if context.args else None)
@@ -256,16 +261,23 @@ async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _open_or_say(update, context, asked, lang)
 
 
-async def _preferans(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str) -> None:
-    """``/preferans``: the preferans this group played last (Russian in its system, or
-    Balkan); a group that has not chosen yet gets the choice as buttons."""
-    last = await service_of(context).repo.last_table_of(chat_of(update).id, ["preferans", "preferans_ru"])
+async def _choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, chooser: GameUI) -> None:
+    """``/preferans``: the variant this group played last (Russian preferans in its system,
+    or Balkan); a group that has not chosen yet gets the choices as buttons."""
+    games = list(dict.fromkeys(game for game, _ in chooser.choices.values()))
+    last = await service_of(context).repo.last_table_of(chat_of(update).id, games)
     if last is None:
-        rows = [[(t(lang, f"prefru.choice.{c}"), f"pf:{c}") for c in PREFERANS_CHOICES]]
-        await reply(update, context, t(lang, "prefru.choose"), rows)
+        words = chooser.choice_words
+        rows = [[(t(lang, f"{words}.choice.{c}"), f"pf:{c}") for c in chooser.choices]]
+        await reply(update, context, t(lang, f"{words}.choose"), rows)
         return
-    options = {"system": last.options["system"]} if last.game == "preferans_ru" and "system" in last.options else {}
-    await _open_or_say(update, context, last.game, lang, options)
+    # the choice that opened it: its game and the options it set (a system), or none
+    chosen = (
+        options
+        for game, options in chooser.choices.values()
+        if game == last.game and all(last.options.get(k) == v for k, v in options.items())
+    )
+    await _open_or_say(update, context, last.game, lang, dict(next(chosen, {})))
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -357,9 +369,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    game = context.args[0].lower() if context.args else "durak"
-    game = table_presets().get(game, (game, {}))[0]  # /rules sochi -> Russian preferans
     games = playable_games()
+    game = context.args[0].lower() if context.args else games[0]
+    game = table_presets().get(game, (game, {}))[0]  # /rules sochi -> Russian preferans
     if game not in games:
         await reply(update, context, t(lang, "rules.unknown", games=", ".join(games)))
         return
@@ -398,18 +410,17 @@ async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/export``: the bridge deals of this chat's table as a PBN file."""
-    from engine.bridge.pbn import export_all
-
+    """``/export``: the deals of this chat's table as files for other programs (bridge: PBN)."""
     lang = await chat_lang(update, context)
     service = service_of(context)
     table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
-    if table is None or table.game != "bridge":
+    export_files = ui_for(table.game).export_files if table is not None else None
+    if table is None or export_files is None:
         await reply(update, context, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
-    pbn = export_all(await service.match_states(table), names, event=table.settings.get("title") or "cardbot")
-    files = [(f"bridge-{table.id}.pbn", pbn.encode("utf-8"))]
+    event = table.settings.get("title") or "cardbot"
+    files = export_files(await service.match_states(table), names, event, f"{table.game}-{table.id}")
     await service.send_files(table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption"))
 
 
@@ -502,14 +513,14 @@ def _chooser_choice(
             return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
 
         return open_game
-    if kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
+    if kind == "pf" and rest in variant_choices() and is_group(update):
 
-        async def open_preferans() -> str:
-            game, options = PREFERANS_CHOICES[rest]
+        async def open_variant() -> str:
+            game, options, label = variant_choices()[rest]
             await _open(update, context, game, lang, options)
-            return t(lang, "chooser.opened", game=t(lang, f"prefru.choice.{rest}"))
+            return t(lang, "chooser.opened", game=t(lang, label))
 
-        return open_preferans
+        return open_variant
     if kind == "lang" and rest in LANGUAGES:
 
         async def set_language() -> str:

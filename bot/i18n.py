@@ -1,6 +1,6 @@
 """Message catalogs: every ``bot/locales/<lang>/*.json`` file merged (``core.json`` plus
 one file per game, so each game keeps its own words), plus the words an engine owns
-because it prints them without the bot (the bridge score sheet, ``engine/bridge/words.py``).
+because it prints them without the bot (a game's ``GameUI.words``: the bridge score sheet).
 ``t(lang, key, **params)`` formats a message with ``str.format``; a key missing in one
 language falls back to English, and a key missing everywhere shows the key itself (a
 visible bug, never a crash).
@@ -18,12 +18,9 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from engine.bridge.words import WORDS as BRIDGE_SHEET_WORDS
-
 LANGUAGES = ("ru", "en")
 DEFAULT_LANG = "ru"
 _DIR = Path(__file__).parent / "locales"
-ENGINE_WORDS = (BRIDGE_SHEET_WORDS,)  # each {lang: {key: text}}
 PLURAL_FORMS = {"en": ("one", "other"), "ru": ("one", "few", "many")}
 # {name|form|form...}: a plural field (no braces inside, so "{n}" next to it stays a field)
 PLURAL_FIELD = re.compile(r"\{(\w+)\|([^{}]*)\}")
@@ -34,9 +31,16 @@ def catalog(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     for path in sorted((_DIR / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
-    for words in ENGINE_WORDS:
+    for words in engine_words():
         merged.update(words.get(lang, {}))
     return merged
+
+
+def engine_words() -> list[dict[str, dict[str, str]]]:
+    """The games' engine-owned words, each {lang: {key: text}}."""
+    from bot.games import all_uis  # the games' modules use this one
+
+    return [ui.words for ui in all_uis() if ui.words]
 
 
 def pick_lang(code: str | None) -> str:

@@ -201,8 +201,8 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang: str) -> list[tuple[str, bytes]]:
-    """The game's record (JSON, for ``cardbot replay``), its deals as text, and for
-    bridge its boards as PBN: all rebuilt from the table's action log."""
+    """The game's record (JSON, for ``cardbot replay``), its deals as text, and the game's
+    export files (bridge: its boards as PBN): all rebuilt from the table's action log."""
     repo = service_of(context).repo
     log = [(a.seat, a.action) for a in await repo.load_actions(fg.table_id) if a.game_no == fg.game_no]
     record = make_record(fg.game, len(fg.players), fg.options, log)
@@ -220,10 +220,8 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
     header = f"{_game_title(fg.game, lang)} · {', '.join(names)} · {_date(fg.finished_at)}"
     summary = "\n\n".join([header, *(html.unescape(_TAG.sub("", text)) for text in texts)])
     files.append((f"{stem}.txt", summary.encode("utf-8")))
-    if fg.game == "bridge":
-        from engine.bridge.pbn import export_all
-
-        files.append((f"{stem}.pbn", export_all([state], names, event="cardbot").encode("utf-8")))
+    if ui.export_files is not None:  # bridge: its boards as PBN
+        files += ui.export_files([state], names, "cardbot", stem)
     return files
 
 

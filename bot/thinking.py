@@ -24,6 +24,7 @@ import random
 from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable
 
+from bot.games import playable
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
-GAMES = ("durak", "preferans", "king", "bridge", "whist")  # imported by each worker at start
 
 
 def decide(game_name: str, view: dict, legal: list[str], seed: int, level: str) -> str:
@@ -40,8 +40,9 @@ def decide(game_name: str, view: dict, legal: list[str], seed: int, level: str) 
     return game.computer_action(view, legal, random.Random(seed), level=level)
 
 
-def _warm_up() -> None:
-    for name in GAMES:
+def _warm_up(games: list[str]) -> None:
+    """Each worker imports the games' engines (their computer players) as it starts."""
+    for name in games:
         get_game(name)
 
 
@@ -64,7 +65,10 @@ class Thinker:
             # forkserver: workers start from a clean process, not a copy of this one
             # with its event loop, database threads and sockets
             context = multiprocessing.get_context("forkserver")
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+            games = [ui.name for ui in playable()]  # the worker need not import the bot's games
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_warm_up, initargs=(games,)
+            )
         return self._pool
 
     async def decide(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import ENGINE_WORDS, PLURAL_FIELD, PLURAL_FORMS, catalog, pick_lang, plural, t
+from bot.i18n import PLURAL_FIELD, PLURAL_FORMS, catalog, engine_words, pick_lang, plural, t
 
 LOCALES = Path(__file__).parent.parent / "bot" / "locales"
 
@@ -37,7 +37,7 @@ def test_language_pick_and_fallback():
     assert t("en", "durak.deck", n=36) == "36 cards"
 
 
-@pytest.mark.parametrize("words", ENGINE_WORDS)
+@pytest.mark.parametrize("words", engine_words())
 def test_engine_words_match_and_reach_the_bot(words):
     """Words an engine owns (the bridge sheet): both languages, same placeholders, no key
     that a bot catalog also defines, and ``t`` finds them."""

@@ -35,13 +35,16 @@ def test_a_violation_breaks_the_contracts(tmp_path):
         for key in ("source_modules", "forbidden_modules", "modules"):
             modules.update(contract.get(key, []))
     for name in sorted(modules):  # every module the contracts name, as an empty package
-        package = tmp_path.joinpath(*name.split("."))
-        package.mkdir(parents=True, exist_ok=True)
-        (package / "__init__.py").touch()
+        parts = name.split(".")
+        for depth in range(1, len(parts) + 1):  # its parent packages too (bot.games)
+            package = tmp_path.joinpath(*parts[:depth])
+            package.mkdir(parents=True, exist_ok=True)
+            (package / "__init__.py").touch()
     (tmp_path / "bot" / "i18n.py").touch()
     (tmp_path / "engine" / "bridge" / "record.py").write_text("import bot.i18n\n")
     (tmp_path / "engine" / "durak" / "rules.py").write_text("from engine.king import state\n")
     (tmp_path / "engine" / "king" / "state.py").touch()
+    (tmp_path / "bot" / "screens" / "__init__.py").write_text("import bot.games.durak\n")
     project = tmp_path / "pyproject.toml"
     project.write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
 
@@ -51,3 +54,5 @@ def test_a_violation_breaks_the_contracts(tmp_path):
     assert "No game imports another game BROKEN" in done.stdout
     assert "engine.bridge.record -> bot.i18n" in done.stdout
     assert "The storage does not import the bot KEPT" in done.stdout
+    assert "The shared bot modules import no game BROKEN" in done.stdout
+    assert "bot.screens -> bot.games.durak" in done.stdout

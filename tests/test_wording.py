@@ -11,9 +11,9 @@ import pytest
 
 from bot import screens
 from bot.games import ui_for
-from bot.render import pictures
 from bot.render.common import COMPUTER_MARK, COMPUTER_NAMES, computer_name
-from bot.render.pulka_ru import _labels
+from bot.games import preferans_picture
+from bot.games.preferans_ru_picture import _labels
 from engine.base import get_game
 from engine.preferans.sheet import table_rows
 from engine.preferans_ru.options import PreferansRuOptions
@@ -122,8 +122,10 @@ def test_preferans_sheet_rounds_the_settlement_to_zero(monkeypatch):
     }
     assert table_rows(sheet, ["A", "B", "C"], "en")[-1][1:] == ["−6", "+3", "+3"]
     labels = []  # the picture writes the same figures by the names
-    monkeypatch.setattr(pictures, "_text_at", lambda img, xy, text, *args: labels.append(text))
-    pictures.preferans_picture({"lang": "en", "title": "", "bula": 30, "names": ["A", "B", "C"], "sheet": sheet})
+    monkeypatch.setattr(preferans_picture, "_text_at", lambda img, xy, text, *args: labels.append(text))
+    preferans_picture.preferans_picture(
+        {"lang": "en", "title": "", "bula": 30, "names": ["A", "B", "C"], "sheet": sheet}
+    )
     assert {"1. A  −6", "2. B  +3", "3. C  +3"} <= set(labels)
 
 

@@ -1,14 +1,18 @@
-"""What a game module tells the bot. Subclass ``GameUI`` and register an instance with
-``bot.games.register_ui``. Every method works from engine *views* (never from state),
+"""What a game module tells the bot: its manifest. Subclass ``GameUI`` and register one
+instance with ``bot.games.register_ui``; tests/test_game_manifest.py checks that every
+registered game has all of it. Every method works from engine *views* (never from state),
 so nothing hidden can reach a chat from here unless the engine's ``view`` leaks it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from bot.i18n import t
 
 Rows = list[list[tuple[str, Any]]]
+# export_files(states, names, event, stem) -> [(file name, bytes)]: the games of a table
+# (engine states) as files for other programs; each file name starts with ``stem``
+ExportFiles = Callable[[list, list[str], str, str], list[tuple[str, bytes]]]
 
 
 class GameUI:
@@ -29,6 +33,20 @@ class GameUI:
     # Group commands that open this game with these options (Russian preferans:
     # ``/sochi`` -> {"system": "sochi"}), besides ``command``.
     table_presets: dict[str, dict[str, Any]] = {}
+    # ``/<command>`` asks which variant the group plays, unless the command names one
+    # (``/preferans sochi``): choice word -> (game name, options). Its buttons send
+    # ``pf:<choice>``; the texts are "<choice_words>.choose" and "<choice_words>.choice.<word>".
+    choices: dict[str, tuple[str, dict[str, Any]]] = {}
+    choice_words = ""
+    # Words the engine prints without the bot (the bridge sheet): {lang: {key: text}},
+    # merged into the catalogs.
+    words: dict[str, dict[str, str]] = {}
+    # The game's tables as files for other programs (``/export``, /history's files), or
+    # None: the game has none.
+    export_files: ExportFiles | None = None
+    # Players at a table of this game in the benchmarks (bench/); 0: a score-only sheet,
+    # not benchmarked.
+    bench_players = 0
     # Engine events after which the group's table message is redrawn. A group may get
     # about 20 messages a minute, so the table shows the game trick by trick (bout by
     # bout in durak), not card by card; each player's DM shows every card at once.
@@ -94,6 +112,11 @@ class GameUI:
         ``bot.render.pictures.draw`` (JSON: it travels in the outbox). Asked only when
         ``posts`` gave something; None: this game has no picture of its sheet."""
         return None
+
+    def draw_picture(self, spec: dict) -> Any:
+        """The PIL image of a picture spec this game made (``picture``), drawn with the
+        helpers of ``bot.render.pictures``. KeyError: the game has no picture."""
+        raise KeyError(self.name)
 
     def refreshes_group(self, events: list[dict], posts: int, game_over: bool) -> bool:
         """Whether an action with these events redraws the group's table message. A deal

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.bridge_picture import bridge_picture
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, chunk, esc
 from engine.bridge.explain import MAX_HCP, Shown, explain
+from engine.bridge.pbn import export_all
 from engine.bridge.sheet import result_lines, sheet_table
+from engine.bridge.words import WORDS
 from engine.cards import SUIT_SYMBOL, label
 
 SEATS = ("N", "E", "S", "W")
@@ -405,7 +408,7 @@ def sheet_pre(sheet: dict, lang: str) -> str:
 
 
 def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
-    """The We/They sheet as a picture spec (``bot.render.pictures.bridge_picture``)."""
+    """The We/They sheet as a picture spec (``bot.games.bridge_picture``)."""
     return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
 
 
@@ -486,10 +489,18 @@ def next_option(options: dict, key: str, paper: bool = False) -> dict:
     return new
 
 
+def pbn_files(states: list, names: list[str], event: str, stem: str) -> list[tuple[str, bytes]]:
+    """The deals of these games as one PBN file, for other bridge programs."""
+    return [(f"{stem}.pbn", export_all(states, names, event=event).encode("utf-8"))]
+
+
 class BridgeUI(GameUI):
     name = command = "bridge"
     order = 4
     seat_names = SEATS
+    words = WORDS
+    export_files = staticmethod(pbn_files)
+    bench_players = 4
 
     def variant_text(self, options, lang):
         return variant_text(options, lang)
@@ -514,6 +525,9 @@ class BridgeUI(GameUI):
 
     def picture(self, events, view, names, lang):
         return sheet_picture(view["sheet"], names, lang)
+
+    def draw_picture(self, spec):
+        return bridge_picture(spec)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -173,6 +173,7 @@ OPTION_FLAGS = ("trumps", "two_decks", "blind_beating", "first_bout_five")
 class DurakUI(GameUI):
     name = command = "durak"
     order = 1
+    bench_players = 3
 
     def variant_text(self, options: dict, lang: str) -> str:
         return variant_name(options, lang)

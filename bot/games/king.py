@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.king_picture import king_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, seat_name, signed, suit_text
 from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
@@ -314,7 +315,7 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
 
 
 def sheet_picture(view: dict, names: list[str], lang: str) -> dict:
-    """The King grid as a picture spec (``bot.render.pictures.king_picture``)."""
+    """The King grid as a picture spec (``bot.games.king_picture``)."""
     return {
         "game": "king",
         "lang": lang,
@@ -365,6 +366,10 @@ def variant_name(options: dict, lang: str) -> str:
 class KingUI(GameUI):
     name = command = "king"
     order = 3
+    bench_players = 4
+
+    def draw_picture(self, spec):
+        return king_picture(spec)
 
     def variant_text(self, options: dict, lang: str) -> str:
         return variant_name(options, lang)

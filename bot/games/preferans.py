@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.preferans_picture import preferans_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, seat_name, signed
 from engine.cards import label
@@ -57,7 +58,7 @@ def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_
 
 
 def sheet_picture(view: dict, names: list[str], lang: str, hand_no: int | None) -> dict:
-    """The pulka as a picture spec (``bot.render.pictures.preferans_picture``)."""
+    """The pulka as a picture spec (``bot.games.preferans_picture``)."""
     w = sheet_words(lang)
     title = w["title"].format(bula=view["bula"], n=hand_no) if hand_no else w["title0"].format(bula=view["bula"])
     return {
@@ -398,6 +399,16 @@ def next_option(options: dict, key: str) -> dict:
 class PreferansUI(GameUI):
     name = command = "preferans"
     order = 2
+    bench_players = 3
+    # /preferans asks which preferans the group plays; the game of the group's last
+    # preferans table is its remembered choice
+    choices = {
+        "sochi": ("preferans_ru", {"system": "sochi"}),
+        "leningrad": ("preferans_ru", {"system": "leningrad"}),
+        "rostov": ("preferans_ru", {"system": "rostov"}),
+        "balkan": ("preferans", {}),
+    }
+    choice_words = "prefru"
 
     def variant_text(self, options, lang):
         return variant_text(options, lang)
@@ -419,6 +430,9 @@ class PreferansUI(GameUI):
 
     def picture(self, events, view, names, lang):
         return sheet_picture(view, names, lang, view.get("hand_no"))
+
+    def draw_picture(self, spec):
+        return preferans_picture(spec)
 
     def posts(self, events, view, names, lang, history):
         out = []

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.preferans_ru_picture import preferans_ru_picture
 from bot.games.preferans_ru_score import PreferansRuScoreUI, contract_label, sheet_block, sheet_picture
 from bot.games.preferans_ru_score import next_option as sheet_next_option
 from bot.games.preferans_ru_score import option_rows as sheet_option_rows
@@ -248,6 +249,7 @@ class PreferansRuUI(GameUI):
     command = ""  # opened by /sochi, /leningrad, /rostov, or /preferans's chooser
     order = 3
     table_presets = PRESETS
+    bench_players = 3
     group_milestones = GameUI.group_milestones | {"whist_done", "open_choice", "hands_open", "talon_card"}
 
     def variant_text(self, options: dict[str, Any], lang: str) -> str:
@@ -289,6 +291,9 @@ class PreferansRuUI(GameUI):
 
     def picture(self, events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict | None:
         return sheet_picture(view, names, lang)
+
+    def draw_picture(self, spec: dict[str, Any]) -> Any:
+        return preferans_ru_picture(spec)
 
     def rules_text(self, lang: str) -> str:
         return t(lang, "rules.preferans_ru")

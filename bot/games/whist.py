@@ -310,6 +310,7 @@ def final_post(result: dict, view: dict, names: list[str] | None, lang: str) -> 
 class WhistUI(GameUI):
     name = command = "whist"
     order = 5
+    bench_players = 4
     seat_names = SEATS
 
     def variant_text(self, options: dict, lang: str) -> str:

@@ -1,0 +1,44 @@
+"""The registry of games on the bot side: each game module registers its ``GameUI`` (the
+game's manifest, ``bot.games.base``) once, and every list of games in the bot and the
+benches is read from here. Game modules are found by walking this package, so the shared
+modules never import one by name."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from bot.games.base import GameUI
+
+_UIS: dict[str, GameUI] = {}
+SHARED = ("base", "registry")  # the package's modules that are no game's
+
+
+def register_ui(ui: GameUI) -> GameUI:
+    _UIS[ui.name] = ui
+    return ui
+
+
+def ui_for(game: str) -> GameUI:
+    if game not in _UIS:
+        _load_all()
+    return _UIS[game]
+
+
+def all_uis() -> list[GameUI]:
+    _load_all()  # cheap after the first time: modules are imported once
+    return sorted(_UIS.values(), key=lambda ui: ui.order)
+
+
+def playable() -> list[GameUI]:
+    """Games with a table of their own (``/durak``, ``/king``…), in /newgame order: not
+    the score-only sheets."""
+    return [ui for ui in all_uis() if not ui.score_for]
+
+
+def _load_all() -> None:
+    import bot.games as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name not in SHARED:
+            importlib.import_module(f"{package.__name__}.{module.name}")
