@@ -1,13 +1,13 @@
 """Thousands of seeded random games, the long versions of the suite's random runs: every
 rule invariant checked along the way, each figure printed next to its goal.
 
-    python -m bench.random_games                  # every game (~2 min)
-    python -m bench.random_games durak king       # some games only
+    python -m bench.random_games                  # all of them (~5 min)
+    python -m bench.random_games durak hostile    # some runs only
     python -m bench.random_games --scale 0.1      # a smoke run
 
 The tests in tests/test_durak_random.py, test_bridge_random.py, test_hostile_render.py and
 test_ai_preferans_ru.py run the same code on fewer seeds or steps; a broken invariant
-stops its game's run with the traceback.
+stops that run with its traceback.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def preferans_ru(scale: float) -> list[tuple[str, bool]]:
     return [(line, not changed)]
 
 
-GAMES: dict[str, Callable[[float], list[tuple[str, bool]]]] = {
+RUNS: dict[str, Callable[[float], list[tuple[str, bool]]]] = {
     "durak": durak,
     "bridge": bridge,
     "hostile": hostile,
@@ -83,18 +83,18 @@ GAMES: dict[str, Callable[[float], list[tuple[str, bool]]]] = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", metavar="game", help=f"some of {', '.join(GAMES)} (default: all)")
+    parser.add_argument("runs", nargs="*", metavar="run", help=f"some of {', '.join(RUNS)} (default: all)")
     parser.add_argument("--scale", type=float, default=1.0, help="a share of the full run (0.1: a smoke run)")
     args = parser.parse_args(argv)
-    unknown = [g for g in args.games if g not in GAMES]
+    unknown = [r for r in args.runs if r not in RUNS]
     if unknown:
-        parser.error(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
+        parser.error(f"unknown run {unknown[0]!r}; choose from {', '.join(RUNS)}")
     header("seeded random games, invariants checked")
     met = total = 0
-    for name in args.games or list(GAMES):
+    for name in args.runs or list(RUNS):
         start = time.perf_counter()
         try:
-            figures = GAMES[name](args.scale)
+            figures = RUNS[name](args.scale)
         except AssertionError:  # an invariant broke: the traceback names it
             traceback.print_exc()
             figures = [(f"{name}: an invariant broke (above)", False)]
