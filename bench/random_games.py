@@ -1,7 +1,7 @@
 """Thousands of seeded random games, the long versions of the suite's random runs: every
 rule invariant checked along the way, each figure printed next to its goal.
 
-    python -m bench.random_games                  # all of them (~5 min)
+    python -m bench.random_games                  # all of them (~4 min)
     python -m bench.random_games durak hostile    # some runs only
     python -m bench.random_games --scale 0.1      # a smoke run
 
