@@ -22,6 +22,9 @@ action log is compared with the presses:
 
 The fake keeps an update until a later getUpdates acknowledges it (like Telegram), so a
 press the killed process took but did not finish is delivered again to the next one.
+
+Every wait follows the bot's progress (``Chaos.watch``), not the clock, so a loaded machine
+that starts the process slowly only makes the run slower.
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ from tests.fakebot import FakeTelegram
 from tests.http_fake import HttpBotApi
 
 ROOT = Path(__file__).resolve().parent.parent
-ANSWER_TIMEOUT = 20.0  # a press to a live bot is answered within this (loaded machine)
-BUTTONS_TIMEOUT = 30.0  # the next hand with buttons appears within this, restarts included
+# Waits follow the bot's own progress, not the clock: a process that is starting (alive,
+# not polling yet) or keeps calling the Bot API is waited for however slow the machine is.
+STALL_S = 60.0  # a polling bot that makes no Bot API call for this long is stuck
+SAFETY_S = 600.0  # the last resort: no single wait lasts longer
 
 
 @dataclass
@@ -95,6 +100,7 @@ class BotProcess:
         self.process: subprocess.Popen | None = None
         self.starts = 0
         self.started_at = 0.0
+        self._polls_before = 0
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CARDBOT_"))}
@@ -107,6 +113,7 @@ class BotProcess:
             CARDBOT_COMPUTER_LEVEL="easy",
         )
         self.starts += 1
+        self._polls_before = self.api.polls
         log = open(self.workdir / f"bot-{self.starts}.log", "w")
         self.started_at = time.monotonic()
         # cwd is a scratch folder, so no developer's .env is read
@@ -114,6 +121,18 @@ class BotProcess:
             [sys.executable, "-m", "bot.cli", "run"], env=env, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT
         )
         log.close()
+
+    @property
+    def ready(self) -> bool:
+        """This process has asked for updates: started up, the bot is polling."""
+        return self.api.polls > self._polls_before
+
+    def exited(self) -> str | None:
+        """Why the process is gone (its exit code and the end of its output), if it is."""
+        if self.process is None or self.process.poll() is None:
+            return None
+        tail = self.outputs()[-1][-2000:]
+        return f"the bot process exited with {self.process.returncode}:\n{tail}"
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -148,7 +167,7 @@ class Chaos:
 
     async def __aenter__(self) -> "Chaos":
         self.bot.start()
-        self.api.wait_for(lambda: self.api.polls, what="the bot to poll")
+        await self.until(lambda: self.bot.ready, "the bot to poll")
         # opened after the bot created/migrated the schema
         self.repo = repository_for(self.database)
         await self.repo.open()
@@ -186,15 +205,42 @@ class Chaos:
         self.api.put(update)
         return qid
 
-    async def until(self, predicate, timeout: float, what: str):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def _calls(self) -> int:
+        """Bot API calls other than getUpdates so far: what a working bot does."""
+        return sum(self.api.served.values()) - self.api.served["getUpdates"]
+
+    def watch(self, what: str):
+        """A check to call while waiting for ``what``: raises once the bot process died,
+        or made no Bot API call for STALL_S while polling, or after SAFETY_S in all.
+        Starting up (alive, not polling yet) is progress, however long it takes."""
+        begun = last = time.monotonic()
+        seen = (self.bot.starts, self._calls())
+
+        def check() -> None:
+            nonlocal last, seen
+            now = time.monotonic()
+            if gone := self.bot.exited():
+                raise AssertionError(f"waiting for {what}: {gone}")
+            mark = (self.bot.starts, self._calls())
+            if mark != seen or not self.bot.ready:
+                seen, last = mark, now
+            if now - last > STALL_S:
+                raise AssertionError(f"waiting for {what}: the bot made no Bot API call for {STALL_S:g} s")
+            if now - begun > SAFETY_S:
+                raise AssertionError(f"waiting for {what}: still not there after {SAFETY_S:g} s")
+
+        return check
+
+    async def until(self, predicate, what: str):
+        """``predicate()`` (under the fake's lock) once it is truthy; see ``watch``."""
+        check = self.watch(what)
+        while True:
             with self.api._lock:
                 value = predicate()
             if value:
                 return value
+            check()
             await asyncio.sleep(0.03)
-        raise AssertionError(f"timed out waiting for {what}")
 
     def answered(self, qid: str):
         return self.fake.answers.get(qid)
@@ -208,14 +254,13 @@ class Chaos:
         for user in people:
             await fake.send(app, user, user, "/start")
         await fake.send(app, people[0], group, "/durak")
-        lobby = await self.until(
-            lambda: next((m for m in fake.messages(group) if m.keyboard), None), BUTTONS_TIMEOUT, "the lobby"
-        )
+        lobby = await self.until(lambda: next((m for m in fake.messages(group) if m.keyboard), None), "the lobby")
         await fake.press(app, people[1], lobby, "Сесть за стол")
-        await self.until(lambda: "Борис" in lobby.text, BUTTONS_TIMEOUT, "Борис in the lobby")
+        await self.until(lambda: "Борис" in lobby.text, "Борис in the lobby")
         await fake.press(app, people[0], lobby, "Начать")
-        table = None
+        table, check = None, self.watch("the game to start")
         while table is None or table.status != "playing":
+            check()
             await asyncio.sleep(0.05)
             table = await self.repo.find_open_table(group, 0)
         return group, people, table.id
@@ -232,10 +277,8 @@ class Chaos:
             if data and data.startswith(prefix)
         ]
 
-    async def play_game(
-        self, game_no: int, kills: int, max_presses: int, deadline: float | None = None, kill_span: int | None = None
-    ) -> None:
-        """Play one table until it ends (or ``max_presses`` / ``deadline``), killing the bot
+    async def play_game(self, game_no: int, kills: int, max_presses: int, kill_span: int | None = None) -> None:
+        """Play one table until it ends (or ``max_presses``), killing the bot
         ``kills`` times at presses picked at random among the first ``kill_span`` (default
         ``max_presses``; a two-person durak game takes about 90 presses)."""
         group, people, table_id = await self.open_table(game_no)
@@ -245,13 +288,10 @@ class Chaos:
         presses: list[Press] = []
         row = None
         for n in range(max_presses):
-            if deadline is not None and time.monotonic() > deadline:
-                break
             # the current version and a button drawn for it (the DB is the truth; a
             # redelivered press may move the table on while we look)
-            found = None
-            give_up = time.monotonic() + BUTTONS_TIMEOUT
-            while time.monotonic() < give_up:
+            found, check = None, self.watch(f"move buttons of table {table_id}")
+            while True:
                 row = await self.repo.get_table(table_id)
                 if row.status != "playing":
                     break
@@ -259,11 +299,10 @@ class Chaos:
                     found = self._move_buttons(people, table_id, row.version)
                 if found:
                     break
+                check()
                 await asyncio.sleep(0.03)
             if row.status != "playing":
                 break
-            if not found:
-                raise AssertionError(f"no buttons for version {row.version} of table {table_id}")
             user, message, data = self.rng.choice(found)
             qid = self.press(user, message, data)
             press = Press(qid, user.id, row.version, data.rsplit(":", 1)[1])
@@ -275,7 +314,7 @@ class Chaos:
                 press.killed_after = self.answered(qid) is None
                 self.restart()
                 continue
-            await self.until(lambda: self.answered(qid), ANSWER_TIMEOUT, f"an answer to press {n}")
+            await self.until(lambda: self.answered(qid), f"an answer to press {n}")
             if self._recovering_since is not None:
                 self.report.recoveries.append(time.monotonic() - self._recovering_since)
                 self._recovering_since = None
@@ -287,9 +326,9 @@ class Chaos:
         rep.presses += len(presses)
         killed = [p for p in presses if p.killed_after]
         try:  # the last kill's press may still be on its way through the new process
-            await self.until(lambda: all(self.answered(p.qid) for p in killed), ANSWER_TIMEOUT, "killed presses")
+            await self.until(lambda: all(self.answered(p.qid) for p in killed), "killed presses")
         except AssertionError:
-            pass
+            pass  # counted as vanished below
         vanished = [p for p in killed if self.answered(p.qid) is None]
         rep.vanished += len(vanished)
         rep.problems += [f"table {table_id}: press {p} was never answered" for p in vanished]

@@ -7,18 +7,15 @@ The long version: ``python -m bench.chaos``; the machinery: tests/chaos_harness.
 
 from __future__ import annotations
 
-import time
-
 from tests.chaos_harness import Chaos
 
 PRESSES = 30  # about a third of a game: the DM hands are redrawn about once a second
-KILLS = 5
-BUDGET_S = 40  # stop pressing after this, so a slow machine stays under a minute
+KILLS = 5  # all among those presses: the test does the same work however busy the machine
 
 
 async def test_sigkill_and_restart_lose_no_move(database, tmp_path):
     async with Chaos(database, tmp_path, seed=20261130) as chaos:
-        await chaos.play_game(0, KILLS, PRESSES, deadline=time.monotonic() + BUDGET_S)
+        await chaos.play_game(0, KILLS, PRESSES)
         report = chaos.report
         tracebacks = chaos.tracebacks()
     summary = report.summary()

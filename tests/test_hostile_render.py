@@ -36,7 +36,11 @@ HOSTILE_NAMES = [
 ]
 HOSTILE_TITLE = "</pre><a href='x'>&</a> \u202e" + "Ü" * 120
 TAG = re.compile(r"</?[a-zA-Z-]+[^<>]*>")
-STEPS = 400  # per game: past every phase of a deal several times, at test-suite speed
+STEPS = 400  # per game: past every phase of a deal several times, and long score sheets
+# Every step is drawn up to DENSE (each phase several times); after it every SPARSE-th step
+# and the game's end, for the long sheets: a score game redraws its whole sheet at each step.
+# bench/random_games.py draws every step of more games.
+DENSE, SPARSE = 120, 10
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
@@ -87,8 +91,9 @@ def screens_of(table, seats, state, events, history, players) -> list[tuple[str,
     return texts
 
 
-def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
-    """One random game; returns the longest text of each kind."""
+def play(game_name: str, players: int, seed: int, lang: str, dense: int = DENSE) -> dict[str, int]:
+    """One random game; returns the longest text of each kind. Steps from ``dense`` on are
+    drawn every SPARSE-th only."""
     game = get_game(game_name)
     rng = random.Random(seed)
     if seed == 0:  # everyone with the longest name Telegram allows
@@ -113,6 +118,9 @@ def play(game_name: str, players: int, seed: int, lang: str) -> dict[str, int]:
         if game.is_over(state):
             history = history + [game.result(state)]
             h_table.status = p_table.status = BETWEEN
+        elif step >= dense and step % SPARSE:
+            state, events = random_step(game, state, rng)
+            continue
         h_texts = screens_of(h_table, h_seats, state, events, history, players)
         p_texts = screens_of(p_table, p_seats, state, events, history, players)
         assert [k for k, _ in h_texts] == [k for k, _ in p_texts]
