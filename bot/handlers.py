@@ -6,7 +6,8 @@ import collections
 import html
 import logging
 import re
-from typing import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Awaitable, Callable, Coroutine
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
@@ -414,66 +415,46 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 # ---------------------------------------------------------------------- buttons
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
-    assert query is not None, "registered for button presses"
-    lang = await chat_lang(update, context)
-    service = service_of(context)
-    person = person_of(update)
-    data = query.data or ""
-    computers_at: int | None = None
-    try:
-        kind, _, rest = data.partition(":")
-        if kind in ("g", "pf", "lang", "sh"):
-            choice = _chooser_choice(update, context, lang, kind, rest)
-            if kind in ("lang", "sh") and not await group_admin(update, context):
-                raise UserError("settings.admins_only")  # before the press counts as the chooser's use
-            if await use_chooser(update, context, lang, choice) is None:
-                return  # used already: answered
-            toast = CHOOSER_TOASTS[kind]
-            if kind == "lang":
-                lang = rest
-        elif kind == "w":  # watch a game / stop watching (bot.watching)
-            table_id, game_no, command = _parse_table_data(rest)
-            place = press_place(update)
-            if command == "on":
-                toast = await watching.start_watching(service, table_id, game_no, person.id, place)
-            elif command == "off":
-                toast = await watching.stop_watching(service, table_id, person.id, place)
-            else:
+@dataclass(frozen=True)
+class Pressed:
+    """What a press came to: the toast's catalog key (None: the press is answered already),
+    the language to say it in when not the chat's, and the table whose computers move next."""
+
+    toast: str | None
+    lang: str | None = None
+    computers: int | None = None
+
+
+Family = Callable[[Update, ContextTypes.DEFAULT_TYPE, str, str], Awaitable[Pressed]]
+
+
+def on_press(kind: str, family: Family) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
+    """One button family (callback data ``kind:rest``) with what every family does alike: the
+    chat's language, the toast, a refusal as a toast (or an alert), a table another process
+    moved on first as "outdated", and the computers only after the presser has heard back."""
+
+    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None, "registered for button presses"
+        lang = await chat_lang(update, context)
+        pressed_kind, _, rest = (query.data or "").partition(":")
+        try:
+            if pressed_kind != kind:  # python-telegram-bot lets a press without data past the pattern
                 raise UserError("err.bad_button")
-        elif kind in ("l", "a", "r", "u"):
-            table_id, version, command = _parse_table_data(rest)
-            place = press_place(update)  # every table button is checked against its table's chat
-            if kind == "l":
-                toast = await service.lobby_press(
-                    table_id, version, person, command, admin_check(update, context), place
-                )
-            elif kind == "u":
-                toast = await service.switch_keyboard(table_id, version, person.id, command, place)
-            elif kind == "r":
-                toast = await service.after_game_press(
-                    table_id, version, person, command, admin_check(update, context), place
-                )
-            else:
-                if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
-                    raise UserError("err.bad_button")
-                assert query.message is not None, "press_place checked it"
-                toast = await service.act(
-                    table_id, version, person.id, command, query.message.message_id, place, computers=False
-                )
-                computers_at = table_id
-        else:
-            raise UserError("err.bad_button")
-        await answer(query, t(lang, toast) if toast != "ok.move" else None)
-    except UserError as error:
-        await answer(query, t(lang, error.key, **error.params), alert=error.key in ALERTS)
-        return
-    except VersionConflict:  # another process moved the table on first
-        await answer(query, t(lang, "err.stale"))
-        return
-    if computers_at is not None:  # the player hears "accepted" before the computers answer
-        service.start_computers(computers_at)
+            pressed = await family(update, context, lang, rest)
+            if pressed.toast is not None:
+                text = t(pressed.lang or lang, pressed.toast) if pressed.toast != "ok.move" else None
+                await answer(query, text)
+        except UserError as error:
+            await answer(query, t(lang, error.key, **error.params), alert=error.key in ALERTS)
+            return
+        except VersionConflict:  # another process moved the table on first
+            await answer(query, t(lang, "err.stale"))
+            return
+        if pressed.computers is not None:
+            service_of(context).start_computers(pressed.computers)
+
+    return handle
 
 
 async def answer(query, text: str | None, alert: bool = False) -> None:
@@ -486,45 +467,139 @@ async def answer(query, text: str | None, alert: bool = False) -> None:
         log.warning("could not answer a button press of user %s: %s", query.from_user.id, error)
 
 
-CHOOSER_TOASTS = {"g": "ok.opened", "pf": "ok.opened", "lang": "language.set", "sh": "sheets.saved"}
+async def _chosen(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, choose: Callable[[], Awaitable[str]], toast: str
+) -> Pressed:
+    if await use_chooser(update, context, lang, choose) is None:
+        return Pressed(None)  # used already: answered
+    return Pressed(toast)
 
 
-def _chooser_choice(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, kind: str, rest: str
-) -> Callable[[], Awaitable[str]]:
-    """What a chooser button does (a button that names no choice is refused here). Each
-    choice acts and returns the chooser's one-line outcome, or raises ``UserError``."""
-    games = [ui.name for ui in all_uis()]
-    if kind == "g" and rest in games and is_group(update):
+async def game_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``g:<game>``: the /newgame chooser opens that game's table."""
+    if rest not in [ui.name for ui in all_uis()] or not is_group(update):
+        raise UserError("err.bad_button")
 
-        async def open_game() -> str:
-            await _open(update, context, rest, lang)
-            return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
+    async def open_game() -> str:
+        await _open(update, context, rest, lang)
+        return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
 
-        return open_game
-    if kind == "pf" and rest in PREFERANS_CHOICES and is_group(update):
+    return await _chosen(update, context, lang, open_game, "ok.opened")
 
-        async def open_preferans() -> str:
-            game, options = PREFERANS_CHOICES[rest]
-            await _open(update, context, game, lang, options)
-            return t(lang, "chooser.opened", game=t(lang, f"prefru.choice.{rest}"))
 
-        return open_preferans
-    if kind == "lang" and rest in LANGUAGES:
+async def preferans_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``pf:<choice>``: the /preferans chooser opens the Balkan or a Russian table."""
+    if rest not in PREFERANS_CHOICES or not is_group(update):
+        raise UserError("err.bad_button")
 
-        async def set_language() -> str:
-            await _set_language(update, context, rest)
-            return t(rest, "language.set")
+    async def open_preferans() -> str:
+        game, options = PREFERANS_CHOICES[rest]
+        await _open(update, context, game, lang, options)
+        return t(lang, "chooser.opened", game=t(lang, f"prefru.choice.{rest}"))
 
-        return set_language
-    if kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
+    return await _chosen(update, context, lang, open_preferans, "ok.opened")
 
-        async def set_sheets() -> str:
-            await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
-            return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
 
-        return set_sheets
+async def language_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``lang:<code>``: the chat's language (admins only in a group), said in the new one."""
+    if rest not in LANGUAGES:
+        raise UserError("err.bad_button")
+    if not await group_admin(update, context):
+        raise UserError("settings.admins_only")  # before the press counts as the chooser's use
+
+    async def set_language() -> str:
+        await _set_language(update, context, rest)
+        return t(rest, "language.set")
+
+    return replace(await _chosen(update, context, lang, set_language, "language.set"), lang=rest)
+
+
+async def sheets_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``sh:<mode>``: how the group's players get their sheets (admins only)."""
+    if rest not in sheet_mode.SHEET_MODES or not is_group(update):
+        raise UserError("err.bad_button")
+    if not await group_admin(update, context):
+        raise UserError("settings.admins_only")  # before the press counts as the chooser's use
+
+    async def set_sheets() -> str:
+        await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
+        return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
+
+    return await _chosen(update, context, lang, set_sheets, "sheets.saved")
+
+
+async def watch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``w:<table>:<game no>:on|off``: watch a game, or stop watching (bot.watching)."""
+    table_id, game_no, command = _parse_table_data(rest)
+    place = press_place(update)
+    if command == "on":
+        return Pressed(
+            await watching.start_watching(service_of(context), table_id, game_no, person_of(update).id, place)
+        )
+    if command == "off":
+        return Pressed(await watching.stop_watching(service_of(context), table_id, person_of(update).id, place))
     raise UserError("err.bad_button")
+
+
+# every table button (``kind:<table>:<version>:<command>``) is checked against its table's chat
+async def lobby_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``l:``: a button under a table that has not started."""
+    table_id, version, command = _parse_table_data(rest)
+    place = press_place(update)
+    service = service_of(context)
+    return Pressed(
+        await service.lobby_press(table_id, version, person_of(update), command, admin_check(update, context), place)
+    )
+
+
+async def move_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``a:``: a move by its key; the computers answer after the presser's toast."""
+    table_id, version, command = _parse_table_data(rest)
+    place = press_place(update)
+    if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
+        raise UserError("err.bad_button")
+    message = message_of(update)
+    toast = await service_of(context).act(
+        table_id, version, person_of(update).id, command, message.message_id, place, computers=False
+    )
+    return Pressed(toast, computers=table_id)
+
+
+async def keyboard_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``u:``: the player switches their keyboard."""
+    table_id, version, command = _parse_table_data(rest)
+    place = press_place(update)
+    return Pressed(await service_of(context).switch_keyboard(table_id, version, person_of(update).id, command, place))
+
+
+async def rematch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``r:``: Rematch or Close under a finished game."""
+    table_id, version, command = _parse_table_data(rest)
+    place = press_place(update)
+    service = service_of(context)
+    return Pressed(
+        await service.after_game_press(
+            table_id, version, person_of(update), command, admin_check(update, context), place
+        )
+    )
+
+
+async def unknown_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    raise UserError("err.bad_button")
+
+
+# the button families by the kind their callback data starts with ("kind:...")
+BUTTON_FAMILIES: dict[str, Family] = {
+    "g": game_chosen,
+    "pf": preferans_chosen,
+    "lang": language_chosen,
+    "sh": sheets_chosen,
+    "w": watch_press,
+    "l": lobby_press,
+    "a": move_press,
+    "u": keyboard_press,
+    "r": rematch_press,
+}
 
 
 def _parse_table_data(rest: str) -> tuple[int, int, str]:
@@ -600,7 +675,9 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("cancel", cancel))
+    for kind, family in BUTTON_FAMILIES.items():
+        app.add_handler(CallbackQueryHandler(on_press(kind, family), pattern=rf"^{kind}:"))
     players.install(app)  # /top /stats /history /forget and their buttons, before the catch-all
-    app.add_handler(CallbackQueryHandler(button))
+    app.add_handler(CallbackQueryHandler(on_press("", unknown_press)))  # any other press: "Unknown button"
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     app.add_error_handler(on_error)
