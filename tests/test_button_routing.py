@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import CallbackQuery, Update, User
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot import handlers
+from bot import buttons, handlers
 
 # one press of every family the bot draws (bot.screens, bot.handlers, bot.players)
 PRESSES = {
@@ -56,4 +56,4 @@ def test_a_press_no_family_claims_reaches_the_catch_all_last():
     assert registered[-1].pattern is None
     for data in ("zzz", "L:1:1:join", "langx:ru", "gg:durak", "l", ":", "x:1:1:join"):
         assert route(data, registered) is registered[-1], data
-    assert handlers.BUTTON_FAMILIES.keys() | {"h", "fg"} == PRESSES.keys()
+    assert buttons.BUTTON_FAMILIES.keys() | {"h", "fg"} == PRESSES.keys()
