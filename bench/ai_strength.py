@@ -1,4 +1,4 @@
-"""Playing strength of the computer players (issue 11), every game, fixed seeds.
+"""Playing strength of the computer players, every game, fixed seeds.
 
     python -m bench.ai_strength                 # all games, full matches (~minutes)
     python -m bench.ai_strength --quick         # smaller matches, a smoke run

@@ -1,4 +1,4 @@
-"""One group's command flood stalls nobody else (issue 16, item 4), measured as the bot
+"""One group's command flood stalls nobody else, measured as the bot
 runs in production: ``build_application`` as ``cardbot run`` builds it (PTB's
 ``AIORateLimiter`` on, 16 concurrent updates, the command gate, the background sender and
 timer loops), updates handed over through ``app.update_queue`` and PTB's own update
@@ -9,7 +9,7 @@ fetcher (``app.start()``), as polling feeds them; the fake Bot API of tests/fake
     python -m bench.command_flood --without-gate    # the experiment: no repeat gate
 
 Two floods in one group at once:
-* 60 ``/rules king`` from 30 people, all in the same instant (the flood of the issue);
+* 60 ``/rules king`` from 30 people, all in the same instant;
 * 60 different commands (``/rules <game> <n>``, ``/help <n>``), two a second, which the
   repeat gate cannot fold: the group gets a reply for each one it admits, more than its
   20 a minute, so the later replies wait in the outbox for the group's budget (the
@@ -89,7 +89,7 @@ async def run(a: argparse.Namespace) -> int:
             await app.update_queue.put(Update.de_json(update, app.bot))
             return at
 
-        for i in range(60):  # the issue's flood: one instant
+        for i in range(60):  # the first flood: one instant
             await put(flooders[i % 30], FLOODED, "/rules king")
 
         async def different_commands() -> None:

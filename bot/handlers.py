@@ -30,16 +30,9 @@ from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
 from bot.rules_link import full_rules_line
-from bot.service import Person, PressPlace, TableService, UserError, button_number
-from storage.repository import VersionConflict
+from bot.service import Person, PressPlace, TableService, UserError
 
 log = logging.getLogger(__name__)
-
-# refusals shown as an alert the presser must close: they ask them to do something first
-ALERTS = ("err.dm_needed", "watch.err.start_bot")
-
-# a move key (bot.screens.move_key) or a legacy index: ASCII letters, digits, - and _
-MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 def playable_games() -> list[str]:
@@ -425,68 +418,6 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 # ---------------------------------------------------------------------- buttons
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
-    assert query is not None, "registered for button presses"
-    lang = await chat_lang(update, context)
-    service = service_of(context)
-    person = person_of(update)
-    data = query.data or ""
-    computers_at: int | None = None
-    try:
-        kind, _, rest = data.partition(":")
-        if kind in ("g", "pf", "lang", "sh"):
-            choice = _chooser_choice(update, context, lang, kind, rest)
-            if kind in ("lang", "sh") and not await group_admin(update, context):
-                raise UserError("settings.admins_only")  # before the press counts as the chooser's use
-            if await use_chooser(update, context, lang, choice) is None:
-                return  # used already: answered
-            toast = CHOOSER_TOASTS[kind]
-            if kind == "lang":
-                lang = rest
-        elif kind == "w":  # watch a game / stop watching (bot.watching)
-            table_id, game_no, command = _parse_table_data(rest)
-            place = press_place(update)
-            if command == "on":
-                toast = await watching.start_watching(service, table_id, game_no, person.id, place)
-            elif command == "off":
-                toast = await watching.stop_watching(service, table_id, person.id, place)
-            else:
-                raise UserError("err.bad_button")
-        elif kind in ("l", "a", "r", "u"):
-            table_id, version, command = _parse_table_data(rest)
-            place = press_place(update)  # every table button is checked against its table's chat
-            if kind == "l":
-                toast = await service.lobby_press(
-                    table_id, version, person, command, admin_check(update, context), place
-                )
-            elif kind == "u":
-                toast = await service.switch_keyboard(table_id, version, person.id, command, place)
-            elif kind == "r":
-                toast = await service.after_game_press(
-                    table_id, version, person, command, admin_check(update, context), place
-                )
-            else:
-                if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
-                    raise UserError("err.bad_button")
-                assert query.message is not None, "press_place checked it"
-                toast = await service.act(
-                    table_id, version, person.id, command, query.message.message_id, place, computers=False
-                )
-                computers_at = table_id
-        else:
-            raise UserError("err.bad_button")
-        await answer(query, t(lang, toast) if toast != "ok.move" else None)
-    except UserError as error:
-        await answer(query, t(lang, error.key, **error.params), alert=error.key in ALERTS)
-        return
-    except VersionConflict:  # another process moved the table on first
-        await answer(query, t(lang, "err.stale"))
-        return
-    if computers_at is not None:  # the player hears "accepted" before the computers answer
-        service.start_computers(computers_at)
-
-
 async def answer(query, text: str | None, alert: bool = False) -> None:
     """The toast under a press. Only a courtesy: when Telegram fails it (a 5xx, a timeout,
     a query too old), the press has been handled all the same, and what follows it (the
@@ -495,52 +426,6 @@ async def answer(query, text: str | None, alert: bool = False) -> None:
         await query.answer(text, show_alert=alert)
     except TelegramError as error:
         log.warning("could not answer a button press of user %s: %s", query.from_user.id, error)
-
-
-CHOOSER_TOASTS = {"g": "ok.opened", "pf": "ok.opened", "lang": "language.set", "sh": "sheets.saved"}
-
-
-def _chooser_choice(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, kind: str, rest: str
-) -> Callable[[], Awaitable[str]]:
-    """What a chooser button does (a button that names no choice is refused here). Each
-    choice acts and returns the chooser's one-line outcome, or raises ``UserError``."""
-    games = [ui.name for ui in all_uis()]
-    if kind == "g" and rest in games and is_group(update):
-
-        async def open_game() -> str:
-            await _open(update, context, rest, lang)
-            return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
-
-        return open_game
-    if kind == "pf" and rest in variant_choices() and is_group(update):
-
-        async def open_variant() -> str:
-            game, options, label = variant_choices()[rest]
-            await _open(update, context, game, lang, options)
-            return t(lang, "chooser.opened", game=t(lang, label))
-
-        return open_variant
-    if kind == "lang" and rest in LANGUAGES:
-
-        async def set_language() -> str:
-            await _set_language(update, context, rest)
-            return t(rest, "language.set")
-
-        return set_language
-    if kind == "sh" and rest in sheet_mode.SHEET_MODES and is_group(update):
-
-        async def set_sheets() -> str:
-            await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
-            return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
-
-        return set_sheets
-    raise UserError("err.bad_button")
-
-
-def _parse_table_data(rest: str) -> tuple[int, int, str]:
-    table, version, command = (rest.split(":", 2) + ["", ""])[:3]
-    return button_number(table), button_number(version), command
 
 
 # ---------------------------------------------------------------------- the gate
@@ -596,7 +481,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def install(app: Application) -> None:
-    from bot import players  # it uses this module's helpers
+    from bot import buttons, players  # they use this module's helpers
 
     app.add_handler(TypeHandler(object, gate), group=-2)
     app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -611,7 +496,8 @@ def install(app: Application) -> None:
     app.add_handler(CommandHandler("help", help_command))
     app.add_handler(CommandHandler("rules", rules))
     app.add_handler(CommandHandler("cancel", cancel))
+    buttons.install(app)  # the tables' and the choosers' buttons, one handler per family
     players.install(app)  # /top /stats /history /forget and their buttons, before the catch-all
-    app.add_handler(CallbackQueryHandler(button))
+    app.add_handler(CallbackQueryHandler(buttons.on_press("", buttons.unknown_press)))  # "Unknown button"
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     app.add_error_handler(on_error)

@@ -111,7 +111,3 @@ def t(lang: str, key: str, **params: object) -> str:
     if not params:
         return text
     return _plurals(lang, text, params).format(**params)
-
-
-def has(lang: str, key: str) -> bool:
-    return key in catalog(lang) or key in catalog("en")

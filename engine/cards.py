@@ -30,10 +30,6 @@ def suit(card: str) -> str:
     return card[1]
 
 
-def rank_value(card_or_rank: str) -> int:
-    return RANK_VALUE[card_or_rank[0]]
-
-
 def base(card: str) -> str:
     """The card without its copy suffix: ``"7S#2"`` -> ``"7S"``."""
     return card[:2]

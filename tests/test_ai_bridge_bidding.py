@@ -271,7 +271,7 @@ def test_an_open_ended_range_is_read_near_its_low_end():
 
 def test_leaves_partners_3nt_rather_than_five_of_a_minor():
     # 1S-2C-3NT: with six clubs and no slam, nine tricks in notrump beat eleven in clubs
-    # (it used to bid 4C, which partner passed)
+    # (not 4C, which partner would pass)
     assert call("T7.A74.84.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) == "P"
     # with slam values it asks for aces instead, never four or five clubs
     assert call("T7.A74.K4.AKT732", ["1S", "P", "2C", "P", "3NT", "P"], dealer=W) not in ("4C", "5C")

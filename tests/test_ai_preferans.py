@@ -1,4 +1,4 @@
-"""The strong preferans computer (issue 11): seeded positions with one obviously right
+"""The strong preferans computer: seeded positions with one obviously right
 action, legal actions only over a few hands, and nothing read beyond the seat's view."""
 
 from __future__ import annotations
@@ -279,9 +279,9 @@ def test_a_thin_defence_does_not_invite_the_passed_partner():
 
 
 def test_the_auction_is_not_raised_on_a_handful_of_layouts():
-    # bench deal (seed 5, no. 37): C has the four top diamonds and nothing else. With the
-    # old search (two or three sampled layouts) C said "moje" to A's diamonds and then to
-    # his hearts, and went down in clubs; over 24 layouts no contract of C's is worth it.
+    # bench deal (seed 5, no. 37): C has the four top diamonds and nothing else. On two or
+    # three sampled layouts C would say "moje" to A's diamonds and then to his hearts, and
+    # go down in clubs; over 24 layouts no contract of C's is worth it.
     hands = {
         A: ["9C", "8H", "AH", "JH", "KH", "TH", "8S", "9S", "AS", "TS"],
         B: ["8C", "AC", "KC", "TC", "8D", "9D", "7H", "QH", "KS", "QS"],

@@ -1,6 +1,6 @@
 """The computer defender's answer to a claim. It sees dummy, the declarer's hand (shown for
 the claim), its own hand and the played cards, so it knows its partner's cards too and
-checks the claim exactly on small endings; it used to accept claims it could beat."""
+checks the claim exactly on small endings and accepts no claim it could beat."""
 
 from __future__ import annotations
 

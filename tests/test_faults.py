@@ -1,4 +1,4 @@
-"""Injected faults through whole games (issue 16): the fake Bot API answers 5xx, times
+"""Injected faults through whole games: the fake Bot API answers 5xx, times
 out, says 403 for a player who blocked the bot, or "message to edit not found" after a
 person deleted their hand message or the group's table message.
 

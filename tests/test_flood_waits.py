@@ -1,4 +1,4 @@
-"""Telegram's flood waits are honoured (issue 16, item 5).
+"""Telegram's flood waits are honoured.
 
 After a 429 with ``retry_after`` the chat rests that long (calling sooner earns longer
 bans); several chats told to wait at once pause the whole bot; private chats are paced

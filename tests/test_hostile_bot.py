@@ -89,6 +89,19 @@ async def test_forged_callback_data_is_an_unknown_button(bot, fake_telegram):
         "a:²:²:²",
         "zzz",
         "",
+        # every family's prefix without a valid rest, and near misses of the prefixes
+        "g:",
+        "pf:",
+        "lang:xx",
+        "sh:",
+        "w:",
+        f"w:{table.id}:1:maybe",
+        "u:",
+        "r:",
+        "l",
+        ":",
+        "langx:ru",
+        f"L:{table.id}:{v}:join",
     ):
         answer = await bot.press_raw(carol, GROUP, lobby.message_id, data)
         assert answer is not None and answer.text == UNKNOWN, (data, answer)

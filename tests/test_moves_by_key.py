@@ -1,10 +1,10 @@
-"""A move button stays good while its move does (issue 16, item 11).
+"""A move button stays good while its move does.
 
 Every action bumps the table version, and every button carries the version it was drawn
-at; a move by another seat used to turn everyone else's keyboard "outdated" until their
-DM was redrawn. Now a button names its move (a key of the action), and a press is applied
-when that move is still legal for the seat now and the seat has not acted since the
-buttons were drawn. A double click still applies once.
+at; yet a move by another seat must not turn everyone else's keyboard "outdated" until
+their DM is redrawn. So a button names its move (a key of the action), and a press is
+applied when that move is still legal for the seat now and the seat has not acted since
+the buttons were drawn. A double click still applies once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Several bot workers on one PostgreSQL database (issue: outgrowing one machine).
+"""Several bot workers on one PostgreSQL database (for when one machine is outgrown).
 
 Two complete bots -- each its own Application, TableService, Sender and connection pool,
 so nothing is shared through process memory -- run on one fresh PostgreSQL schema and

@@ -156,8 +156,8 @@ def computer_pulka(seed: int) -> tuple[int, list[tuple[float, str]]]:
 
 def test_computers_whist_only_with_a_safe_two_tricks_so_a_pulka_ends():
     # Whisting on an estimate of 2 (short of the quota half the time) or on a whim
-    # wrote defender penalties in about every other made contract, which cancel the
-    # declarer's gain: a pulka of 30 took ~90 hands (up to 270). Now it takes ~30.
+    # would write defender penalties in about every other made contract, which cancel
+    # the declarer's gain: a pulka of 30 would take ~90 hands (up to 270), not ~30.
     lengths, decisions = [], []
     for seed in range(8):
         n, d = computer_pulka(seed)

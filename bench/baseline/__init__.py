@@ -1,3 +1,3 @@
-"""Frozen copies of the computer players as they were before the strong players
-(issue 11): the baseline that ``bench/ai_strength.py`` measures against. Never edit
+"""Frozen copies of the computer players as they were before the strong players:
+the baseline that ``bench/ai_strength.py`` measures against. Never edit
 these files: a change here moves the goalposts."""

@@ -1,4 +1,4 @@
-"""How close to double-dummy par can any auction get? (issue 11: the auction goal is 3.0)
+"""How close to double-dummy par can any auction get? (the auction goal is 3.0)
 
 The auction bench (bridge_auction.py) measures the contract reached against par. Par knows
 all 52 cards; a bidder sees its own 13. This bench measures two bidders that know MORE

@@ -1,4 +1,4 @@
-"""Bridge card play of the strong computer, measured double dummy (issue 11).
+"""Bridge card play of the strong computer, measured double dummy.
 
 Four strong computers bid (the strong bidding system, what a player meets at the table)
 and play each deal; passed-out deals are skipped. Every card is charged its cost: the

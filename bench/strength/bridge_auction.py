@@ -1,4 +1,4 @@
-"""Bridge bidding strength (issue 11): four computers bid fixed random deals; the contract
+"""Bridge bidding strength: four computers bid fixed random deals; the contract
 reached is scored at its double-dummy tricks (duplicate scoring, the deal's vulnerability
 from the board number) and compared with the double-dummy par of the deal (``endplay``).
 
@@ -16,7 +16,7 @@ game was bid 0.85, game against par game (strain, a failing game where another m
 game 0.29, slam against par slam 0.28, partscores 0.30, the rest 0.47. Over six seeds
 (1800 boards) the strong bidder averaged 4.92 before the changes kept below.
 
-Tried and dropped (see issue 11's closing notes):
+Tried and dropped:
 - a "judge" that tested the system's placing calls (a pass or a natural non-forcing bid,
   partner's strength limited, uncontested) on 16 or 32 deals fitting the auction, scoring
   each candidate contract at its DDS tricks as if the auction ended: seed 1 4.46 (16

@@ -76,7 +76,7 @@ class DecisionTimer:
             self.seconds.append(time.perf_counter() - start)
 
     def figures(self, game: str) -> list[Figure]:
-        """p99 ≤ 1 s and mean ≤ 0.3 s per decision (issue 11)."""
+        """p99 ≤ 1 s and mean ≤ 0.3 s per decision."""
         data = sorted(self.seconds)
         if not data:
             return []

@@ -1,4 +1,4 @@
-"""Durak strength (issue 11): the strong computer against two weak opponents.
+"""Durak strength: the strong computer against two weak opponents.
 
 Podkidnoy, 36 cards, heads-up. Games come in pairs: the same deal twice with the
 seats swapped, so the dealer's and the first attacker's edge cancel out and the luck

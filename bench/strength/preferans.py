@@ -1,4 +1,4 @@
-"""Preferans: one strong computer against two copies of the baseline (issue 11).
+"""Preferans: one strong computer against two copies of the baseline.
 
 The figure: **strong's result minus the mean of the two baseline seats' results, per
 hand, in whists** (the settlement units of rules §7).

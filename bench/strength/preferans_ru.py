@@ -1,4 +1,4 @@
-"""Russian preferans (Сочи): one strong computer against two easy ones (issue 12).
+"""Russian preferans (Сочи): one strong computer against two easy ones.
 
 The figure: **strong's result minus the mean of the two easy seats' results, per deal,
 in whists** (the settlement of rules §6.5).

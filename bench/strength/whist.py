@@ -1,4 +1,4 @@
-"""Whist card play of the strong computer, measured double dummy (issue 11).
+"""Whist card play of the strong computer, measured double dummy.
 
 Four strong computers play deals with the default options (the ``seed`` preset: trump by
 turn-up, ``must_trump``). Every card is charged the drop in its side's double-dummy tricks

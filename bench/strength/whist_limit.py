@@ -1,4 +1,4 @@
-"""How well could the whist computer play if it knew its partner's hand? (issue 11)
+"""How well could the whist computer play if it knew its partner's hand?
 
 An upper bound for the whist computer's card play: the same player told more than the
 rules allow (a measurement only; nothing in engine/ changes).

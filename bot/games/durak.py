@@ -10,8 +10,6 @@ from bot.render.common import cards_text, chunk, esc, pre_table, seat_name, suit
 from engine.cards import label
 from engine.durak.tally import tally as series_tally
 
-VARIANTS = ("prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating")
-
 
 def variant_name(options: dict, lang: str) -> str:
     parts = [t(lang, f"durak.variant.{options.get('base_game', 'podkidnoy')}")]

@@ -312,7 +312,6 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
 
 # ------------------------------------------------------------------------------ lobby
 BULAS = [30, 50, 100, 10, 20]
-REFE_CHOICES = ["auto", 0, 1, 2, 3, None]
 KONTRA_CHAINS = [(True, None), (False, None), (True, 1), (True, 3), (True, 4)]
 QUOTAS = [2, 1, 3]
 FLAGS = ("show_talon", "single_step_bids", "two_requires_kontra", "slovenian_two_refe", "slovenian_sans_lead")

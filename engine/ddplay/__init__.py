@@ -1,4 +1,4 @@
-"""Double-dummy card play shared by bridge and whist (issue 11's strong players).
+"""Double-dummy card play shared by bridge and whist (their strong players).
 
 - ``solver``: one DDS call (``endplay``'s bundled library) that scores every card of the
   hand on play in a position where all four hands are known;

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 from engine.cards import RANK_VALUE as RV
 
 from .sampler import Hands
-from .solver import solve, solve_counted
+from .solver import solve_counted
 
 
 # Deals solved per decision by cards still in the four hands. A 13-card DDS solve costs
@@ -47,18 +47,6 @@ def all_equivalent(cards: Sequence[str], live: set[str]) -> bool:
     ranks = sorted(RV[c[0]] for c in cards)
     suit = cards[0][1]
     return not any(c[1] == suit and ranks[0] < RV[c[0]] < ranks[-1] for c in live)
-
-
-def dd_totals(
-    legal: Sequence[str], deals: Sequence[Sequence[Sequence[str]]], leader: int, trump: str | None, trick: Sequence[str]
-) -> dict[str, int]:
-    """Sum over ``deals`` (four hands each) of the DD tricks each legal card takes."""
-    totals = {c: 0 for c in legal}
-    for hands in deals:
-        scores = solve(hands, leader, trump, trick)
-        for c in legal:
-            totals[c] += scores.get(c, 0)
-    return totals
 
 
 def best_card(legal: Sequence[str], totals: dict[str, int], trump: str | None) -> str:

@@ -31,8 +31,3 @@ def tally(history: list[JsonDict], players: int) -> JsonDict:
     if sum(fools) + draws != games:  # pragma: no cover - guarded by construction
         raise ValueError("tally check failed: fools + draws != games")
     return {"players": players, "games": games, "draws": draws, "fools": fools, "games_by_seat": [games] * players}
-
-
-def series_entry(game_no: int, dealer: int, result: JsonDict) -> JsonDict:
-    """The entry the bot records after each game (§11)."""
-    return {"game_no": game_no, "dealer": dealer, "result": dict(result)}

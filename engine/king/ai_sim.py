@@ -315,7 +315,6 @@ def count_rollout(
     total: int,
     open_at: list[tuple[int, int]],
     values: Mapping[str, int],
-    stop_at_end: bool = True,
 ) -> list[int]:
     """Points each seat still gets in deal 7. ``open_at``: the thresholds not yet
     crossed, ``[(total, points), ...]`` in order."""

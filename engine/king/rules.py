@@ -192,10 +192,6 @@ def fits(card: str, rows: dict[str, list[str]]) -> bool:
     return i == STEP[row[1]] + 1 or i == STEP[row[0]] - 1
 
 
-def domino_plays(s: State, seat: int) -> list[str]:
-    return [c for c in s.hands[seat] if fits(c, s.rows)]
-
-
 def _may_pass(s: State, seat: int) -> bool:
     """A voluntary pass (``deal8_free_pass``): refused when every other player who holds
     cards has passed since the last card was played [J]."""

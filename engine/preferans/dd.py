@@ -35,7 +35,6 @@ Test = Callable[[int], bool]  # "does the declarer take at least n tricks?"
 SUITS = "SDHC"
 RANKS = "789TJQKA"
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
-ALL_CARDS = (1 << 32) - 1
 
 
 def exact_value(ge: Test, hi: int) -> int:
@@ -69,24 +68,11 @@ def card_int(card: str) -> int:
     return SUITS.index(card[1]) * 8 + RANKS.index(card[0])
 
 
-def card_str(c: int) -> str:
-    return RANKS[c & 7] + SUITS[c >> 3]
-
-
 def mask_of(cards: Iterable[str]) -> int:
     m = 0
     for c in cards:
         m |= 1 << card_int(c)
     return m
-
-
-def cards_of(mask: int) -> list[int]:
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def popcount(mask: int) -> int:
@@ -162,11 +148,6 @@ class Solver:
     def _value(self, hands: dict[int, int] | Masks, leader: int, trick: Played) -> int:
         h = self._tuple(hands) if isinstance(hands, dict) else hands
         return exact_value(lambda need: self._ge(h, leader, trick, need), self._left(h, trick))
-
-    def _value_after(self, h: Masks, last: int, trick: Played) -> int:
-        """Value of a position just after ``last`` played the last card of ``trick``."""
-        left = self._left(h, trick)
-        return exact_value(lambda need: self._after(h, last, trick, need), left)
 
     def _left(self, h: Masks, trick: Played) -> int:
         """Tricks still to be decided, the current one included."""

@@ -113,9 +113,6 @@ class Pull:
             "settlement": [fnum(x) for x in settlement(self)],
         }
 
-    def under_hat(self, seat: int) -> bool:
-        return self.contract[seat] >= 0
-
     def to_json(self) -> JsonDict:
         return {
             "bula": self.bula,

@@ -4,7 +4,6 @@ one pulka). ``computer_action`` is the computer player's choice from a seat's ow
 from __future__ import annotations
 
 from fractions import Fraction
-import random
 from typing import Any
 
 from engine.facade import RulesFacade
@@ -15,28 +14,6 @@ from . import record, rules
 from .ai import computer_action
 from .options import PreferansRuOptions, parse_options
 from .state import State
-
-
-def simple_computer_action(view: dict[str, Any], legal: list[str], rng: random.Random, level: str = "normal") -> str:
-    """A plain legal choice, used until a real computer player is plugged in: bid the
-    lowest game with a strong-looking hand, never whist, play the lowest legal card."""
-    hand: list[str] = view.get("hand") or []
-    phase = view.get("phase")
-    if phase == "auction":
-        bids = [a for a in legal if a.startswith("bid ") and not a.endswith("MISERE") and "NOTALON" not in a]
-        honours = sum(1 for c in hand if c[0] in "AK")
-        if bids and honours >= 4 and view.get("high") is None:
-            return bids[0]
-        return "pass"
-    if phase == "whist":
-        return "pass" if "pass" in legal else legal[0]
-    if phase == "open_choice":
-        return "open"
-    if phase == "discard":
-        return min(legal, key=lambda a: "789TJQKA".index(a.split()[1][0]))
-    if phase == "play":
-        return min(legal, key=lambda a: "789TJQKA".index(a.split()[1][0]))
-    return legal[0]
 
 
 class PreferansRuGame(RulesFacade, rules=rules):

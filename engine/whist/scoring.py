@@ -156,9 +156,6 @@ class Sheet:
     def rubber_no(self) -> int:
         return len(self.rubbers) + 1
 
-    def start_scores(self) -> dict[str, int]:
-        return dict(self.current)
-
     # ------------------------------------------------------------------ writing
     def add(self, entry: Any) -> JsonDict:
         """Write one deal; returns the deal record (also appended to ``deals``).

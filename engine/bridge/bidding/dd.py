@@ -48,9 +48,3 @@ def calc_table(hands: Sequence[Sequence[str]]) -> Any:  # endplay ships no types
 
     check_deal(hands)
     return calc_dd_table(Deal.from_pbn(pbn(hands)))
-
-
-def dd_table(hands: Sequence[Sequence[str]]) -> list[list[int]]:
-    """``table[denom][seat]``: the tricks ``seat`` takes declaring ``DENOMS[denom]``."""
-    table: list[list[int]] = calc_table(hands).to_list()
-    return table

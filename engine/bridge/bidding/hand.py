@@ -12,7 +12,7 @@ HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
 class Hand:
     """One seat's thirteen cards with the counts the bidder asks for again and again."""
 
-    __slots__ = ("cards", "hcp", "len", "suit_hcp", "aces", "kings")
+    __slots__ = ("cards", "hcp", "len", "suit_hcp", "aces")
 
     def __init__(self, cards: list[str]) -> None:
         self.cards = list(cards)
@@ -23,7 +23,6 @@ class Hand:
             self.len[c[1]] += 1
             self.suit_hcp[c[1]] += HCP.get(c[0], 0)
         self.aces = sum(1 for c in cards if c[0] == "A")
-        self.kings = sum(1 for c in cards if c[0] == "K")
 
     # shape -------------------------------------------------------------
     @property

@@ -301,10 +301,6 @@ def _nt_responses(key: str, stop: str | None = None, no_major: bool = False) -> 
     add(key, "2NT", (11, 12), balanced=True, test=ok, note="invitational")
 
 
-def _longer(m: str, other: str) -> Callable[[Hand], bool]:
-    return lambda h: h.len[m] > h.len[other] or (h.len[m] == h.len[other] and SUITS.index(m) > SUITS.index(other))
-
-
 def _two_over_one(h: Hand, m: str, opening: str) -> bool:
     """``m`` is the suit to show first at the two level over one of a major: the longest
     of the suits that may be shown there (hearts over 1S only with five), the higher of
