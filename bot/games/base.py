@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from bot.i18n import t
+from engine.standings import PARTNERSHIPS
 
 Rows = list[list[tuple[str, Any]]]
 # export_files(states, names, event, stem) -> [(file name, bytes)]: the games of a table
@@ -135,3 +136,13 @@ class GameUI:
 
     def rules_text(self, lang: str) -> str:
         return t(lang, f"rules.{self.name}")
+
+
+def partnership_result_line(result: dict, names: list[str], lang: str) -> str:
+    """/history's line of a partnership game (``result["winner"]`` is "NS" or "EW"): the
+    winning pair, else no winner."""
+    winner = result.get("winner")
+    if winner not in ("NS", "EW"):
+        return t(lang, "history.no_winner")
+    seats = PARTNERSHIPS[0] if winner == "NS" else PARTNERSHIPS[1]
+    return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))

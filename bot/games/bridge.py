@@ -9,7 +9,7 @@ spades (a card label) to people and to the leak check alike.
 from __future__ import annotations
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.games.bridge_picture import bridge_picture
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, chunk, esc
@@ -539,12 +539,7 @@ class BridgeUI(GameUI):
         return out
 
     def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the partnership that won, else no winner."""
-        winner = result.get("winner")
-        if winner not in ("NS", "EW"):
-            return t(lang, "history.no_winner")
-        seats = (0, 2) if winner == "NS" else (1, 3)
-        return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))
+        return partnership_result_line(result, names, lang)
 
 
 register_ui(BridgeUI())

@@ -6,7 +6,7 @@ view (``engine.whist``); the sheet itself is ``engine.whist.sheet`` (as ``cardbo
 from __future__ import annotations
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
 from engine.cards import label
@@ -366,12 +366,7 @@ class WhistUI(GameUI):
         return out
 
     def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the partnership that won, else no winner."""
-        winner = result.get("winner")
-        if winner not in ("NS", "EW"):
-            return t(lang, "history.no_winner")
-        seats = (0, 2) if winner == "NS" else (1, 3)
-        return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))
+        return partnership_result_line(result, names, lang)
 
 
 register_ui(WhistUI())
