@@ -1,6 +1,6 @@
 """Durak's DM labels: the words players use at each moment."""
 
-from bot.games.durak import action_label, action_rows
+from bot.games.durak.ui import action_label, action_rows
 
 
 def test_pass_is_bito_for_the_attacker_pass_for_helpers_and_enough_when_taking():

@@ -11,7 +11,7 @@ from engine.base import get_game
 from tests.e2e import open_table
 
 all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
-from bot.games.king import action_label  # noqa: E402
+from bot.games.king.ui import action_label  # noqa: E402
 
 GROUP = -1001
 G = get_game("king")

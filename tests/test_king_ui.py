@@ -16,7 +16,7 @@ from tests.e2e import card_labels_in
 from tests.test_king_rules import at_deal, play_out
 
 all_uis()  # load every game's UI first: importing bot.games.king alone would register only King
-from bot.games.king import action_rows, sheet_table  # noqa: E402
+from bot.games.king.ui import action_rows, sheet_table  # noqa: E402
 
 G = get_game("king")
 UI = ui_for("king")

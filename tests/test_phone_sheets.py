@@ -16,7 +16,7 @@ import re
 import pytest
 
 from bot.games import ui_for
-from bot.games.preferans import result_lines, sheet_post
+from bot.games.preferans.ui import result_lines, sheet_post
 from bot.render.common import display_name
 from engine.base import get_game
 from engine.preferans.sheet import sheet_text

@@ -265,7 +265,7 @@ async def test_score_rostov_with_four_players(bot, fake_telegram):
 
 
 def test_lobby_options_switch_the_whole_preset():
-    from bot.games.preferans_ru_score import next_option
+    from bot.games.preferans_ru.score import next_option
 
     options = S.Options(system="sochi", pool=30).model_dump(mode="json")
     leningrad = next_option(options, "system")

@@ -9,8 +9,8 @@ import random
 from bot.games import all_uis
 
 all_uis()
-from bot.games.preferans import group_text, hand_text, result_lines, sheet_post  # noqa: E402
-from bot.games.preferans_score import group_text as score_group_text  # noqa: E402
+from bot.games.preferans.ui import group_text, hand_text, result_lines, sheet_post  # noqa: E402
+from bot.games.preferans.score import group_text as score_group_text  # noqa: E402
 from engine.base import get_game  # noqa: E402
 from engine.preferans import ai_easy as ai  # noqa: E402
 from engine.preferans.sheet import sheet_text  # noqa: E402

@@ -214,7 +214,7 @@ def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
 def test_the_russian_sheet_spec_writes_running_totals_from_the_record():
     """Each cell is the running total after every hand that changed it (§6.1), the
     settlement exact; a пулька with 2 or 5 players is refused by the drawing."""
-    from bot.games.preferans_ru_score import progression, sheet_picture
+    from bot.games.preferans_ru.score import progression, sheet_picture
 
     assert progression(Fraction(0), [Fraction(2), Fraction(0), Fraction(2), Fraction(4)]) == ["2", "4", "8"]
     assert progression(Fraction(5), [Fraction(-1, 3)]) == ["5", "14/3"]

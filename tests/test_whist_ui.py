@@ -3,8 +3,8 @@ taken are missing from the sheet (dropped after a game won by tricks, or barred)
 
 from __future__ import annotations
 
-from bot.games.whist import WhistUI
-from bot.games.whist_score import WhistScoreUI
+from bot.games.whist.ui import WhistUI
+from bot.games.whist.score import WhistScoreUI
 from engine.base import get_game
 from tests.fakebot import render
 from tests.test_whist_rules import N, S, start, stacked, suit_hands
@@ -57,7 +57,7 @@ def test_honours_dropped_after_a_game_won_by_tricks_are_explained():
         "game_won": None,
         "rubber_won": None,
     }
-    from bot.games.whist import deal_summary
+    from bot.games.whist.ui import deal_summary
 
     assert "They (E–W): honours (+4) not written — the game was already won by tricks." in deal_summary(
         event, NAMES, "en"
@@ -78,7 +78,7 @@ def test_barred_honours_are_explained():
 
 
 def test_a_stopped_match_names_who_stopped_it_without_a_gendered_verb():
-    from bot.games.whist import result_text
+    from bot.games.whist.ui import result_text
 
     text = result_text({"winner": "NS", "stopped_by": 0}, NAMES, "ru")
     assert text.startswith("⏹ Матч остановлен (N Аня).") and "закончил " not in text

@@ -13,7 +13,7 @@ from bot import screens
 from bot.games import ui_for
 from bot.render.common import COMPUTER_MARK, COMPUTER_NAMES, computer_name
 from bot.games import preferans_picture
-from bot.games.preferans_ru_picture import _labels
+from bot.games.preferans_ru.picture import _labels
 from engine.base import get_game
 from engine.preferans.sheet import table_rows
 from engine.preferans_ru.options import PreferansRuOptions

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.whist import (
+from bot.games.whist.ui import (
     WhistUI,
     PRESETS,
     final_post,

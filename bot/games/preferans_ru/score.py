@@ -63,7 +63,7 @@ def progression(start: Fraction, gains: list[Fraction]) -> list[str]:
 
 
 def sheet_picture(view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
-    """The пулька as a picture spec (``bot.games.preferans_ru_picture``): per seat the пуля, гора and
+    """The пулька as a picture spec (``bot.games.preferans_ru.picture``): per seat the пуля, гора and
     висты progressions, the settlement (exact numbers; the picture rounds them while the
     game goes on). Made from the §9 record in the public view: it holds no card."""
     done = play(view["record"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.king_picture import king_picture
+from bot.games.king.picture import king_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, seat_name, signed, suit_text
 from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
@@ -315,7 +315,7 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
 
 
 def sheet_picture(view: dict, names: list[str], lang: str) -> dict:
-    """The King grid as a picture spec (``bot.games.king_picture``)."""
+    """The King grid as a picture spec (``bot.games.king.picture``)."""
     return {
         "game": "king",
         "lang": lang,

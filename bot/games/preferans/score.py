@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans import (
+from bot.games.preferans.ui import (
     PreferansUI,
     contract_label,
     level_name,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans_picture import preferans_picture
+from bot.games.preferans.picture import preferans_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, seat_name, signed
 from engine.cards import label
@@ -58,7 +58,7 @@ def sheet_post(view: dict, names: list[str], lang: str, last: dict | None, hand_
 
 
 def sheet_picture(view: dict, names: list[str], lang: str, hand_no: int | None) -> dict:
-    """The pulka as a picture spec (``bot.games.preferans_picture``)."""
+    """The pulka as a picture spec (``bot.games.preferans.picture``)."""
     w = sheet_words(lang)
     title = w["title"].format(bula=view["bula"], n=hand_no) if hand_no else w["title0"].format(bula=view["bula"])
     return {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows, partnership_result_line
-from bot.games.bridge_picture import bridge_picture
+from bot.games.bridge.picture import bridge_picture
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, chunk, esc
 from engine.bridge.explain import MAX_HCP, Shown, explain
@@ -408,7 +408,7 @@ def sheet_pre(sheet: dict, lang: str) -> str:
 
 
 def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
-    """The We/They sheet as a picture spec (``bot.games.bridge_picture``)."""
+    """The We/They sheet as a picture spec (``bot.games.bridge.picture``)."""
     return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
 
 

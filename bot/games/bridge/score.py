@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.bridge import (
+from bot.games.bridge.ui import (
     BridgeUI,
     SEATS,
     bid_text,

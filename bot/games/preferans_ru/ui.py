@@ -11,11 +11,11 @@ from typing import Any
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.preferans_ru_picture import preferans_ru_picture
-from bot.games.preferans_ru_score import PreferansRuScoreUI, contract_label, sheet_block, sheet_picture
-from bot.games.preferans_ru_score import next_option as sheet_next_option
-from bot.games.preferans_ru_score import option_rows as sheet_option_rows
-from bot.games.preferans_ru_score import variant_text as sheet_variant_text
+from bot.games.preferans_ru.picture import preferans_ru_picture
+from bot.games.preferans_ru.score import PreferansRuScoreUI, contract_label, sheet_block, sheet_picture
+from bot.games.preferans_ru.score import next_option as sheet_next_option
+from bot.games.preferans_ru.score import option_rows as sheet_option_rows
+from bot.games.preferans_ru.score import variant_text as sheet_variant_text
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label

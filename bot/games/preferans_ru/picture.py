@@ -9,7 +9,7 @@ total after each hand that changed it ("2.4.6.10", the last one bold); the oldes
 give way to "…" when a long game fills the cell. Names and the rounded settlement are
 written outside the square.
 
-Spec (``bot.games.preferans_ru_score.sheet_picture``): ``{"game": "preferans_ru", "lang",
+Spec (``bot.games.preferans_ru.score.sheet_picture``): ``{"game": "preferans_ru", "lang",
 "title", "names", "pool", "system", "seats": [{"pool": [...], "mountain": [...],
 "whists": {"<seat>": [...]}}], "settlement": [fnum], "finished"}``.
 """

@@ -1,0 +1,6 @@
+"""preferans: the table's Telegram UI (`ui`), its score-only sheet (`score`) and its sheet picture (`picture`). Importing the
+package registers both with `bot.games.registry`."""
+
+from . import score, ui
+
+__all__ = ["score", "ui"]

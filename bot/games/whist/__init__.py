@@ -1,0 +1,6 @@
+"""whist: the table's Telegram UI (`ui`), its score-only sheet (`score`). Importing the
+package registers both with `bot.games.registry`."""
+
+from . import score, ui
+
+__all__ = ["score", "ui"]
