@@ -5,9 +5,8 @@ deal. The sheet is posted after every written deal, the settlement at the end.""
 
 from __future__ import annotations
 
-from functools import partial
-
 import sys
+from functools import partial
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows

@@ -9,8 +9,7 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
-from bot.games.base import partnership_result_line
+from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.games.bridge.picture import bridge_picture
 from bot.games.bridge.sheet_posts import deal_post, final_post, sheet_picture
 from bot.games.bridge.texts import (

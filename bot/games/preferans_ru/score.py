@@ -10,7 +10,6 @@ the declarer (or распасы), the contract, the whist decisions, the tricks,
 from __future__ import annotations
 
 import sys
-
 from fractions import Fraction
 from typing import Any
 

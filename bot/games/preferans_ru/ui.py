@@ -8,7 +8,6 @@ unless the engine's ``view`` leaks it."""
 from __future__ import annotations
 
 import sys
-
 from typing import Any
 
 from bot.games import register_ui
