@@ -149,6 +149,17 @@ def test_a_game_without_part_of_its_manifest_fails():
     ]
 
 
+def test_a_manifest_name_that_is_no_function_is_refused():
+    import types
+
+    module = types.ModuleType("sixth_ui")
+    module.picture = types.ModuleType("sixth_picture")  # a submodule, not the function
+    with pytest.raises(TypeError, match="sixth_ui.picture"):
+
+        class Sixth(GameUI, module=module):
+            name = "sixth"
+
+
 def test_the_ui_modules_bind_their_functions_without_forwarding_methods():
     """A game's UI class only declares: every manifest function is its module's own
     (bound by GameUI.__init_subclass__), no method written in the class forwards to one."""

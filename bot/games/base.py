@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from bot.i18n import t
+from bot.render.common import seat_name, signed
 from engine.standings import PARTNERSHIPS
 
 Rows = list[list[tuple[str, Any]]]
@@ -22,7 +23,9 @@ Rows = list[list[tuple[str, Any]]]
 ExportFiles = Callable[[list, list[str], str, str], list[tuple[str, bytes]]]
 
 # The manifest's functions: a UI module's module-level function of one of these names is
-# the game's (bound by GameUI.__init_subclass__); the rest keep GameUI's defaults.
+# the game's (bound by GameUI.__init_subclass__); the rest keep GameUI's defaults. A function
+# from another module is bound by an assignment (``draw_picture = king_picture``), not by an
+# import alone: ``ruff --fix`` removes an import nothing in the module uses.
 MODULE_FUNCTIONS = (
     "variant_text",
     "lobby_lines",
@@ -175,7 +178,10 @@ class GameUI:
             # a method the subclass writes itself wins; a function the module lacks keeps the default
             if name in cls.__dict__ or not hasattr(module, name):
                 continue
-            setattr(cls, name, staticmethod(getattr(module, name)))
+            function = getattr(module, name)
+            if not callable(function):  # e.g. a submodule imported under a manifest name
+                raise TypeError(f"{module.__name__}.{name} is a manifest name but not a function")
+            setattr(cls, name, staticmethod(function))
 
 
 def partnership_result_line(result: dict, names: list[str], lang: str) -> str:
@@ -186,3 +192,9 @@ def partnership_result_line(result: dict, names: list[str], lang: str) -> str:
         return t(lang, "history.no_winner")
     seats = PARTNERSHIPS[0] if winner == "NS" else PARTNERSHIPS[1]
     return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))
+
+
+def settlement_result_line(result: dict, names: list[str], lang: str) -> str:
+    """/history's line of a game settled in points per seat (``result["settlement"]``):
+    each seat's amount, seat by seat."""
+    return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))

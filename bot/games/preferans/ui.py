@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, settlement_result_line
 from bot.games.preferans.picture import preferans_picture
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc, seat_name, signed
+from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
 from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
@@ -417,12 +417,8 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
     return out
 
 
-def result_line(result: dict, names: list[str], lang: str) -> str:
-    """/history's line: the settlement, seat by seat."""
-    return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
-
-
 # borrowed from the modules they live in, under the manifest's names
+result_line = settlement_result_line
 draw_picture = preferans_picture
 
 

@@ -14,9 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, settlement_result_line
 from bot.i18n import t
-from bot.render.common import chunk, esc, seat_name, signed
+from bot.render.common import chunk, esc
 from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
 from engine.preferans_ru.record import play
 from engine.preferans_ru.scoring import finished, fnum, settlement
@@ -264,9 +264,8 @@ def posts(
     return out
 
 
-def result_line(result: dict, names: list[str], lang: str) -> str:
-    """/history's line: the settlement, seat by seat."""
-    return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
+# borrowed from the modules they live in, under the manifest's names
+result_line = settlement_result_line
 
 
 class PreferansRuScoreUI(GameUI, module=sys.modules[__name__]):
