@@ -400,7 +400,8 @@ def next_option(options: dict, key: str) -> dict:
     return new
 
 
-def posts(events, view, names, lang, history):
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    """The sheet after every deal; after a forfeit, the sheet so far."""
     scored = [e for e in events if e["type"] == "deal_scored"]
     over = next((e for e in events if e["type"] == "game_over"), None)
     if scored:
