@@ -199,6 +199,13 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _playable_games() -> list[str]:
+    """The games with a table of their own, as the bot's registry lists them."""
+    from bot.games import playable
+
+    return [ui.name for ui in playable()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="cardbot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -227,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     scoring.add_argument("--lang", choices=["ru", "en"], default="ru", help="language of --text")
     scoring.set_defaults(func=_score)
     play = sub.add_parser("selfplay", help="computer players play each other; prints games/s")
-    play.add_argument("game", help="durak, king, preferans, bridge, whist")
+    play.add_argument("game", help=", ".join(_playable_games()))
     play.add_argument("--games", type=int, default=1000)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--players", type=int, default=4, help="clamped to what the game allows")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.bridge.ui import BridgeUI, action_rows, bid_text, call_text, contract_text
+from bot.games.bridge.texts import bid_text, call_text, contract_text
+from bot.games.bridge.ui import BridgeUI, action_rows
 from bot.games.bridge.score import BridgeScoreUI
 from engine.base import get_game
 from engine.bridge.auction import BIDS
@@ -138,7 +139,7 @@ def test_deal_post_says_what_each_summed_cell_is_made_of():
         "We: below the line 120; above the line 1200 (overtricks) + 50 (for the redouble) + 150 (honours) + 100 (game)."
     ) in en
     # a defeated doubled contract: the defenders' undertricks, the declarer's side's honours
-    from bot.games.bridge.ui import written_lines
+    from bot.games.bridge.sheet_posts import written_lines
 
     lines = written_lines(
         [
@@ -229,7 +230,7 @@ def test_a_forfeit_post_shows_the_rubber_bonus_it_wrote():
 def test_the_computers_calls_are_explained_in_the_dm_with_computers_only():
     """A person sitting with computers sees what every call shows in their system (the
     robots' explanations of online bridge); at a table of people it is not shown."""
-    from bot.games.bridge.ui import explanation_lines
+    from bot.games.bridge.texts import explanation_lines
     from engine.bridge.explain import explain
 
     bid = lambda level, strain: {"call": "bid", "level": level, "strain": strain}  # noqa: E731
@@ -255,7 +256,7 @@ def test_the_computers_calls_are_explained_in_the_dm_with_computers_only():
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_every_named_call_of_the_system_has_its_words(lang):
-    from bot.games.bridge.ui import note_key
+    from bot.games.bridge.texts import note_key
     from bot.i18n import catalog
     from engine.bridge.bidding.system import TABLE
 
@@ -283,7 +284,7 @@ def test_any_auction_is_explained_without_error():
     names what it may."""
     import random
 
-    from bot.games.bridge.ui import explanation_lines
+    from bot.games.bridge.texts import explanation_lines
     from engine.bridge.explain import explain
     from tests.test_ai_bridge_bidding import random_auction
 

@@ -1,6 +1,6 @@
 """Durak's DM labels: the words players use at each moment."""
 
-from bot.games.durak.ui import action_label, action_rows
+from bot.games.durak.ui import action_label, keyboard
 
 
 def test_pass_is_bito_for_the_attacker_pass_for_helpers_and_enough_when_taking():
@@ -23,8 +23,8 @@ def test_card_labels_and_layout():
     legal = ["beat 7S 9S", "beat 7H 8H", "blind 7S 6D", "transfer 7D", "take"]
     assert action_label("beat 7S 9S", view, "ru") == "9♠→7♠"
     assert action_label("transfer 7D", view, "ru") == "⇄7♦"
-    rows, has_blind = action_rows(legal, view, "ru")
+    rows, has_blind = keyboard(legal, view, "ru")
     # covers for the first unbeaten card only; blind covers on their own keyboard
     assert rows == [[("9♠→7♠", 0), ("⇄7♦", 3)], [("Беру", 4)]] and has_blind
-    blind_rows, _ = action_rows(legal, view, "ru", blind_mode=True)
+    blind_rows, _ = keyboard(legal, view, "ru", blind_mode=True)
     assert blind_rows == [[("🂠6♦→7♠", 2)]]

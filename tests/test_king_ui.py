@@ -62,13 +62,13 @@ def test_every_phase_renders(lang):
 
 def test_choice_buttons():
     legal = ["name S", "name H", "name D", "name C", "until S", "until H", "until D", "until C", "highest"]
-    rows = action_rows(legal, "ru")
+    rows, _ = action_rows(legal, {}, "ru", "normal", NAMES)
     assert [[label for label, _ in r] for r in rows] == [
         ["♠ сразу", "♥ сразу", "♦ сразу", "♣ сразу"],
         ["до ♠", "до ♥", "до ♦", "до ♣"],
         ["до старшей"],
     ]
-    rows = action_rows(["play 7S", "play 8S", "play 9S", "play TS", "play JS", "pass"], "en")
+    rows, _ = action_rows(["play 7S", "play 8S", "play 9S", "play TS", "play JS", "pass"], {}, "en", "normal", NAMES)
     assert [[label for label, _ in r] for r in rows] == [["7♠", "8♠", "9♠", "10♠"], ["J♠"], ["Pass"]]
 
 

@@ -12,7 +12,7 @@ import pytest
 from bot import screens
 from bot.games import ui_for
 from bot.render.common import COMPUTER_MARK, COMPUTER_NAMES, computer_name
-from bot.games import preferans_picture
+from bot.games.preferans import picture as preferans_picture
 from bot.games.preferans_ru.picture import _labels
 from engine.base import get_game
 from engine.preferans.sheet import table_rows

@@ -1,13 +1,20 @@
-"""What a game module tells the bot: its manifest. Subclass ``GameUI`` and register one
-instance with ``bot.games.register_ui``; tests/test_game_manifest.py checks that every
-registered game has all of it. Every method works from engine *views* (never from state),
-so nothing hidden can reach a chat from here unless the engine's ``view`` leaks it."""
+"""What a game module tells the bot: its manifest. A game's UI module defines the manifest's
+functions at module level under the manifest's names (``group_text``, ``hand_text``,
+``action_rows``, ``posts`` ...) and one subclass that names the module:
+``class DurakUI(GameUI, module=sys.modules[__name__])``; ``__init_subclass__`` binds those
+functions as staticmethods, the way ``engine.facade.RulesFacade`` binds a rules module, so
+no method only forwards. Register one instance with ``bot.games.register_ui``;
+tests/test_game_manifest.py checks that every registered game has all of it. Every function
+works from engine *views* (never from state), so nothing hidden can reach a chat from here
+unless the engine's ``view`` leaks it."""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, Callable
 
 from bot.i18n import t
+from bot.render.common import seat_name, signed
 from engine.standings import PARTNERSHIPS
 
 Rows = list[list[tuple[str, Any]]]
@@ -15,9 +22,32 @@ Rows = list[list[tuple[str, Any]]]
 # (engine states) as files for other programs; each file name starts with ``stem``
 ExportFiles = Callable[[list, list[str], str, str], list[tuple[str, bytes]]]
 
+# The manifest's functions: a UI module's module-level function of one of these names is
+# the game's (bound by GameUI.__init_subclass__); the rest keep GameUI's defaults. A function
+# from another module is bound by an assignment (``draw_picture = king_picture``), not by an
+# import alone: ``ruff --fix`` removes an import nothing in the module uses.
+MODULE_FUNCTIONS = (
+    "variant_text",
+    "lobby_lines",
+    "option_rows",
+    "next_option",
+    "group_text",
+    "hand_text",
+    "action_rows",
+    "posts",
+    "picture",
+    "draw_picture",
+    "result_line",
+)
+# the ones without a default: every game shows its table, its hands and its buttons (a
+# score-only table has no hands: GameUI.hand_text shows it the group's message)
+REQUIRED_FUNCTIONS = ("group_text", "hand_text", "action_rows")
+
 
 class GameUI:
     name = ""  # the engine's game name
+    # The game whose rules text ("rules.<game>" in the catalogs) /rules shows; "": this one.
+    rules_of = ""
     command = ""  # the group command that opens a table, e.g. "durak"
     order = 100  # position in /newgame
     # Fixed seat names (bridge: N E S W): players choose a seat in the lobby and seats
@@ -92,6 +122,9 @@ class GameUI:
         raise NotImplementedError
 
     def hand_text(self, view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
+        """A seat's DM. A score-only table has no hands: a seat sees the group's message."""
+        if self.group_controls:
+            return self.group_text(view, names, lang, header)
         raise NotImplementedError
 
     def action_rows(
@@ -135,7 +168,20 @@ class GameUI:
         return t(lang, "history.no_winner")
 
     def rules_text(self, lang: str) -> str:
-        return t(lang, f"rules.{self.name}")
+        return t(lang, f"rules.{self.rules_of or self.name}")
+
+    def __init_subclass__(cls, module: ModuleType | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if module is None:
+            return
+        for name in MODULE_FUNCTIONS:
+            # a method the subclass writes itself wins; a function the module lacks keeps the default
+            if name in cls.__dict__ or not hasattr(module, name):
+                continue
+            function = getattr(module, name)
+            if not callable(function):  # e.g. a submodule imported under a manifest name
+                raise TypeError(f"{module.__name__}.{name} is a manifest name but not a function")
+            setattr(cls, name, staticmethod(function))
 
 
 def partnership_result_line(result: dict, names: list[str], lang: str) -> str:
@@ -146,3 +192,9 @@ def partnership_result_line(result: dict, names: list[str], lang: str) -> str:
         return t(lang, "history.no_winner")
     seats = PARTNERSHIPS[0] if winner == "NS" else PARTNERSHIPS[1]
     return t(lang, "history.won", names=", ".join(names[s] for s in seats if s < len(names)))
+
+
+def settlement_result_line(result: dict, names: list[str], lang: str) -> str:
+    """/history's line of a game settled in points per seat (``result["settlement"]``):
+    each seat's amount, seat by seat."""
+    return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))

@@ -5,24 +5,14 @@ deal. The sheet is posted after every written deal, the settlement at the end.""
 
 from __future__ import annotations
 
+import sys
+from functools import partial
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
-from bot.games.bridge.ui import (
-    BridgeUI,
-    SEATS,
-    bid_text,
-    deal_post,
-    final_post,
-    lobby_lines,
-    option_rows,
-    next_option,
-    sheet_picture,
-    sheet_pre,
-    sheet_summary,
-    side_name,
-    strain_text,
-    variant_text,
-)
+from bot.games.bridge import ui
+from bot.games.bridge.sheet_posts import deal_post, final_post, sheet_picture, sheet_pre
+from bot.games.bridge.texts import SEATS, bid_text, sheet_summary, side_name, strain_text
 from bot.i18n import t
 from bot.render.common import chunk, esc
 
@@ -64,7 +54,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     return "\n".join(lines)
 
 
-def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
     main, tail = [], []
     pending = view.get("pending") or {}
     for i, action in enumerate(legal):
@@ -93,55 +83,41 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
     width = (
         7 if legal and legal[0].startswith(("level", "tricks")) else 5 if legal and legal[0].startswith("strain") else 4
     )
-    return chunk(main, width) + chunk(tail, 2)
+    return chunk(main, width) + chunk(tail, 2), []
 
 
-class BridgeScoreUI(GameUI):
+def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict:
+    return sheet_picture(view["sheet"], None, lang)
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    out = []
+    for event in events:
+        if event["type"] == "deal_scored":
+            out.append(deal_post(event, None, lang))
+        elif event["type"] == "undone":
+            out.append(t(lang, "bridge.score.undone", n=event["deal_no"]) + "\n" + sheet_pre(event["sheet"], lang))
+        elif event["type"] == "game_over":
+            out.append(final_post(event["result"], view["sheet"], None, lang))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+variant_text = ui.variant_text
+lobby_lines = ui.lobby_lines
+result_line = ui.result_line
+# the lobby of the played game, with the paper sheet's own switch
+option_rows = partial(ui.option_rows, paper=True)
+next_option = partial(ui.next_option, paper=True)
+
+
+class BridgeScoreUI(GameUI, module=sys.modules[__name__]):
     name = "bridge_score"
     command = ""
     order = 104
     group_controls = True
     score_for = "bridge"
-
-    def variant_text(self, options, lang):
-        return variant_text(options, lang)
-
-    def lobby_lines(self, options, lang):
-        return lobby_lines(options, lang)
-
-    def option_rows(self, options, lang):
-        return option_rows(options, lang, paper=True)
-
-    def next_option(self, options, key):
-        return next_option(options, key, paper=True)
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return group_text(view, names, lang, header)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, view, lang), []
-
-    def rules_text(self, lang):
-        return t(lang, "rules.bridge")
-
-    def picture(self, events, view, names, lang):
-        return sheet_picture(view["sheet"], None, lang)
-
-    def posts(self, events, view, names, lang, history):
-        out = []
-        for event in events:
-            if event["type"] == "deal_scored":
-                out.append(deal_post(event, None, lang))
-            elif event["type"] == "undone":
-                out.append(t(lang, "bridge.score.undone", n=event["deal_no"]) + "\n" + sheet_pre(event["sheet"], lang))
-            elif event["type"] == "game_over":
-                out.append(final_post(event["result"], view["sheet"], None, lang))
-        return out
-
-    result_line = BridgeUI.result_line
+    rules_of = "bridge"
 
 
 register_ui(BridgeScoreUI())

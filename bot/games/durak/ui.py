@@ -3,6 +3,8 @@ lobby options and the series sheet. Input is always an engine view (``engine.dur
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.i18n import t
@@ -11,7 +13,7 @@ from engine.cards import label
 from engine.durak.tally import tally as series_tally
 
 
-def variant_name(options: dict, lang: str) -> str:
+def variant_text(options: dict, lang: str) -> str:
     parts = [t(lang, f"durak.variant.{options.get('base_game', 'podkidnoy')}")]
     parts.append(t(lang, "durak.deck", n=options.get("deck_size", 36)))
     if not options.get("trumps", True):
@@ -127,7 +129,7 @@ def action_label(action: str, view: dict, lang: str) -> str:
     return t(lang, f"durak.btn.{verb}")
 
 
-def action_rows(
+def keyboard(
     legal: list[str], view: dict, lang: str, blind_mode: bool = False
 ) -> tuple[list[list[tuple[str, int]]], bool]:
     """Buttons as (label, index into ``legal``): cards four to a row, verbs on their own row.
@@ -168,72 +170,73 @@ OPTION_CYCLES: dict[str, list[str | int]] = {
 OPTION_FLAGS = ("trumps", "two_decks", "blind_beating", "first_bout_five")
 
 
-class DurakUI(GameUI):
+def option_rows(options: dict, lang: str) -> Rows:
+    def flag(key: str) -> tuple[str, str]:
+        return (("✓ " if options[key] else "✗ ") + t(lang, f"durak.opt.{key}"), key)
+
+    return [
+        [
+            (t(lang, f"durak.variant.{options['base_game']}"), "base_game"),
+            (t(lang, "durak.deck", n=options["deck_size"]), "deck_size"),
+        ],
+        [flag("trumps"), flag("two_decks")],
+        [flag("blind_beating"), flag("first_bout_five")],
+    ]
+
+
+def next_option(options: dict, key: str) -> dict:
+    new = dict(options)
+    if key in OPTION_CYCLES:
+        values = OPTION_CYCLES[key]
+        new[key] = values[(values.index(options[key]) + 1) % len(values)]
+    elif key in OPTION_FLAGS:
+        new[key] = not options[key]
+    else:
+        raise KeyError(key)
+    return new
+
+
+def action_rows(
+    legal: list[str], view: dict, lang: str, mode: str, names: list[str]
+) -> tuple[Rows, list[tuple[str, str]]]:
+    """The keyboard of ``mode`` ("normal" or "blind") and the switch to the other one when
+    blind covers exist."""
+    rows, has_blind = keyboard(legal, view, lang, blind_mode=mode == "blind")
+    if not has_blind:
+        return rows, []
+    if mode == "blind":
+        return rows, [(t(lang, "durak.btn.blind_back"), "normal")]
+    return rows, [(t(lang, "durak.btn.blind_menu"), "blind")]
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    """The series sheet after each game."""
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    if over is None:
+        return []
+    text = "\n".join(
+        [
+            t(lang, "sheet.game_no", n=len(history)),
+            result_text(over["result"], names, lang),
+            tally_sheet(series_tally(history, len(names)), names, lang),
+        ]
+    )
+    return [text]
+
+
+def result_line(result: dict, names: list[str], lang: str) -> str:
+    """/history's line: the durak, or a draw; the durak's forfeit is said too."""
+    if result.get("draw"):
+        return t(lang, "history.draw")
+    durak = seat_name(names, result.get("durak"))
+    line = t(lang, "history.durak", name=durak)
+    return line + " " + t(lang, "history.forfeit", name=durak) if result.get("forfeit") is True else line
+
+
+class DurakUI(GameUI, module=sys.modules[__name__]):
     name = command = "durak"
     order = 1
     bench_players = 3
-
-    def variant_text(self, options: dict, lang: str) -> str:
-        return variant_name(options, lang)
-
-    def option_rows(self, options: dict, lang: str) -> Rows:
-        def flag(key: str) -> tuple[str, str]:
-            return (("✓ " if options[key] else "✗ ") + t(lang, f"durak.opt.{key}"), key)
-
-        return [
-            [
-                (t(lang, f"durak.variant.{options['base_game']}"), "base_game"),
-                (t(lang, "durak.deck", n=options["deck_size"]), "deck_size"),
-            ],
-            [flag("trumps"), flag("two_decks")],
-            [flag("blind_beating"), flag("first_bout_five")],
-        ]
-
-    def next_option(self, options: dict, key: str) -> dict:
-        new = dict(options)
-        if key in OPTION_CYCLES:
-            values = OPTION_CYCLES[key]
-            new[key] = values[(values.index(options[key]) + 1) % len(values)]
-        elif key in OPTION_FLAGS:
-            new[key] = not options[key]
-        else:
-            raise KeyError(key)
-        return new
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return hand_text(view, names, lang, header, legal)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        rows, has_blind = action_rows(legal, view, lang, blind_mode=mode == "blind")
-        if not has_blind:
-            return rows, []
-        if mode == "blind":
-            return rows, [(t(lang, "durak.btn.blind_back"), "normal")]
-        return rows, [(t(lang, "durak.btn.blind_menu"), "blind")]
-
-    def posts(self, events, view, names, lang, history):
-        over = next((e for e in events if e["type"] == "game_over"), None)
-        if over is None:
-            return []
-        text = "\n".join(
-            [
-                t(lang, "sheet.game_no", n=len(history)),
-                result_text(over["result"], names, lang),
-                tally_sheet(series_tally(history, len(names)), names, lang),
-            ]
-        )
-        return [text]
-
-    def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the durak, or a draw; the durak's forfeit is said too."""
-        if result.get("draw"):
-            return t(lang, "history.draw")
-        durak = seat_name(names, result.get("durak"))
-        line = t(lang, "history.durak", name=durak)
-        return line + " " + t(lang, "history.forfeit", name=durak) if result.get("forfeit") is True else line
 
 
 register_ui(DurakUI())

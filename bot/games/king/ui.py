@@ -5,6 +5,8 @@ sheet posted after every deal. Input is always an engine view (``engine.king``).
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.king.picture import king_picture
@@ -163,11 +165,11 @@ def _waiting(view: dict, names: list[str], lang: str) -> str | None:
     return t(lang, "king.waiting.move", who=who)
 
 
-def group_text(view: dict, names: list[str], lang: str, header: str, options: dict | None = None) -> str:
+def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     if view["deal_no"]:
         lines.append(_deal_line(view, lang))
-        lines.append(task_text(view["deal_no"], options or {}, lang))
+        lines.append(task_text(view["deal_no"], view.get("options") or {}, lang))
         dealer = t(lang, "king.dealer", name=esc(names[view["dealer"]]))
         trump = _trump_line(view, names, lang)
         lines.append(dealer + (" · " + trump if trump else ""))
@@ -184,12 +186,10 @@ def group_text(view: dict, names: list[str], lang: str, header: str, options: di
     return "\n".join(lines)
 
 
-def hand_text(
-    view: dict, names: list[str], lang: str, header: str, legal: list[str], options: dict | None = None
-) -> str:
+def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     if view["deal_no"]:
-        lines.append(_deal_line(view, lang) + " — " + task_text(view["deal_no"], options or {}, lang))
+        lines.append(_deal_line(view, lang) + " — " + task_text(view["deal_no"], view.get("options") or {}, lang))
         trump = _trump_line(view, names, lang)
         if trump:
             lines.append(trump)
@@ -222,9 +222,9 @@ def action_label(action: str, lang: str) -> str:
     return t(lang, f"king.btn.{verb}")
 
 
-def action_rows(legal: list[str], lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, seats: list[str]) -> tuple[Rows, list]:
     """Cards four to a row; in the trump choice: name a suit, open until a suit, open
-    until the highest; the domino pass on its own row."""
+    until the highest; the domino pass on its own row. One keyboard: no switches."""
     cards: list[tuple[str, int]] = []
     names: list[tuple[str, int]] = []
     untils: list[tuple[str, int]] = []
@@ -233,7 +233,7 @@ def action_rows(legal: list[str], lang: str) -> Rows:
         verb = action.split()[0]
         target = {"play": cards, "name": names, "until": untils}.get(verb, other)
         target.append((action_label(action, lang), i))
-    return [row for row in chunk(cards, 4) + [names, untils, other] if row]
+    return [row for row in chunk(cards, 4) + [names, untils, other] if row], []
 
 
 # ---------------------------------------------------------------------------- the sheet
@@ -314,7 +314,7 @@ def final_text(result: dict | None, names: list[str], lang: str) -> str:
     return "\n".join(lines)
 
 
-def sheet_picture(view: dict, names: list[str], lang: str) -> dict:
+def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict:
     """The King grid as a picture spec (``bot.games.king.picture``)."""
     return {
         "game": "king",
@@ -349,7 +349,7 @@ FLAGS = (
 )
 
 
-def variant_name(options: dict, lang: str) -> str:
+def variant_text(options: dict, lang: str) -> str:
     """The options that differ from the defaults, briefly ("" with the defaults)."""
     o = {**DEFAULTS, **options}
     parts = []
@@ -363,78 +363,69 @@ def variant_name(options: dict, lang: str) -> str:
     return ", ".join(parts)
 
 
-class KingUI(GameUI):
+def option_rows(options: dict, lang: str) -> Rows:
+    o = {**DEFAULTS, **options}
+
+    def flag(key: str) -> tuple[str, str]:
+        return (("✓ " if o[key] else "✗ ") + t(lang, f"king.opt.{key}"), key)
+
+    fd = o["first_dealer"]
+    dealer = (
+        t(lang, "king.opt.dealer_random")
+        if fd == "random"
+        else t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(fd))
+    )
+    boys = t(lang, "king.opt.deal3_kj" if o["deal3_cards"] == "KJ" else "king.opt.deal3_j")
+    return [
+        [(dealer, "first_dealer"), (boys, "deal3_cards")],
+        [flag("deal2_no_heart_lead"), flag("deal4_bachelor_rule")],
+        [flag("deal6_no_heart_lead"), flag("deal6_must_discard_kh")],
+        [flag("deal8_free_pass"), flag("trump_must_ruff")],
+    ]
+
+
+def next_option(options: dict, key: str) -> dict:
+    new = dict(options)
+    if key == "first_dealer":
+        cur = new.get("first_dealer", "random")
+        new[key] = SEAT_CHOICES[(SEAT_CHOICES.index(cur) + 1) % len(SEAT_CHOICES)]
+    elif key == "deal3_cards":
+        kj = new.get("deal3_cards", "J") != "KJ"
+        new["deal3_cards"] = "KJ" if kj else "J"
+        new["deal3_per_card"] = -2 if kj else -4  # rules §9: −2 each with kings and jacks
+    elif key in FLAGS:
+        new[key] = not new.get(key, DEFAULTS[key])
+    else:
+        raise KeyError(key)
+    return new
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    """The sheet after every deal; after a forfeit, the sheet so far."""
+    scored = [e for e in events if e["type"] == "deal_scored"]
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    if scored:
+        return [sheet_post(view, names, lang, scored[-1]["no"])]
+    if over is not None:  # a forfeit: the sheet so far and the final order
+        return [sheet_post(view, names, lang, None)]
+    return []
+
+
+def result_line(result: dict, names: list[str], lang: str) -> str:
+    """/history's line: the totals, best first."""
+    totals = result["totals"]
+    order = sorted(range(len(totals)), key=lambda i: -totals[i])
+    return " · ".join(f"{seat_name(names, i)} {signed(totals[i])}" for i in order)
+
+
+# borrowed from the modules they live in, under the manifest's names
+draw_picture = king_picture
+
+
+class KingUI(GameUI, module=sys.modules[__name__]):
     name = command = "king"
     order = 3
     bench_players = 4
-
-    def draw_picture(self, spec):
-        return king_picture(spec)
-
-    def variant_text(self, options: dict, lang: str) -> str:
-        return variant_name(options, lang)
-
-    def option_rows(self, options: dict, lang: str) -> Rows:
-        o = {**DEFAULTS, **options}
-
-        def flag(key: str) -> tuple[str, str]:
-            return (("✓ " if o[key] else "✗ ") + t(lang, f"king.opt.{key}"), key)
-
-        fd = o["first_dealer"]
-        dealer = (
-            t(lang, "king.opt.dealer_random")
-            if fd == "random"
-            else t(lang, "king.opt.first_dealer", seat=SEAT_CHOICES.index(fd))
-        )
-        boys = t(lang, "king.opt.deal3_kj" if o["deal3_cards"] == "KJ" else "king.opt.deal3_j")
-        return [
-            [(dealer, "first_dealer"), (boys, "deal3_cards")],
-            [flag("deal2_no_heart_lead"), flag("deal4_bachelor_rule")],
-            [flag("deal6_no_heart_lead"), flag("deal6_must_discard_kh")],
-            [flag("deal8_free_pass"), flag("trump_must_ruff")],
-        ]
-
-    def next_option(self, options: dict, key: str) -> dict:
-        new = dict(options)
-        if key == "first_dealer":
-            cur = new.get("first_dealer", "random")
-            new[key] = SEAT_CHOICES[(SEAT_CHOICES.index(cur) + 1) % len(SEAT_CHOICES)]
-        elif key == "deal3_cards":
-            kj = new.get("deal3_cards", "J") != "KJ"
-            new["deal3_cards"] = "KJ" if kj else "J"
-            new["deal3_per_card"] = -2 if kj else -4  # rules §9: −2 each with kings and jacks
-        elif key in FLAGS:
-            new[key] = not new.get(key, DEFAULTS[key])
-        else:
-            raise KeyError(key)
-        return new
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header, view.get("options"))
-
-    def hand_text(self, view, names, lang, header, legal):
-        return hand_text(view, names, lang, header, legal, view.get("options"))
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, lang), []
-
-    def picture(self, events, view, names, lang):
-        return sheet_picture(view, names, lang)
-
-    def posts(self, events, view, names, lang, history):
-        scored = [e for e in events if e["type"] == "deal_scored"]
-        over = next((e for e in events if e["type"] == "game_over"), None)
-        if scored:
-            return [sheet_post(view, names, lang, scored[-1]["no"])]
-        if over is not None:  # a forfeit: the sheet so far and the final order
-            return [sheet_post(view, names, lang, None)]
-        return []
-
-    def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the totals, best first."""
-        totals = result["totals"]
-        order = sorted(range(len(totals)), key=lambda i: -totals[i])
-        return " · ".join(f"{seat_name(names, i)} {signed(totals[i])}" for i in order)
 
 
 register_ui(KingUI())

@@ -8,18 +8,17 @@ confirmed hand. The sheet is posted after every confirmed hand and after an undo
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.preferans import ui
 from bot.games.preferans.ui import (
-    PreferansUI,
     contract_label,
     level_name,
-    option_rows,
-    next_option,
     result_lines,
     sheet_picture,
     sheet_post,
-    variant_text,
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
@@ -126,65 +125,53 @@ def action_label(action: str, view: dict, lang: str) -> str:
     return t(lang, f"preferans.score.btn.{verb}")
 
 
-def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
+    view = {**view, "names": names}  # the seat buttons show names
     main: list[tuple[str, int]] = []
     tail: list[tuple[str, int]] = []
     for i, action in enumerate(legal):
         item = (action_label(action, view, lang), i)
         (tail if action.split()[0] in ("cancel", "undo", "allpass") else main).append(item)
     size = 6 if legal and legal[0].startswith("tricks") else 3
-    return chunk(main, size) + ([tail] if tail else [])
+    return chunk(main, size) + ([tail] if tail else []), []
 
 
-class PreferansScoreUI(GameUI):
+def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict:
+    return sheet_picture(view, names, lang, view["entries"] or None)
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    out = []
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    for e in events:
+        if e["type"] == "deal_scored" or e["type"] == "entry_undone":
+            last = e.get("row") if e["type"] == "deal_scored" else None
+            text = sheet_post(view, names, lang, last, view["entries"] or None)
+            if e["type"] == "entry_undone":
+                text = t(lang, "preferans.score.undone") + "\n" + text
+            if over is not None:
+                text += "\n" + "\n".join(result_lines(over["result"], names, lang))
+            out.append(text)
+    if over is not None and not any(e["type"] == "deal_scored" for e in events):
+        text = sheet_post(view, names, lang, view.get("last_row"), view["entries"] or None)
+        out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+variant_text = ui.variant_text
+option_rows = ui.option_rows
+next_option = ui.next_option
+result_line = ui.result_line
+
+
+class PreferansScoreUI(GameUI, module=sys.modules[__name__]):
     name = "preferans_score"
     command = ""
     order = 90
     group_controls = True
     score_for = "preferans"
-
-    def variant_text(self, options, lang):
-        return variant_text(options, lang)
-
-    def option_rows(self, options, lang):
-        return option_rows(options, lang)
-
-    def next_option(self, options, key):
-        return next_option(options, key)
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return group_text(dict(view), names, lang, header)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, {**view, "names": names}, lang), []  # seat buttons show names
-
-    def picture(self, events, view, names, lang):
-        return sheet_picture(view, names, lang, view["entries"] or None)
-
-    def posts(self, events, view, names, lang, history):
-        out = []
-        over = next((e for e in events if e["type"] == "game_over"), None)
-        for e in events:
-            if e["type"] == "deal_scored" or e["type"] == "entry_undone":
-                last = e.get("row") if e["type"] == "deal_scored" else None
-                text = sheet_post(view, names, lang, last, view["entries"] or None)
-                if e["type"] == "entry_undone":
-                    text = t(lang, "preferans.score.undone") + "\n" + text
-                if over is not None:
-                    text += "\n" + "\n".join(result_lines(over["result"], names, lang))
-                out.append(text)
-        if over is not None and not any(e["type"] == "deal_scored" for e in events):
-            text = sheet_post(view, names, lang, view.get("last_row"), view["entries"] or None)
-            out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
-        return out
-
-    def rules_text(self, lang):
-        return t(lang, "rules.preferans")
-
-    result_line = PreferansUI.result_line
+    rules_of = "preferans"
 
 
 register_ui(PreferansScoreUI())

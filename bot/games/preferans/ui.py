@@ -6,11 +6,13 @@ so ``cardbot score --text`` prints exactly what the bot posts."""
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, settlement_result_line
 from bot.games.preferans.picture import preferans_picture
 from bot.i18n import t
-from bot.render.common import cards_text, chunk, esc, seat_name, signed
+from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
 from engine.preferans.options import default_max_refe
 from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
@@ -296,7 +298,8 @@ def action_label(action: str, view: dict, lang: str) -> str:
     return t(lang, f"preferans.btn.{verb}")
 
 
-def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
+    """Cards five to a row, numbers three, the verbs on one row; one keyboard: no switches."""
     cards, numbers, verbs = [], [], []
     for i, action in enumerate(legal):
         verb, *args = action.split()
@@ -307,7 +310,7 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
             numbers.append(item)
         else:
             verbs.append(item)
-    return chunk(cards, 5) + chunk(numbers, 3) + ([verbs] if verbs else [])
+    return chunk(cards, 5) + chunk(numbers, 3) + ([verbs] if verbs else []), []
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -395,7 +398,31 @@ def next_option(options: dict, key: str) -> dict:
     return new
 
 
-class PreferansUI(GameUI):
+def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict:
+    return sheet_picture(view, names, lang, view.get("hand_no"))
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    out = []
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    for e in events:
+        if e["type"] == "deal_scored":
+            text = sheet_post(view, names, lang, e["row"], e["hand_no"])
+            if over is not None:
+                text += "\n" + "\n".join(result_lines(over["result"], names, lang))
+            out.append(text)
+    if over is not None and not any(e["type"] == "deal_scored" for e in events):
+        text = sheet_post(view, names, lang, view.get("last_row"), view.get("hand_no"))
+        out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+result_line = settlement_result_line
+draw_picture = preferans_picture
+
+
+class PreferansUI(GameUI, module=sys.modules[__name__]):
     name = command = "preferans"
     order = 2
     bench_players = 3
@@ -408,48 +435,6 @@ class PreferansUI(GameUI):
         "balkan": ("preferans", {}),
     }
     choice_words = "prefru"
-
-    def variant_text(self, options, lang):
-        return variant_text(options, lang)
-
-    def option_rows(self, options, lang):
-        return option_rows(options, lang)
-
-    def next_option(self, options, key):
-        return next_option(options, key)
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return hand_text(view, names, lang, header, legal)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, view, lang), []
-
-    def picture(self, events, view, names, lang):
-        return sheet_picture(view, names, lang, view.get("hand_no"))
-
-    def draw_picture(self, spec):
-        return preferans_picture(spec)
-
-    def posts(self, events, view, names, lang, history):
-        out = []
-        over = next((e for e in events if e["type"] == "game_over"), None)
-        for e in events:
-            if e["type"] == "deal_scored":
-                text = sheet_post(view, names, lang, e["row"], e["hand_no"])
-                if over is not None:
-                    text += "\n" + "\n".join(result_lines(over["result"], names, lang))
-                out.append(text)
-        if over is not None and not any(e["type"] == "deal_scored" for e in events):
-            text = sheet_post(view, names, lang, view.get("last_row"), view.get("hand_no"))
-            out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
-        return out
-
-    def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the settlement, seat by seat."""
-        return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
 
 
 register_ui(PreferansUI())

@@ -9,13 +9,14 @@ the declarer (or распасы), the contract, the whist decisions, the tricks,
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
 from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.games.base import GameUI, Rows, settlement_result_line
 from bot.i18n import t
-from bot.render.common import chunk, esc, seat_name, signed
+from bot.render.common import chunk, esc
 from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
 from engine.preferans_ru.record import play
 from engine.preferans_ru.scoring import finished, fnum, settlement
@@ -185,7 +186,7 @@ def action_label(action: str, view: dict[str, Any], names: list[str], lang: str)
     return t(lang, f"prefru_score.btn.{verb}")
 
 
-def action_rows(legal: list[str], view: dict[str, Any], names: list[str], lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict[str, Any], lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
     main: list[tuple[str, Any]] = []
     tail: list[tuple[str, Any]] = []
     for i, action in enumerate(legal):
@@ -193,7 +194,7 @@ def action_rows(legal: list[str], view: dict[str, Any], names: list[str], lang: 
         (tail if action.split()[0] in ("cancel", "undo", "allpass") else main).append(item)
     first = legal[0].split()[0] if legal else ""
     size = {"tricks": 6, "contract": 5}.get(first, 4)
-    return chunk(main, size) + ([tail] if tail else [])
+    return chunk(main, size) + ([tail] if tail else []), []
 
 
 def variant_text(options: dict[str, Any], lang: str) -> str:
@@ -237,65 +238,43 @@ def next_option(options: dict[str, Any], key: str) -> dict[str, Any]:
     return PreferansRuOptions.model_validate(new).model_dump(mode="json")
 
 
-class PreferansRuScoreUI(GameUI):
+def picture(events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    return sheet_picture(view, names, lang)
+
+
+def posts(
+    events: list[dict[str, Any]],
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    history: list[dict[str, Any]],
+) -> list[str]:
+    out = []
+    over = any(e["type"] == "game_over" for e in events)
+    for e in events:
+        if e["type"] in ("deal_scored", "entry_undone"):
+            text = sheet_block(view, names, lang, last=e["type"] == "deal_scored")
+            if e["type"] == "entry_undone":
+                text = t(lang, "prefru_score.undone") + "\n" + text
+            if over:
+                text += "\n" + "\n".join(result_lines(view, names, lang))
+            out.append(text)
+    if over and not any(e["type"] == "deal_scored" for e in events):
+        out.append("\n".join([sheet_block(view, names, lang, last=False), *result_lines(view, names, lang)]))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+result_line = settlement_result_line
+
+
+class PreferansRuScoreUI(GameUI, module=sys.modules[__name__]):
     name = "preferans_ru_score"
     command = ""
     order = 92
     group_controls = True
     score_for = "preferans_ru"
     score_presets = PRESETS
-
-    def variant_text(self, options: dict[str, Any], lang: str) -> str:
-        return variant_text(options, lang)
-
-    def option_rows(self, options: dict[str, Any], lang: str) -> Rows:
-        return option_rows(options, lang)
-
-    def next_option(self, options: dict[str, Any], key: str) -> dict[str, Any]:
-        return next_option(options, key)
-
-    def group_text(self, view: dict[str, Any], names: list[str], lang: str, header: str) -> str:
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view: dict[str, Any], names: list[str], lang: str, header: str, legal: list[str]) -> str:
-        return group_text(view, names, lang, header)
-
-    def action_rows(
-        self, legal: list[str], view: dict[str, Any], lang: str, mode: str, names: list[str]
-    ) -> tuple[Rows, list[tuple[str, str]]]:
-        return action_rows(legal, view, names, lang), []
-
-    def picture(self, events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict | None:
-        return sheet_picture(view, names, lang)
-
-    def posts(
-        self,
-        events: list[dict[str, Any]],
-        view: dict[str, Any],
-        names: list[str],
-        lang: str,
-        history: list[dict[str, Any]],
-    ) -> list[str]:
-        out = []
-        over = any(e["type"] == "game_over" for e in events)
-        for e in events:
-            if e["type"] in ("deal_scored", "entry_undone"):
-                text = sheet_block(view, names, lang, last=e["type"] == "deal_scored")
-                if e["type"] == "entry_undone":
-                    text = t(lang, "prefru_score.undone") + "\n" + text
-                if over:
-                    text += "\n" + "\n".join(result_lines(view, names, lang))
-                out.append(text)
-        if over and not any(e["type"] == "deal_scored" for e in events):
-            out.append("\n".join([sheet_block(view, names, lang, last=False), *result_lines(view, names, lang)]))
-        return out
-
-    def rules_text(self, lang: str) -> str:
-        return t(lang, "rules.preferans_ru_score")
-
-    def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        """/history's line: the settlement, seat by seat."""
-        return " · ".join(f"{seat_name(names, i)} {signed(v)}" for i, v in enumerate(result["settlement"]))
 
 
 register_ui(PreferansRuScoreUI())

@@ -7,15 +7,16 @@ unless the engine's ``view`` leaks it."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.preferans_ru import score
 from bot.games.preferans_ru.picture import preferans_ru_picture
-from bot.games.preferans_ru.score import PreferansRuScoreUI, contract_label, sheet_block, sheet_picture
+from bot.games.preferans_ru.score import contract_label, sheet_block
 from bot.games.preferans_ru.score import next_option as sheet_next_option
 from bot.games.preferans_ru.score import option_rows as sheet_option_rows
-from bot.games.preferans_ru.score import variant_text as sheet_variant_text
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
@@ -199,7 +200,8 @@ def action_label(action: str, lang: str) -> str:
     return t(lang, f"prefru.btn.{verb}")
 
 
-def action_rows(legal: list[str], lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict[str, Any], lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
+    """Cards and bids five to a row, the verbs on one row; one keyboard: no switches."""
     cards, bids, verbs = [], [], []
     for i, action in enumerate(legal):
         verb = action.split()[0]
@@ -210,14 +212,10 @@ def action_rows(legal: list[str], lang: str) -> Rows:
             bids.append(item)
         else:
             verbs.append(item)
-    return chunk(cards, 5) + chunk(bids, 5) + ([verbs] if verbs else [])
+    return chunk(cards, 5) + chunk(bids, 5) + ([verbs] if verbs else []), []
 
 
 # ------------------------------------------------------------------------------ lobby
-def variant_text(options: dict[str, Any], lang: str) -> str:
-    return sheet_variant_text(options, lang)
-
-
 def option_rows(options: dict[str, Any], lang: str) -> Rows:
     full = PreferansRuOptions.model_validate(options)
 
@@ -244,61 +242,38 @@ def next_option(options: dict[str, Any], key: str) -> dict[str, Any]:
     return PreferansRuOptions.model_validate(changed).model_dump(mode="json")
 
 
-class PreferansRuUI(GameUI):
+def posts(
+    events: list[dict[str, Any]], view: dict[str, Any], names: list[str], lang: str, history: list[dict]
+) -> list[str]:
+    """The пулька after every deal; the settlement with the last one."""
+    out = []
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    for e in events:
+        if e["type"] == "deal_scored":
+            text = t(lang, "prefru.deal_written", n=e["hand_no"]) + "\n" + sheet_block(view, names, lang, last=True)
+            if over is not None:
+                text += "\n" + "\n".join(result_lines(over["result"], names, lang))
+            out.append(text)
+    if over is not None and not any(e["type"] == "deal_scored" for e in events):
+        text = sheet_block(view, names, lang, last=False)
+        out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+variant_text = score.variant_text
+picture = score.picture
+result_line = score.result_line
+draw_picture = preferans_ru_picture
+
+
+class PreferansRuUI(GameUI, module=sys.modules[__name__]):
     name = "preferans_ru"
     command = ""  # opened by /sochi, /leningrad, /rostov, or /preferans's chooser
     order = 3
     table_presets = PRESETS
     bench_players = 3
     group_milestones = GameUI.group_milestones | {"whist_done", "open_choice", "hands_open", "talon_card"}
-
-    def variant_text(self, options: dict[str, Any], lang: str) -> str:
-        return variant_text(options, lang)
-
-    def option_rows(self, options: dict[str, Any], lang: str) -> Rows:
-        return option_rows(options, lang)
-
-    def next_option(self, options: dict[str, Any], key: str) -> dict[str, Any]:
-        return next_option(options, key)
-
-    def group_text(self, view: dict[str, Any], names: list[str], lang: str, header: str) -> str:
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view: dict[str, Any], names: list[str], lang: str, header: str, legal: list[str]) -> str:
-        return hand_text(view, names, lang, header, legal)
-
-    def action_rows(
-        self, legal: list[str], view: dict[str, Any], lang: str, mode: str, names: list[str]
-    ) -> tuple[Rows, list[tuple[str, str]]]:
-        return action_rows(legal, lang), []
-
-    def posts(
-        self, events: list[dict[str, Any]], view: dict[str, Any], names: list[str], lang: str, history: list[dict]
-    ) -> list[str]:
-        """The пулька after every deal; the settlement with the last one."""
-        out = []
-        over = next((e for e in events if e["type"] == "game_over"), None)
-        for e in events:
-            if e["type"] == "deal_scored":
-                text = t(lang, "prefru.deal_written", n=e["hand_no"]) + "\n" + sheet_block(view, names, lang, last=True)
-                if over is not None:
-                    text += "\n" + "\n".join(result_lines(over["result"], names, lang))
-                out.append(text)
-        if over is not None and not any(e["type"] == "deal_scored" for e in events):
-            text = sheet_block(view, names, lang, last=False)
-            out.append(text + "\n" + "\n".join(result_lines(over["result"], names, lang)))
-        return out
-
-    def picture(self, events: list[dict], view: dict[str, Any], names: list[str], lang: str) -> dict | None:
-        return sheet_picture(view, names, lang)
-
-    def draw_picture(self, spec: dict[str, Any]) -> Any:
-        return preferans_ru_picture(spec)
-
-    def rules_text(self, lang: str) -> str:
-        return t(lang, "rules.preferans_ru")
-
-    result_line = PreferansRuScoreUI.result_line
 
 
 register_ui(PreferansRuUI())

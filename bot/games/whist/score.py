@@ -5,10 +5,12 @@ entry, exactly as ``cardbot score --text`` prints it."""
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
+from bot.games.whist import ui
 from bot.games.whist.ui import (
-    WhistUI,
     PRESETS,
     final_post,
     honours_notes,
@@ -17,7 +19,6 @@ from bot.games.whist.ui import (
     rubbers_label,
     score_lines,
     sheet_block,
-    variant_name,
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
@@ -51,7 +52,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     return "\n".join(lines)
 
 
-def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
     numbers: list[tuple[str, int]] = []
     verbs: list[tuple[str, int]] = []
     k = view["honour_count"]
@@ -65,71 +66,65 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
             numbers.append((f"{h}:{k - h}", i))
         else:
             verbs.append((t(lang, f"whist_score.btn.{verb}"), i))
-    return chunk(numbers, 5) + ([verbs] if verbs else [])
+    return chunk(numbers, 5) + ([verbs] if verbs else []), []
 
 
-class WhistScoreUI(GameUI):
+def option_rows(options: dict, lang: str) -> Rows:
+    full = WhistOptions.model_validate(options)
+    return [
+        [
+            (t(lang, f"whist.preset.{full.preset}"), "preset"),
+            (rubbers_label(full.match_rubbers_to_win, lang), "rubbers"),
+        ]
+    ]
+
+
+def next_option(options: dict, key: str) -> dict:
+    full = WhistOptions.model_validate(options)
+    if key == "preset":
+        preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
+        new = {"preset": preset, "match_rubbers_to_win": full.match_rubbers_to_win}
+    elif key == "rubbers":
+        new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
+    else:
+        raise KeyError(key)
+    return WhistOptions.model_validate(new).dump()
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    out = []
+    for event in events:
+        if event["type"] == "deal_scored":
+            entry = event["entry"]
+            head = t(
+                lang,
+                "whist_score.written",
+                n=event["deal"],
+                ns=entry["tricks"]["NS"],
+                ew=entry["tricks"]["EW"],
+                hns=entry["honours"]["NS"],
+                hew=entry["honours"]["EW"],
+            )
+            head = "\n".join([head, *honours_notes(event, lang)])
+            out.append(head + "\n" + sheet_block(view, lang))
+        elif event["type"] == "undone":
+            out.append(t(lang, "whist_score.undone", n=event["deal"]) + "\n" + sheet_block(view, lang))
+        elif event["type"] == "game_over":
+            out.append(final_post(event["result"], view, None, lang))
+    return out
+
+
+# borrowed from the modules they live in, under the manifest's names
+variant_text = ui.variant_text
+result_line = ui.result_line
+
+
+class WhistScoreUI(GameUI, module=sys.modules[__name__]):
     name = "whist_score"
     command = ""
     order = 105
     group_controls = True
     score_for = "whist"
-
-    def variant_text(self, options: dict, lang: str) -> str:
-        return variant_name(options, lang)
-
-    def option_rows(self, options: dict, lang: str) -> Rows:
-        full = WhistOptions.model_validate(options)
-        return [
-            [
-                (t(lang, f"whist.preset.{full.preset}"), "preset"),
-                (rubbers_label(full.match_rubbers_to_win, lang), "rubbers"),
-            ]
-        ]
-
-    def next_option(self, options: dict, key: str) -> dict:
-        full = WhistOptions.model_validate(options)
-        if key == "preset":
-            preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
-            new = {"preset": preset, "match_rubbers_to_win": full.match_rubbers_to_win}
-        elif key == "rubbers":
-            new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
-        else:
-            raise KeyError(key)
-        return WhistOptions.model_validate(new).dump()
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return group_text(view, names, lang, header)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, view, lang), []
-
-    def posts(self, events, view, names, lang, history):
-        out = []
-        for event in events:
-            if event["type"] == "deal_scored":
-                entry = event["entry"]
-                head = t(
-                    lang,
-                    "whist_score.written",
-                    n=event["deal"],
-                    ns=entry["tricks"]["NS"],
-                    ew=entry["tricks"]["EW"],
-                    hns=entry["honours"]["NS"],
-                    hew=entry["honours"]["EW"],
-                )
-                head = "\n".join([head, *honours_notes(event, lang)])
-                out.append(head + "\n" + sheet_block(view, lang))
-            elif event["type"] == "undone":
-                out.append(t(lang, "whist_score.undone", n=event["deal"]) + "\n" + sheet_block(view, lang))
-            elif event["type"] == "game_over":
-                out.append(final_post(event["result"], view, None, lang))
-        return out
-
-    result_line = WhistUI.result_line
 
 
 register_ui(WhistScoreUI())

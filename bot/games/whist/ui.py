@@ -5,6 +5,8 @@ view (``engine.whist``); the sheet itself is ``engine.whist.sheet`` (as ``cardbo
 
 from __future__ import annotations
 
+import sys
+
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.i18n import t
@@ -46,7 +48,7 @@ def rubbers_label(n, lang: str) -> str:
     return t(lang, "whist.opt.rubbers", n=n) if n else t(lang, "whist.opt.rubbers_none")
 
 
-def variant_name(options: dict, lang: str) -> str:
+def variant_text(options: dict, lang: str) -> str:
     """Short: the preset, what differs from it among the lobby options, the match length."""
     full = WhistOptions.model_validate(options)
     preset = WhistOptions(preset=full.preset)
@@ -235,7 +237,7 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     return "\n".join(lines)
 
 
-def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
+def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[str]) -> tuple[Rows, list]:
     """Cards one row per suit (at most 7 a row); the trump choice; the after-rubber vote."""
     rows: Rows = []
     cards: dict[str, list[tuple[str, int]]] = {}
@@ -257,7 +259,7 @@ def action_rows(legal: list[str], view: dict, lang: str) -> Rows:
             rows.append(trump_buttons)
         if other:
             rows.append(other)
-    return rows
+    return rows, []
 
 
 # ---------------------------------------------------------------- posts
@@ -307,66 +309,57 @@ def final_post(result: dict, view: dict, names: list[str] | None, lang: str) -> 
     return "\n".join([t(lang, "whist.match_over"), result_text(result, names, lang), totals_table(view, names, lang)])
 
 
-class WhistUI(GameUI):
+def option_rows(options: dict, lang: str) -> Rows:
+    full = WhistOptions.model_validate(options)
+    return [
+        [(t(lang, f"whist.preset.{full.preset}"), "preset")],
+        [
+            (t(lang, f"whist.opt.{full.trump_method}"), "trump_method"),
+            (("✓ " if full.must_trump else "✗ ") + t(lang, "whist.opt.must_trump"), "must_trump"),
+        ],
+        [(rubbers_label(full.match_rubbers_to_win, lang), "rubbers")],
+    ]
+
+
+def next_option(options: dict, key: str) -> dict:
+    full = WhistOptions.model_validate(options)
+    if key == "preset":
+        preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
+        new = {
+            "preset": preset,
+            "trump_method": full.trump_method,
+            "match_rubbers_to_win": full.match_rubbers_to_win,
+            "first_dealer": full.first_dealer,
+        }
+    elif key == "trump_method":
+        new = {**full.dump(), "trump_method": "dealer_names" if full.trump_method == "turn_up" else "turn_up"}
+    elif key == "must_trump":
+        new = {**full.dump(), "must_trump": not full.must_trump}
+    elif key == "rubbers":
+        new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
+    else:
+        raise KeyError(key)
+    return WhistOptions.model_validate(new).dump()
+
+
+def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:
+    out = []
+    for event in events:
+        if event["type"] == "deal_scored":
+            out.append(deal_summary(event, names, lang) + "\n" + sheet_block(view, lang))
+        elif event["type"] == "game_over":
+            out.append(final_post(event["result"], view, names, lang))
+    return out
+
+
+result_line = partnership_result_line
+
+
+class WhistUI(GameUI, module=sys.modules[__name__]):
     name = command = "whist"
     order = 5
     bench_players = 4
     seat_names = SEATS
-
-    def variant_text(self, options: dict, lang: str) -> str:
-        return variant_name(options, lang)
-
-    def option_rows(self, options: dict, lang: str) -> Rows:
-        full = WhistOptions.model_validate(options)
-        return [
-            [(t(lang, f"whist.preset.{full.preset}"), "preset")],
-            [
-                (t(lang, f"whist.opt.{full.trump_method}"), "trump_method"),
-                (("✓ " if full.must_trump else "✗ ") + t(lang, "whist.opt.must_trump"), "must_trump"),
-            ],
-            [(rubbers_label(full.match_rubbers_to_win, lang), "rubbers")],
-        ]
-
-    def next_option(self, options: dict, key: str) -> dict:
-        full = WhistOptions.model_validate(options)
-        if key == "preset":
-            preset = PRESETS[(PRESETS.index(full.preset) + 1) % len(PRESETS)]
-            new = {
-                "preset": preset,
-                "trump_method": full.trump_method,
-                "match_rubbers_to_win": full.match_rubbers_to_win,
-                "first_dealer": full.first_dealer,
-            }
-        elif key == "trump_method":
-            new = {**full.dump(), "trump_method": "dealer_names" if full.trump_method == "turn_up" else "turn_up"}
-        elif key == "must_trump":
-            new = {**full.dump(), "must_trump": not full.must_trump}
-        elif key == "rubbers":
-            new = {**full.dump(), "match_rubbers_to_win": next_rubbers(full.match_rubbers_to_win)}
-        else:
-            raise KeyError(key)
-        return WhistOptions.model_validate(new).dump()
-
-    def group_text(self, view, names, lang, header):
-        return group_text(view, names, lang, header)
-
-    def hand_text(self, view, names, lang, header, legal):
-        return hand_text(view, names, lang, header, legal)
-
-    def action_rows(self, legal, view, lang, mode, names):
-        return action_rows(legal, view, lang), []
-
-    def posts(self, events, view, names, lang, history):
-        out = []
-        for event in events:
-            if event["type"] == "deal_scored":
-                out.append(deal_summary(event, names, lang) + "\n" + sheet_block(view, lang))
-            elif event["type"] == "game_over":
-                out.append(final_post(event["result"], view, names, lang))
-        return out
-
-    def result_line(self, result: dict, names: list[str], lang: str) -> str:
-        return partnership_result_line(result, names, lang)
 
 
 register_ui(WhistUI())

@@ -1,0 +1,136 @@
+"""The small texts of bridge that the table, the hands, the sheet posts and the score-only
+sheet share: bids, calls and contracts, sides and vulnerability, a hand suit by suit,
+the auction grid, and what each seat's calls show in the computers' system.
+
+Bids are shown as ``4 ♠`` with a narrow no-break space: ``4♠`` would read as the four of
+spades (a card label) to people and to the leak check alike.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.render.common import COMPUTER_MARK, esc
+from engine.bridge.explain import MAX_HCP, Shown, explain
+from engine.cards import SUIT_SYMBOL, label
+
+SEATS = ("N", "E", "S", "W")
+NNBSP = "\u202f"
+SUIT_ORDER = "SHDC"
+
+
+# ------------------------------------------------------------------------- small texts
+def strain_text(strain: str, lang: str) -> str:
+    return t(lang, "bridge.nt") if strain == "NT" else SUIT_SYMBOL[strain]
+
+
+def bid_text(level: int, strain: str, lang: str, space: str = NNBSP) -> str:
+    return f"{level}{space}{strain_text(strain, lang)}"
+
+
+def contract_text(contract: dict, lang: str, space: str = NNBSP) -> str:
+    return bid_text(contract["level"], contract["strain"], lang, space) + "X" * contract["doubling"]
+
+
+def call_text(call: dict, lang: str, space: str = NNBSP) -> str:
+    if call["call"] == "bid":
+        return bid_text(call["level"], call["strain"], lang, space)
+    return {"pass": t(lang, "bridge.call.pass"), "double": "X", "redouble": "XX"}[call["call"]]
+
+
+def side_name(side: str, lang: str) -> str:
+    return t(lang, "bridge.we" if side == "NS" else "bridge.they")
+
+
+def seat_side(seat: int) -> str:
+    return "NS" if seat % 2 == 0 else "EW"
+
+
+def vul_text(vul: dict, lang: str) -> str:
+    if vul["NS"] and vul["EW"]:
+        return t(lang, "bridge.vul.both")
+    if vul["NS"]:
+        return t(lang, "bridge.vul.we")
+    if vul["EW"]:
+        return t(lang, "bridge.vul.they")
+    return t(lang, "bridge.vul.none")
+
+
+def suit_lines(cards: list[str]) -> list[str]:
+    """One line per suit (♠ ♥ ♦ ♣), high cards first; a void shows the suit and a dash."""
+    out = []
+    for suit in SUIT_ORDER:
+        in_suit = [c for c in cards if c[1] == suit]
+        out.append(" ".join(label(c) for c in in_suit) if in_suit else f"{SUIT_SYMBOL[suit]} —")
+    return out
+
+
+def plays_text(plays: list) -> str:
+    return " · ".join(f"{SEATS[seat]} {label(card)}" for seat, card in plays)
+
+
+def auction_grid(view: dict, lang: str) -> str:
+    """The auction as a <pre> grid, columns N E S W, the first row starting at the dealer."""
+    cells = [""] * view["dealer"] + [call_text(a, lang, " ") for a in view["auction"]]
+    if view["phase"] == "auction":
+        cells.append("?")
+    rows = [list(SEATS)] + [(cells[i : i + 4] + [""] * 4)[:4] for i in range(0, len(cells), 4)]
+    width = max(4, max(len(c) for row in rows for c in row) + 1)
+    text = "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)
+    return "<pre>" + esc(text) + "</pre>"
+
+
+def sheet_summary(sheet: dict, lang: str) -> str:
+    return t(
+        lang,
+        "bridge.sheet_line",
+        we_games=sheet["games"]["NS"],
+        they_games=sheet["games"]["EW"],
+        we_below=sheet["below"]["NS"],
+        they_below=sheet["below"]["EW"],
+        we_total=sheet["totals"]["NS"],
+        they_total=sheet["totals"]["EW"],
+    )
+
+
+def name_of(names: list[str], seat: int) -> str:
+    return esc(names[seat]) if seat < len(names) else SEATS[seat]
+
+
+def note_key(note: str) -> str:
+    """The catalog key of a call's name from the system table ("transfer to hearts")."""
+    return "bridge.note." + "".join(ch if ch.isalnum() else "_" for ch in note.lower()).strip("_")
+
+
+def shown_text(shown: Shown, lang: str) -> str:
+    """One seat's calls as the computers read them: "15–17, balanced · Stayman, forcing"."""
+    parts = []
+    if shown.hcp is not None:
+        lo, hi = shown.hcp
+        parts.append(
+            t(lang, "bridge.explain.hcp_min", lo=lo) if hi >= MAX_HCP else t(lang, "bridge.explain.hcp", lo=lo, hi=hi)
+        )
+    for suit, lo, hi in shown.suits:
+        # the count before the suit with a narrow no-break space: "5♥" would read as a card
+        count = str(lo) if lo == hi else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
+        parts.append(f"{count}{NNBSP}{SUIT_SYMBOL[suit]}")
+    if shown.balanced:
+        parts.append(t(lang, "bridge.explain.balanced"))
+    named = [t(lang, note_key(shown.note))] if shown.note else []
+    if shown.forcing:
+        named.append(t(lang, "bridge.explain.forcing"))
+    text = ", ".join(parts) or t(lang, "bridge.explain.nothing")
+    return text + (" · " + ", ".join(named) if named else "")
+
+
+def explanation_lines(view: dict, names: list[str], lang: str) -> list[str]:
+    """During the auction at a table with computers: what each seat's calls show in the
+    computers' system (docs/bridge-bidding.md), the robots' explanations of online bridge.
+    The calls are public, so every seat gets the same lines."""
+    if view["phase"] != "auction" or not any(n.startswith(COMPUTER_MARK) for n in names):
+        return []
+    shown = explain(view["auction"], view["dealer"])
+    if not shown:
+        return []
+    lines = [t(lang, "bridge.explain.title")]
+    lines += [f"  {SEATS[s.seat]} ({name_of(names, s.seat)}): {shown_text(s, lang)}" for s in shown]
+    return lines
