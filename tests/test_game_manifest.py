@@ -309,3 +309,9 @@ def test_the_layering_contracts_list_every_game_and_shared_module_exactly():
     shared |= {f"bot.games.{name}" for name in registry.SHARED}
     assert set(bot_shared["source_modules"]) == shared
     assert set(bot_shared["forbidden_modules"]) == bot_games | engine_games
+
+
+def test_games_have_distinct_places_in_newgame():
+    """/newgame lists the games by ``order``: a tie would leave their places to the walk order."""
+    orders = [ui.order for ui in all_uis()]
+    assert len(orders) == len(set(orders))

@@ -276,7 +276,7 @@ draw_picture = bridge_picture
 
 class BridgeUI(GameUI, module=sys.modules[__name__]):
     name = command = "bridge"
-    order = 4
+    order = 5
     seat_names = SEATS
     words = WORDS
     export_files = staticmethod(pbn_files)

@@ -357,7 +357,7 @@ result_line = partnership_result_line
 
 class WhistUI(GameUI, module=sys.modules[__name__]):
     name = command = "whist"
-    order = 5
+    order = 6
     bench_players = 4
     seat_names = SEATS
 
