@@ -80,8 +80,8 @@ def state_field(
     return dataclasses.field(default=default, init=init, metadata=meta)
 
 
-def _load_json(value: Any, state: Any) -> Any:
-    return copy_json(value)
+# values that a dump or a load takes as they are (the other plain JSON values are copied)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 S = TypeVar("S", bound="GameState")
@@ -128,7 +128,7 @@ def game_state(cls: C) -> C:
     for f in dataclasses.fields(made):
         copy, key, dump, load, dumped = f.metadata.get(_META, (SHARE, None, None, None, True))
         constructor = f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        specs.append((f.name, copy, key or f.name, dump or copy_json, load or _load_json, dumped, constructor))
+        specs.append((f.name, copy, key or f.name, dump, load, dumped, constructor))
     for name, make in (("clone", _make_clone), ("dump", _make_dump), ("load", _make_load)):
         setattr(made, name, make(made, specs))
     return cast(C, made)
@@ -160,7 +160,12 @@ def _make_dump(cls: type[GameState], specs: list[Any]) -> Callable[[Any], JsonDi
     def dump(self: Any) -> JsonDict:
         out = dict(cls.HEADER)
         for name, key, write in writers:
-            out[key] = write(getattr(self, name))
+            value = getattr(self, name)
+            if write is not None:
+                value = write(value)
+            elif type(value) not in _SCALARS:
+                value = copy_json(value)
+            out[key] = value
         return out
 
     dump.__qualname__ = f"{cls.__qualname__}.dump"
@@ -175,11 +180,15 @@ def _make_load(cls: type[GameState], specs: list[Any]) -> Any:
     )
 
     def load(_: type, data: JsonDict) -> Any:
-        s = cls(**{name: read(data[key], None) for name, key, read in arguments})
+        s = cls(**{name: _read(read, data[key], None) for name, key, read in arguments})
         old = cls.OLD_DUMP_DEFAULTS
         for name, key, read in readers:
             value = data[key] if key in data or key not in old else old[key](data)
-            setattr(s, name, read(value, s))
+            if read is not None:
+                value = read(value, s)
+            elif type(value) not in _SCALARS:
+                value = copy_json(value)
+            setattr(s, name, value)
         if s.phase not in cls.PHASES:
             raise ValueError(f"unknown phase {s.phase!r}")
         return s
@@ -187,3 +196,7 @@ def _make_load(cls: type[GameState], specs: list[Any]) -> Any:
     load.__qualname__ = f"{cls.__qualname__}.load"
     load.__doc__ = GameState.load.__doc__
     return classmethod(load)
+
+
+def _read(read: Loader | None, value: Any, state: Any) -> Any:
+    return read(value, state) if read is not None else copy_json(value)

@@ -74,6 +74,10 @@ class Trick:
         """The seat that wins the trick so far."""
         return self.plays[winning_index(self.cards, trump)][0]
 
+    def copy(self) -> "Trick":
+        """A trick that more cards may be played to without changing this one."""
+        return Trick(self.leader, self.plays[:])
+
     def to_dict(self) -> JsonDict:
         return {"leader": self.leader, "plays": [[s, c] for s, c in self.plays]}
 
