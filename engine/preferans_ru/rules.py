@@ -559,7 +559,7 @@ def _trick_winner(t: State) -> int:
         # the talon card fixes the suit and never wins: the highest card of its suit does
         suit = t.turned[t.tricks_played][1]
         following = [(seat, c) for seat, c in t.trick if c[1] == suit]
-        return int(max(following, key=lambda p: RANK_VALUE[p[1][0]])[0])
+        return int(following[winning_index([c for _, c in following], None)][0])
     return int(t.trick[winning_index([c for _, c in t.trick], trump(t))][0])
 
 
