@@ -14,8 +14,9 @@ writes it and ``load`` reads it back::
         phase: str = state_field(default="deal")
         hands: list[list[str]] = state_field(copy=LISTS, init=False)  # sized in __post_init__
 
-Fields without a default are the constructor's arguments (``State(options, n)``); ``load``
-builds the state with them, then sets every other dumped field. A field missing from a
+Fields without a default (and not ``init=False``) are the constructor's arguments
+(``State(options, n)``); ``load`` builds the state with them, then sets every other dumped
+field. A field missing from a
 snapshot older than it takes the value ``OLD_DUMP_DEFAULTS[key](snapshot)``.
 
 ``clone`` is on the computer players' hot path (a search clones states by the thousand),
