@@ -135,8 +135,17 @@ def game_state(cls: C) -> C:
     return cast(C, made)
 
 
+# clone, dump and load are straight-line code generated once per class, as hand-written
+# ones would be: a loop of getattr/setattr over the fields costs about twice as much
+def _compile(cls: type, name: str, lines: list[str], namespace: dict[str, Any]) -> Any:
+    exec("\n".join(lines), namespace)
+    function = namespace[name]
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    function.__doc__ = getattr(GameState, name).__doc__
+    return function
+
+
 def _make_clone(cls: type, specs: list[Any]) -> Callable[[Any], Any]:
-    # straight-line code, as a hand-written clone: a loop of getattr/setattr costs twice as much
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
     lines = ["def clone(self):", "    s = new(cls)"]
     for name, copy, *_ in specs:
@@ -148,56 +157,58 @@ def _make_clone(cls: type, specs: list[Any]) -> Callable[[Any], Any]:
             code = _COPY_CODE[copy].format(v=value)
         lines.append(f"    s.{name} = {code}")
     lines.append("    return s")
-    exec("\n".join(lines), namespace)
-    clone: Callable[[Any], Any] = namespace["clone"]
-    clone.__qualname__ = f"{cls.__qualname__}.clone"
-    clone.__doc__ = GameState.clone.__doc__
+    clone: Callable[[Any], Any] = _compile(cls, "clone", lines, namespace)
     return clone
 
 
 def _make_dump(cls: type[GameState], specs: list[Any]) -> Callable[[Any], JsonDict]:
-    writers = tuple((name, key, dump) for name, _, key, dump, _, dumped, _ in specs if dumped)
-
-    def dump(self: Any) -> JsonDict:
-        out = dict(cls.HEADER)
-        for name, key, write in writers:
-            value = getattr(self, name)
-            if write is not None:
-                value = write(value)
-            elif type(value) not in _SCALARS:
-                value = copy_json(value)
-            out[key] = value
-        return out
-
-    dump.__qualname__ = f"{cls.__qualname__}.dump"
-    dump.__doc__ = GameState.dump.__doc__
+    namespace: dict[str, Any] = {"cls": cls, "copy_json": copy_json, "SCALARS": _SCALARS}
+    lines = ["def dump(self):", "    out = dict(cls.HEADER)"]
+    for name, _, key, write, _, dumped, _ in specs:
+        if not dumped:
+            continue
+        if write is not None:
+            namespace[f"write_{name}"] = write
+            lines.append(f"    out[{key!r}] = write_{name}(self.{name})")
+        else:
+            lines.append(f"    v = self.{name}")
+            lines.append(f"    out[{key!r}] = v if type(v) in SCALARS else copy_json(v)")
+    lines.append("    return out")
+    dump: Callable[[Any], JsonDict] = _compile(cls, "dump", lines, namespace)
     return dump
 
 
 def _make_load(cls: type[GameState], specs: list[Any]) -> Any:
-    arguments = tuple((name, key, load) for name, _, key, _, load, dumped, constructor in specs if constructor)
-    readers = tuple(
-        (name, key, load) for name, _, key, _, load, dumped, constructor in specs if dumped and not constructor
-    )
+    namespace: dict[str, Any] = {"cls": cls, "copy_json": copy_json, "SCALARS": _SCALARS}
+    old = cls.OLD_DUMP_DEFAULTS
+    unknown = set(old) - {key for _, _, key, _, _, dumped, constructor in specs if dumped and not constructor}
+    if unknown:
+        raise ValueError(f"OLD_DUMP_DEFAULTS names no dumped field: {sorted(unknown)}")
+    arguments = []
+    lines = ["def load(_, data):", "    s = cls(**arguments(data))"]
+    for name, _, key, _, read, dumped, constructor in specs:
+        if not dumped:
+            continue
+        if read is not None:
+            namespace[f"read_{name}"] = read
+        if constructor:
+            arguments.append((name, key, read))
+            continue
+        if key in old:
+            namespace[f"old_{name}"] = old[key]
+            lines.append(f"    v = data[{key!r}] if {key!r} in data else old_{name}(data)")
+        else:
+            lines.append(f"    v = data[{key!r}]")
+        if read is not None:
+            lines.append(f"    s.{name} = read_{name}(v, s)")
+        else:
+            lines.append(f"    s.{name} = v if type(v) in SCALARS else copy_json(v)")
+    lines.append("    if s.phase not in cls.PHASES:")
+    lines.append("        raise ValueError(f'unknown phase {s.phase!r}')")
+    lines.append("    return s")
 
-    def load(_: type, data: JsonDict) -> Any:
-        s = cls(**{name: _read(read, data[key], None) for name, key, read in arguments})
-        old = cls.OLD_DUMP_DEFAULTS
-        for name, key, read in readers:
-            value = data[key] if key in data or key not in old else old[key](data)
-            if read is not None:
-                value = read(value, s)
-            elif type(value) not in _SCALARS:
-                value = copy_json(value)
-            setattr(s, name, value)
-        if s.phase not in cls.PHASES:
-            raise ValueError(f"unknown phase {s.phase!r}")
-        return s
+    def constructor_arguments(data: JsonDict) -> dict[str, Any]:
+        return {name: read(data[key], None) if read else copy_json(data[key]) for name, key, read in arguments}
 
-    load.__qualname__ = f"{cls.__qualname__}.load"
-    load.__doc__ = GameState.load.__doc__
-    return classmethod(load)
-
-
-def _read(read: Loader | None, value: Any, state: Any) -> Any:
-    return read(value, state) if read is not None else copy_json(value)
+    namespace["arguments"] = constructor_arguments
+    return classmethod(_compile(cls, "load", lines, namespace))

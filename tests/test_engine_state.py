@@ -136,3 +136,16 @@ def test_the_preamble_refuses_what_no_rule_accepts(players_only):
     assert code(p, False, True, "play AS") == "bad_syntax"
     # a player's verb from the system: refused here, or left to the game's turn check
     assert code(p, False, None, "play AS") == ("players_only" if players_only else None)
+
+
+def test_an_old_dump_default_must_name_a_dumped_field():
+    with pytest.raises(ValueError):
+
+        @game_state
+        class Typo(GameState):
+            HEADER = {"game": "typo"}
+            PHASES = ("deal",)
+            OLD_DUMP_DEFAULTS = {"plaeyd": lambda data: []}
+
+            phase: str = state_field(default="deal")
+            played: list[str] = state_field(default_factory=list)
