@@ -95,7 +95,7 @@ class GameState:
     __slots__ = ()
 
     HEADER: ClassVar[JsonDict]
-    """The fixed keys of a dump, e.g. ``{"game": "durak", "rules_version": 1}``."""
+    """The fixed keys of a dump, e.g. ``{"game": <the game's name>, "rules_version": 1}``."""
     PHASES: ClassVar[tuple[str, ...]]
     """Every phase ``load`` accepts."""
     OLD_DUMP_DEFAULTS: ClassVar[dict[str, Callable[[JsonDict], Any]]] = {}
