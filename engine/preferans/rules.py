@@ -18,6 +18,7 @@ from engine.preferans_family.deal import DECK as DECK
 from engine.preferans_family.deal import check_deck, deal_action, one_card, sort_hand, split_deal
 from engine.preferans_family.numbers import fnum
 from engine.preferans_family.play import check_card, close_trick, lay_card, legal_cards, trick_view
+from engine.preferans_family.table import discard, end_pulka, say, table_view, take_talon
 from engine.tricks import Trick
 
 from .errors import error
@@ -253,8 +254,7 @@ def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[Jso
         t.igra_said[seat] = True
         t.called[seat] = True
         call = "igra"
-    t.calls.append([seat, call])
-    events.append({"type": "call", "seat": seat, "call": call, "high": t.high})
+    say(t, seat, call, events)
     _auction_next(t, seat, events)
     return t, events
 
@@ -314,11 +314,7 @@ def _auction_won(t: State, seat: int, igra: bool, events: list[JsonDict]) -> Non
     if igra:
         t.phase = "contract"
         return
-    # §5.3: the talon joins his hand, shown to everyone or not
-    t.talon_public = t.options.show_talon
-    t.hands[seat] = t.hands[seat] + t.talon
-    events.append({"type": "talon", "declarer": seat, "cards": list(t.talon) if t.talon_public else None})
-    t.phase = "discard"
+    take_talon(t, seat, public=t.options.show_talon, events=events)  # §5.3
 
 
 # ---------------------------------------------------------------------------------- igra naming
@@ -372,13 +368,7 @@ def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[Json
 
 # ---------------------------------------------------------------------------------- talon, contract
 def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
-    card = args[0]
-    if card not in s.hands[seat]:
-        raise error("not_in_hand", card=card)
-    t = s.clone()
-    t.hands[seat] = [c for c in t.hands[seat] if c != card]
-    t.discards.append(card)
-    events.append({"type": "discard", "seat": seat, "count": len(t.discards)})
+    t = discard(s, seat, args[0], events)
     if len(t.discards) == 2:
         t.phase = "contract"
     return t, events
@@ -653,10 +643,8 @@ def sheet_json(t: _WithSheet) -> JsonDict:
 
 
 def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
-    t.phase = "over"
-    t.turn = None
     p = t.pull
-    t.result = {
+    result = {
         "finished": p.finished,
         "forfeit": forfeit,
         "hands": t.hand_no,
@@ -665,7 +653,7 @@ def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> 
         "soups": [[fnum(x) for x in r] for r in p.soups],
         "settlement": [fnum(x) for x in settlement(p)],
     }
-    events.append({"type": "game_over", "result": dict(t.result)})
+    end_pulka(t, result, events)
 
 
 # ---------------------------------------------------------------------------------- legal, view
@@ -701,16 +689,7 @@ def view(s: State, seat: int | None) -> JsonDict:
     v: dict[str, Any] = {
         "game": "preferans",
         "seat": seat,
-        "phase": s.phase,
-        "hand_no": s.hand_no,
-        "dealer": s.dealer,
-        "first_hand": s.fh if s.dealer is not None else None,
-        "to_act": to_act(s),
-        "turn": s.turn,
-        "calls": [list(c) for c in s.calls],
-        "high": s.high,
-        "holder": s.holder,
-        "passed": list(s.passed),
+        **table_view(s, to_act(s)),
         "igra_said": list(s.igra_said),
         "callers": list(s.callers),
         "conceded": list(s.conceded),

@@ -14,9 +14,8 @@ from engine.jsondata import JsonDict
 from engine.standings import Standings, by_scores
 
 
-class VariantGame(RulesFacade):
-    """A preferans game played at the table; the subclass passes its rules module
-    (``class PreferansGame(VariantGame, rules=rules)``) and names its seat range."""
+class PreferansFacade(RulesFacade):
+    """What the played game and the sheet share: the seat range, by the game's options."""
 
     seats: ClassVar[tuple[int, int]]  # the fewest and the most players
 
@@ -28,6 +27,11 @@ class VariantGame(RulesFacade):
     def seat_range(self, options: Any) -> tuple[int, int]:
         self.parse_options(options)
         return self.seats
+
+
+class VariantGame(PreferansFacade):
+    """A preferans game played at the table; the subclass passes its rules module
+    (``class PreferansGame(VariantGame, rules=rules)``)."""
 
     def standings(self, result: JsonDict, players: int) -> Standings:
         """By the settlement, higher is better (exact: ints or "a/b" strings)."""
@@ -44,11 +48,10 @@ class Sheet(Protocol):
     def clone(self) -> Any: ...
 
 
-class SheetGame(RulesFacade):
+class SheetGame(PreferansFacade):
     """A score-only sheet: the system's ``start`` opens it and ``forfeit <seat>`` ends it;
     in between every seat may enter the next wizard step (``steps``), and nobody plays."""
 
-    seats: ClassVar[tuple[int, int]]
     step_verbs: ClassVar[frozenset[str]]  # every step's first word, for the bad_syntax / wrong_phase choice
 
     def steps(self, s: Any) -> list[str]:
@@ -62,15 +65,6 @@ class SheetGame(RulesFacade):
     def forfeit(self, t: Any, seat: int, events: list[JsonDict]) -> None:
         """End the sheet ``t`` (a clone) because ``seat`` left."""
         raise NotImplementedError
-
-    @staticmethod
-    def parse_options(options: Any) -> Any:
-        """The sheet's options; ``bad_options`` for options it cannot keep."""
-        raise NotImplementedError
-
-    def seat_range(self, options: Any) -> tuple[int, int]:
-        self.parse_options(options)
-        return self.seats
 
     def new_deal(self, options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
         return "start"

@@ -23,6 +23,7 @@ from engine.preferans_family.deal import DECK as DECK
 from engine.preferans_family.deal import check_deck, deal_action, one_card, sort_hand, split_deal
 from engine.preferans_family.numbers import fnum
 from engine.preferans_family.play import check_card, close_trick, lay_card, legal_cards, trick_view
+from engine.preferans_family.table import discard, end_pulka, say, table_view, take_talon
 from engine.tricks import winning_index
 
 from .errors import error
@@ -298,8 +299,7 @@ def _h_auction(s: State, seat: int, args: list[str], events: list[dict[str, Any]
         t.holder = seat
         t.called[seat] = True
         call = "here"
-    t.calls.append([seat, call])
-    events.append({"type": "call", "seat": seat, "call": call, "high": t.high})
+    say(t, seat, call, events)
     _auction_next(t, seat, events)
     return t, events
 
@@ -336,21 +336,12 @@ def _auction_won(t: State, seat: int, events: list[dict[str, Any]]) -> None:
         events.append({"type": "contract", "declarer": seat, "contract": MISERE, "without_talon": True})
         _start_misere(t, events)
         return
-    t.talon_public = True
-    t.hands[seat] = t.hands[seat] + t.talon
-    events.append({"type": "talon", "declarer": seat, "cards": list(t.talon)})
-    t.phase = "discard"
+    take_talon(t, seat, public=True, events=events)
 
 
 # ---------------------------------------------------------------------------------- discard, contract §5.2
 def _h_discard(s: State, seat: int, args: list[str], events: list[dict[str, Any]]) -> tuple[State, Any]:
-    card = args[1]
-    if card not in s.hands[seat]:
-        raise error("not_in_hand", card=card)
-    t = s.clone()
-    t.hands[seat] = [c for c in t.hands[seat] if c != card]
-    t.discards.append(card)
-    events.append({"type": "discard", "seat": seat, "count": len(t.discards)})
+    t = discard(s, seat, args[1], events)
     if len(t.discards) == 2:
         if t.bid == MISERE:
             t.contract = MISERE
@@ -649,16 +640,14 @@ def _settle(s: State) -> list[Fraction]:
 
 
 def _game_over(t: State, events: list[dict[str, Any]], forfeit: int | None = None) -> None:
-    t.phase = "over"
-    t.turn = None
-    t.result = {
+    result = {
         "finished": finished(t.sheet, t.options),
         "forfeit": forfeit,
         "hands": t.hand_no,
         "system": t.options.system,
         "settlement": [fnum(v) for v in _settle(t)],
     }
-    events.append({"type": "game_over", "result": dict(t.result)})
+    end_pulka(t, result, events)
 
 
 # ---------------------------------------------------------------------------------- legal, view
@@ -707,17 +696,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "game": "preferans_ru",
         "seat": seat,
         "players": s.players,
-        "phase": s.phase,
-        "hand_no": s.hand_no,
-        "dealer": s.dealer,
-        "first_hand": s.fh if s.dealer is not None else None,
+        **table_view(s, to_act(s)),
         "active": s.active if s.dealer is not None else [],
-        "to_act": to_act(s),
-        "turn": s.turn,
-        "calls": [list(c) for c in s.calls],
-        "high": s.high,
-        "holder": s.holder,
-        "passed": list(s.passed),
         "exit_level": exit_level(s),
         "declarer": s.declarer,
         "bid": s.bid,
