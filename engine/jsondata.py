@@ -9,10 +9,15 @@ JsonDict = dict[str, Any]
 whatever JSON holds, hence ``Any``; code that knows a field's type says so where it reads it."""
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data; tuples become lists, as JSON would make them."""
+    # the scalars are tested by their exact type first: dumps of game states copy long
+    # lists of cards, and a call per card would cost three times as much
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [copy_json(v) for v in value]
+        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
     return value

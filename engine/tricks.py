@@ -5,11 +5,13 @@ played to a trick, who wins it, and whose turn it is. Cards are the strings of
 The common rule family: follow the suit led if you can; a player who cannot may have to
 play a trump (``must_trump``: preferans, whist by default, King's trump deals) — any
 trump, never a duty to overtrump; otherwise any card. The trick goes to the highest
-trump in it, or, with none, to the highest card of the suit led.
+trump in it, or, with none, to the highest card of the suit led. "Highest" is by a rank
+order, ``RANK_VALUE`` (ace high) unless a game passes its own (rank -> value, higher wins).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.cards import RANK_VALUE
@@ -31,13 +33,14 @@ def playable(hand: list[str], led_suit: str | None, trump: str | None, must_trum
     return list(hand)
 
 
-def winning_index(cards: list[str], trump: str | None) -> int:
-    """Index (in play order) of the card that wins a complete or partial trick."""
+def winning_index(cards: list[str], trump: str | None, ranks: Mapping[str, int] = RANK_VALUE) -> int:
+    """Index (in play order) of the card that wins a complete or partial trick; of two
+    cards of one rank (two decks) the first played wins."""
     best = 0
     for i in range(1, len(cards)):
         card, top = cards[i], cards[best]
         if card[1] == top[1]:
-            if RANK_VALUE[card[0]] > RANK_VALUE[top[0]]:
+            if ranks[card[0]] > ranks[top[0]]:
                 best = i
         elif trump and card[1] == trump and top[1] != trump:
             best = i
@@ -70,9 +73,13 @@ class Trick:
     def cards(self) -> list[str]:
         return [card for _, card in self.plays]
 
-    def winner(self, trump: str | None) -> int:
+    def winner(self, trump: str | None, ranks: Mapping[str, int] = RANK_VALUE) -> int:
         """The seat that wins the trick so far."""
-        return self.plays[winning_index(self.cards, trump)][0]
+        return self.plays[winning_index(self.cards, trump, ranks)][0]
+
+    def copy(self) -> "Trick":
+        """A trick that more cards may be played to without changing this one."""
+        return Trick(self.leader, self.plays[:])
 
     def to_dict(self) -> JsonDict:
         return {"leader": self.leader, "plays": [[s, c] for s, c in self.plays]}

@@ -26,3 +26,19 @@ def test_next_seat_skips():
     assert next_seat(3, 4) == 0
     assert next_seat(0, 4, {1}) == 2
     assert next_seat(2, 3, {0}) == 1
+
+
+def test_the_rank_order_is_a_parameter():
+    ace_low = {r: i for i, r in enumerate("A23456789TJQK")}
+    assert winning_index(["7H", "AH", "KH"], None) == 1  # the usual order: ace high
+    assert winning_index(["7H", "AH", "KH"], None, ace_low) == 2
+    assert winning_index(["AS", "2S", "KH"], "H", ace_low) == 2  # a trump still beats any rank
+    trick = Trick(0, [(0, "QC"), (1, "AC")])
+    assert trick.winner(None) == 1 and trick.winner(None, ace_low) == 0
+
+
+def test_a_copied_trick_takes_cards_alone():
+    trick = Trick(1, [(1, "QC")])
+    copy = trick.copy()
+    copy.plays.append((2, "KC"))
+    assert trick.plays == [(1, "QC")] and copy.leader == 1 and copy.winner(None) == 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.actions import SYSTEM_VERBS, Preamble
 from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
 from engine.jsondata import JsonDict
@@ -230,15 +231,14 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
+PREAMBLE = Preamble(parse, error)
+
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
-    verb, args = parse(action)
     s = state
-    if s.phase == "over":
-        raise error("game_over")
+    verb, args = PREAMBLE.check(s.phase == "over", seat, action, 4)
     events: list[JsonDict] = []
-    if verb == "deal" or verb == "forfeit":
-        if seat is not None:
-            raise error("system_only", verb=verb)
+    if verb in SYSTEM_VERBS:
         if verb == "deal":
             if s.phase != "deal":
                 raise error("wrong_phase", verb=verb)

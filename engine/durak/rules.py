@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.actions import SYSTEM_VERBS, Preamble
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
 from engine.errors import split_action
 from engine.jsondata import JsonDict
@@ -35,7 +36,6 @@ PLAYER_VERBS = {
     "accept": (0, 0),
     "challenge": (0, 0),
 }
-SYSTEM_VERBS = ("deal", "forfeit")
 PHASE_VERBS = {
     "open": ("attack",),
     "defend": ("beat", "blind", "transfer", "take"),
@@ -316,15 +316,14 @@ def parse(action: Any) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------------------------
 
 
+PREAMBLE = Preamble(parse, error)
+
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
-    verb, args = parse(action)
     s = state
-    if s.phase == "over":
-        raise error("game_over")
+    verb, args = PREAMBLE.check(s.phase == "over", seat, action, s.n)
     events: list[JsonDict] = []
     if verb in SYSTEM_VERBS:
-        if seat is not None:
-            raise error("system_only", verb=verb)
         if verb == "deal":
             if s.phase != "deal":
                 raise error("wrong_phase", verb=verb)

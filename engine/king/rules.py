@@ -12,6 +12,7 @@ import random
 from typing import Any, cast
 
 from engine import tricks
+from engine.actions import Preamble
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled, sort_hand
 from engine.errors import split_action
 from engine.jsondata import JsonDict
@@ -253,15 +254,14 @@ PHASE_VERBS = {
 }
 
 
+PREAMBLE = Preamble(parse, error)
+
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
-    verb, args = parse(action)
     s = state
-    if s.phase == "over":
-        raise error("game_over")
+    verb, args = PREAMBLE.check(s.phase == "over", seat, action, s.n)
     events: list[JsonDict] = []
     if verb == "deal":
-        if seat is not None:
-            raise error("system_only", verb=verb)
         if s.phase != "deal":
             raise error("wrong_phase", verb=verb)
         no, dealer, deck = _parse_deal(s, action, args)
@@ -269,8 +269,6 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[Json
         _start_deal(t, no, dealer, deck, events)
         return t, events
     if verb == "forfeit":
-        if seat is not None:
-            raise error("system_only", verb=verb)
         if len(args) != 1 or not args[0].isdigit():
             raise error("bad_syntax", action=action, detail="expected 'forfeit <seat>'")
         loser = int(args[0])

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from engine.actions import Preamble
 from engine.errors import split_action
 from engine.jsondata import JsonDict
 from engine.preferans_family.deal import DECK as DECK
@@ -140,15 +141,14 @@ PHASE_VERBS = {
 }
 
 
+PREAMBLE = Preamble(parse, error)
+
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
-    verb, args = parse(action)
     s = state
+    verb, args = PREAMBLE.check(s.phase == "over", seat, action, 3)
     events: list[JsonDict] = []
-    if s.phase == "over":
-        raise error("game_over")
     if verb == "deal":
-        if seat is not None:
-            raise error("system_only", verb="deal")
         if s.phase != "deal":
             raise error("wrong_phase", verb="deal")
         dealer, deck = _parse_deal(s, action, args)
@@ -156,8 +156,6 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[Json
         _do_deal(t, dealer, deck, events)
         return t, events
     if verb == "forfeit":
-        if seat is not None:
-            raise error("system_only", verb="forfeit")
         if len(args) != 1 or args[0] not in ("0", "1", "2"):
             raise error("bad_syntax", action=action, detail="expected 'forfeit <seat 0-2>'")
         loser = int(args[0])

@@ -1,7 +1,7 @@
 """The preferans game state: one whole pulka (many hands) as plain values.
 
-Seats 0, 1, 2 = A, B, C, clockwise. ``clone`` copies everything a handler may change;
-the sheet (``Pull``) is immutable and shared.
+Seats 0, 1, 2 = A, B, C, clockwise. ``clone`` (engine/state.py) copies everything a
+handler may change; the sheet (``Pull``) is immutable and shared.
 """
 
 from __future__ import annotations
@@ -9,125 +9,74 @@ from __future__ import annotations
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.state import DICT, LIST, LISTS, GameState, game_state, state_field
 
 from .options import PreferansOptions, parse_options
 from .scoring import Pull
 
-# fields added after the first release, with their value for an old snapshot
-OPTIONAL_FIELDS = {"played": list}
-
 PHASES = ("deal", "auction", "naming", "discard", "contract", "defence", "kontra", "play", "over")
 
 
-class State:
-    __slots__ = (
-        "options",
-        "phase",
-        "hand_no",
-        "dealer",
-        "hands",
-        "talon",
-        "discards",
-        "talon_public",
-        # auction
-        "calls",
-        "high",
-        "holder",
-        "passed",
-        "called",
-        "igra_said",
-        "turn",
-        # igra naming
-        "callers",
-        "conceded",
-        "named",
-        "named_by",
-        # contract
-        "declarer",
-        "bid",
-        "igra",
-        "number",
-        # defence and kontra
-        "defence",
-        "kontra",
-        "level",
-        "kstage",
-        "kqueue",
-        "kindex",
-        # play
-        "trick_leader",
-        "trick",
-        "last_trick",
-        "won",
-        "tricks_played",
-        "played",
-        # sheet and results
-        "pull",
-        "last_row",
-        "result",
+@game_state
+class State(GameState):
+    HEADER = {"game": "preferans", "rules_version": 1}
+    PHASES = PHASES
+    # fields added after the first release, with their value in an old snapshot
+    OLD_DUMP_DEFAULTS = {"played": lambda data: []}
+
+    options: PreferansOptions = state_field(dump=lambda o: o.model_dump(), load=lambda v, s: parse_options(v))
+    phase: str = state_field(default="deal")
+    hand_no: int = state_field(default=0)
+    dealer: int | None = state_field(default=None)
+    hands: list[list[str]] = state_field(default_factory=lambda: [[], [], []], copy=LISTS)
+    talon: list[str] = state_field(default_factory=list, copy=LIST)
+    discards: list[str] = state_field(default_factory=list, copy=LIST)
+    talon_public: bool = state_field(default=False)
+    # auction
+    calls: list[list[Any]] = state_field(default_factory=list, copy=LIST)  # [seat, call] in order, e.g. [0, "bid 2"]
+    high: int | None = state_field(default=None)
+    holder: int | None = state_field(default=None)
+    passed: list[bool] = state_field(default_factory=lambda: [False, False, False], copy=LIST)
+    called: list[bool] = state_field(default_factory=lambda: [False, False, False], copy=LIST)
+    igra_said: list[bool] = state_field(default_factory=lambda: [False, False, False], copy=LIST)
+    turn: int | None = state_field(default=None)  # whose call / decision / card it is
+    # igra naming
+    callers: list[int] = state_field(default_factory=list, copy=LIST)  # callers in priority order
+    conceded: list[int] = state_field(default_factory=list, copy=LIST)
+    named: int | None = state_field(default=None)  # the igra contract number named or held last
+    named_by: int | None = state_field(default=None)
+    # contract
+    declarer: int | None = state_field(default=None)
+    bid: int | None = state_field(default=None)  # winning number (None after igra)
+    igra: bool = state_field(default=False)
+    number: int | None = state_field(default=None)  # the contract
+    # defence and kontra
+    defence: dict[int, str] = state_field(  # defender -> play | pass | invite | invited
+        default_factory=dict,
+        copy=DICT,
+        dump=lambda d: {str(k): v for k, v in d.items()},
+        load=lambda v, s: {int(k): x for k, x in v.items()},
     )
+    kontra: list[int] = state_field(default_factory=list, copy=LIST)  # K
+    level: int = state_field(default=0)
+    kstage: str | None = state_field(default=None)  # "round" | "decl" | "def"
+    kqueue: list[int] = state_field(default_factory=list, copy=LIST)
+    kindex: int = state_field(default=0)
+    # play
+    trick_leader: int | None = state_field(default=None)
+    trick: list[list[Any]] = state_field(default_factory=list, copy=LIST)  # [seat, card] plays of the current trick
+    last_trick: list[list[Any]] = state_field(default_factory=list, copy=LIST)
+    won: list[int] = state_field(default_factory=lambda: [0, 0, 0], copy=LIST)
+    tricks_played: int = state_field(default=0)
+    # this hand's finished tricks, [[seat, card], ...] each (public)
+    played: list[list[list[Any]]] = state_field(default_factory=list, copy=LIST)
+    # sheet and results: the sheet is immutable, shared by the states
+    pull: Pull = state_field(init=False, dump=lambda p: p.to_json(), load=lambda v, s: Pull.from_json(v))
+    last_row: JsonDict | None = state_field(default=None)  # what the last finished hand wrote (public)
+    result: JsonDict | None = state_field(default=None)
 
-    def __init__(self, options: PreferansOptions) -> None:
-        self.options = options
-        self.phase = "deal"
-        self.hand_no = 0
-        self.dealer: int | None = None
-        self.hands: list[list[str]] = [[], [], []]
-        self.talon: list[str] = []
-        self.discards: list[str] = []
-        self.talon_public = False
-        self.calls: list[list[Any]] = []  # [seat, call] in order, e.g. [0, "bid 2"]
-        self.high: int | None = None
-        self.holder: int | None = None
-        self.passed = [False, False, False]
-        self.called = [False, False, False]
-        self.igra_said = [False, False, False]
-        self.turn: int | None = None  # whose call / decision / card it is
-        self.callers: list[int] = []  # igra naming: callers in priority order
-        self.conceded: list[int] = []
-        self.named: int | None = None  # the igra contract number named or held last
-        self.named_by: int | None = None
-        self.declarer: int | None = None
-        self.bid: int | None = None  # winning number (None after igra)
-        self.igra = False
-        self.number: int | None = None  # the contract
-        self.defence: dict[int, str] = {}  # defender -> play | pass | invite | invited
-        self.kontra: list[int] = []  # K
-        self.level = 0
-        self.kstage: str | None = None  # "round" | "decl" | "def"
-        self.kqueue: list[int] = []
-        self.kindex = 0
-        self.trick_leader: int | None = None
-        self.trick: list[list[Any]] = []  # [seat, card] plays of the current trick
-        self.last_trick: list[list[Any]] = []
-        self.won = [0, 0, 0]
-        self.tricks_played = 0
-        self.played: list[list[list[Any]]] = []  # this hand's finished tricks, [[seat, card], ...] each (public)
-        self.pull = Pull.start(options.bula)
-        self.last_row: JsonDict | None = None  # what the last finished hand wrote (public)
-        self.result: JsonDict | None = None
-
-    def clone(self) -> "State":
-        s = State.__new__(State)
-        for name in self.__slots__:
-            setattr(s, name, getattr(self, name))
-        s.hands = [h[:] for h in self.hands]
-        s.talon = self.talon[:]
-        s.discards = self.discards[:]
-        s.calls = self.calls[:]
-        s.passed = self.passed[:]
-        s.called = self.called[:]
-        s.igra_said = self.igra_said[:]
-        s.callers = self.callers[:]
-        s.conceded = self.conceded[:]
-        s.defence = dict(self.defence)
-        s.kontra = self.kontra[:]
-        s.kqueue = self.kqueue[:]
-        s.trick = self.trick[:]
-        s.last_trick = self.last_trick[:]
-        s.won = self.won[:]
-        s.played = self.played[:]
-        return s
+    def __post_init__(self) -> None:
+        self.pull = Pull.start(self.options.bula)
 
     @property
     def fh(self) -> int:
@@ -138,44 +87,3 @@ class State:
         """0 for first hand, 1 second hand, 2 the dealer."""
         assert self.dealer is not None, "asked only after the deal"
         return (seat - self.dealer - 1) % 3
-
-    def dump(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": "preferans", "rules_version": 1, "options": self.options.model_dump()}
-        for name in self.__slots__:
-            if name == "options":
-                continue
-            value = getattr(self, name)
-            if name == "pull":
-                value = value.to_json()
-            elif name == "defence":
-                value = {str(k): v for k, v in value.items()}
-            elif name == "played":
-                value = [[list(p) for p in t] for t in value]
-            elif isinstance(value, list):
-                value = [list(x) if isinstance(x, (list, tuple)) else x for x in value]
-            out[name] = value
-        return out
-
-    @classmethod
-    def load(cls, data: dict[str, Any]) -> "State":
-        s = cls(parse_options(data["options"]))
-        for name in cls.__slots__:
-            if name == "options":
-                continue
-            value: Any  # a field's JSON, converted below
-            if name in OPTIONAL_FIELDS and name not in data:
-                value = OPTIONAL_FIELDS[name]()  # a dump from before the field existed
-            else:
-                value = data[name]
-            if name == "pull":
-                value = Pull.from_json(value)
-            elif name == "defence":
-                value = {int(k): v for k, v in value.items()}
-            elif name == "played":
-                value = [[list(p) for p in t] for t in value]
-            elif isinstance(value, list):
-                value = [list(x) if isinstance(x, list) else x for x in value]
-            setattr(s, name, value)
-        if s.phase not in PHASES:
-            raise ValueError(f"unknown phase {s.phase!r}")
-        return s

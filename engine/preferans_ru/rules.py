@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import RANK_VALUE
+from engine.actions import Preamble
 from engine.errors import split_action
 from engine.preferans_family.deal import DECK as DECK
 from engine.preferans_family.deal import check_deck, deal_action, one_card, sort_hand, split_deal
@@ -175,15 +175,14 @@ def to_act(s: State) -> list[int]:
     return [controller(s, s.turn)]
 
 
+PREAMBLE = Preamble(parse, error)
+
+
 def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict[str, Any]]]:
-    verb, args = parse(action)
     s = state
+    verb, args = PREAMBLE.check(s.phase == "over", seat, action, s.players)
     events: list[dict[str, Any]] = []
-    if s.phase == "over":
-        raise error("game_over")
     if verb == "deal":
-        if seat is not None:
-            raise error("system_only", verb="deal")
         if s.phase != "deal":
             raise error("wrong_phase", verb="deal")
         dealer, deck = _parse_deal(s, action, args)
@@ -191,8 +190,6 @@ def apply(state: State, seat: int | None, action: str) -> tuple[State, list[dict
         _do_deal(t, dealer, deck, events)
         return t, events
     if verb == "forfeit":
-        if seat is not None:
-            raise error("system_only", verb="forfeit")
         if len(args) != 1 or not args[0].isdigit() or int(args[0]) >= s.players:
             raise error("bad_syntax", action=action, detail="expected 'forfeit <seat>'")
         t = s.clone()
@@ -534,7 +531,7 @@ def _trick_winner(t: State) -> int:
         # the talon card fixes the suit and never wins: the highest card of its suit does
         suit = t.turned[t.tricks_played][1]
         following = [(seat, c) for seat, c in t.trick if c[1] == suit]
-        return int(max(following, key=lambda p: RANK_VALUE[p[1][0]])[0])
+        return int(following[winning_index([c for _, c in following], None)][0])
     return int(t.trick[winning_index([c for _, c in t.trick], trump(t))][0])
 
 

@@ -1,14 +1,15 @@
 """The Russian preferans game state: one whole pulka (many deals) as plain values.
 
 Seats 0..n-1 clockwise (n = 3, or 4 with the dealer sitting out of his deal, §3.1).
-Everything but ``options`` and ``sheet`` is JSON-able as it is, so ``dump``/``load``
-are generic; ``clone`` copies the lists a handler may change.
+Everything but ``options`` and ``sheet`` is JSON-able as it is; ``clone`` (engine/state.py)
+copies the lists a handler may change.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from engine.state import LIST, LISTS, GameState, game_state, state_field
 
 from .options import PreferansRuOptions, parse_options
 from .scoring import Sheet
@@ -16,127 +17,69 @@ from .scoring import Sheet
 PHASES = ("deal", "auction", "discard", "contract", "whist", "open_choice", "play", "over")
 SEAT_NAMES = "ABCD"
 
-# lists copied by ``clone`` (the rest are immutable values or replaced wholesale)
-_LISTS = (
-    "hands",
-    "talon",
-    "discards",
-    "calls",
-    "passed",
-    "called",
-    "whist",
-    "whist_calls",
-    "open_seats",
-    "trick",
-    "won",
-    "played",
-    "turned",
-    "record_hands",
-)
 
+@game_state
+class State(GameState):
+    HEADER = {"game": "preferans_ru", "rules_version": 1}
+    PHASES = PHASES
 
-class State:
-    __slots__ = (
-        "options",
-        "players",
-        "phase",
-        "hand_no",
-        "dealer",
-        "dealer_repeats",
-        "next_dealer",
-        "hands",
-        "talon",
-        "talon_public",
-        "discards",
-        # auction §5.1
-        "calls",
-        "high",
-        "holder",
-        "passed",
-        "called",
-        "misere_bidder",
-        "turn",
-        # contract §5.2
-        "declarer",
-        "bid",
-        "contract",
-        "raspasy",
-        # whist §5.3
-        "whist",
-        "whist_calls",
-        "whist_stage",
-        "lone",
-        "open",
-        # open hands: which seats lie face up, when they open, whether they have
-        "open_seats",
-        "open_at",
-        "opened",
-        # play §5.4
-        "trick_leader",
-        "trick",
-        "won",
-        "tricks_played",
-        "played",
-        "turned",
-        # sheet
-        "series",
-        "record_hands",
-        "sheet",
-        "last_row",
-        "result",
-    )
+    options: PreferansRuOptions = state_field(dump=lambda o: o.model_dump(), load=lambda v, s: parse_options(v))
+    players: int = state_field(load=lambda v, s: int(v))
+    phase: str = state_field(default="deal")
+    hand_no: int = state_field(default=0)
+    dealer: int | None = state_field(default=None)
+    dealer_repeats: int = state_field(default=0)  # deals in a row by this dealer after распасы (option)
+    next_dealer: int | None = state_field(default=None)  # who deals next (None: the first deal)
+    hands: list[list[str]] = state_field(copy=LISTS, init=False)
+    talon: list[str] = state_field(default_factory=list, copy=LIST)
+    talon_public: bool = state_field(default=False)  # turned face up for everyone (§5.2.1)
+    discards: list[str] = state_field(default_factory=list, copy=LIST)
+    # auction §5.1
+    calls: list[list[Any]] = state_field(default_factory=list, copy=LISTS)  # [seat, call], e.g. [0, "bid 6S"]
+    high: str | None = state_field(default=None)  # the highest bid so far, e.g. "7H", "MISERE"
+    holder: int | None = state_field(default=None)
+    passed: list[bool] = state_field(copy=LIST, init=False)
+    called: list[bool] = state_field(copy=LIST, init=False)
+    misere_bidder: int | None = state_field(default=None)
+    turn: int | None = state_field(default=None)  # whose hand is to move (the controller may differ, §5.3)
+    # contract §5.2
+    declarer: int | None = state_field(default=None)
+    bid: str | None = state_field(default=None)  # the winning bid
+    contract: str | None = state_field(default=None)  # "6S".."10NT" or "MISERE"
+    raspasy: bool = state_field(default=False)
+    # whist §5.3
+    whist: list[str | None] = state_field(copy=LIST, init=False)  # each defender's standing decision
+    whist_calls: list[list[Any]] = state_field(default_factory=list, copy=LISTS)  # [seat, "whist"|"pass"|"half"]
+    whist_stage: str | None = state_field(default=None)  # "first" | "second" | "first_again"
+    lone: int | None = state_field(default=None)  # the lone whister (one whister, §5.3)
+    open: bool | None = state_field(default=None)  # his choice: в светлую / втёмную
+    # open hands: which seats lie face up, when they open, whether they have
+    open_seats: list[int] = state_field(default_factory=list, copy=LIST)  # hands that lie (or will lie) face up
+    open_at: str | None = state_field(default=None)  # "lead" | "trick" while they wait to open
+    opened: bool = state_field(default=False)
+    # play §5.4
+    trick_leader: int | None = state_field(default=None)
+    trick: list[list[Any]] = state_field(default_factory=list, copy=LISTS)  # [seat, card] plays of the current trick
+    won: list[int] = state_field(copy=LIST, init=False)
+    tricks_played: int = state_field(default=0)
+    played: list[list[list[Any]]] = state_field(default_factory=list, copy=LISTS)  # finished tricks of this deal
+    turned: list[str] = state_field(default_factory=list, copy=LIST)  # распасы talon cards turned so far (§5.4)
+    # sheet
+    series: int = state_field(default=0)  # consecutive распасы ending with the last deal (§5.5)
+    # every scored deal in the §9 record shape (each record is never changed)
+    record_hands: list[dict[str, Any]] = state_field(default_factory=list, copy=LIST)
+    sheet: Sheet = state_field(init=False, dump=lambda sh: sh.to_json(), load=lambda v, s: Sheet.from_json(v))
+    last_row: dict[str, Any] | None = state_field(default=None)
+    result: dict[str, Any] | None = state_field(default=None)
 
-    def __init__(self, options: PreferansRuOptions, players: int) -> None:
-        self.options = options
-        self.players = players
-        self.phase = "deal"
-        self.hand_no = 0
-        self.dealer: int | None = None
-        self.dealer_repeats = 0  # deals in a row by this dealer after распасы (option)
-        self.next_dealer: int | None = None  # who deals next (None: the first deal)
-        self.hands: list[list[str]] = [[] for _ in range(players)]
-        self.talon: list[str] = []
-        self.talon_public = False  # turned face up for everyone (§5.2.1)
-        self.discards: list[str] = []
-        self.calls: list[list[Any]] = []  # [seat, call] of the auction, e.g. [0, "bid 6S"]
-        self.high: str | None = None  # the highest bid so far, e.g. "7H", "MISERE"
-        self.holder: int | None = None
-        self.passed = [False] * players
-        self.called = [False] * players
-        self.misere_bidder: int | None = None
-        self.turn: int | None = None  # whose hand is to move (the controller may differ, §5.3)
-        self.declarer: int | None = None
-        self.bid: str | None = None  # the winning bid
-        self.contract: str | None = None  # "6S".."10NT" or "MISERE"
-        self.raspasy = False
-        self.whist: list[str | None] = [None] * players  # each defender's standing decision
-        self.whist_calls: list[list[Any]] = []  # [seat, "whist"|"pass"|"half"] as said
-        self.whist_stage: str | None = None  # "first" | "second" | "first_again"
-        self.lone: int | None = None  # the lone whister (one whister, §5.3)
-        self.open: bool | None = None  # his choice: в светлую / втёмную
-        self.open_seats: list[int] = []  # hands that lie (or will lie) face up
-        self.open_at: str | None = None  # "lead" | "trick" while they wait to open
-        self.opened = False
-        self.trick_leader: int | None = None
-        self.trick: list[list[Any]] = []  # [seat, card] plays of the current trick
-        self.won = [0] * players
-        self.tricks_played = 0
-        self.played: list[list[list[Any]]] = []  # finished tricks of this deal (public)
-        self.turned: list[str] = []  # распасы talon cards turned so far (§5.4)
-        self.series = 0  # consecutive распасы ending with the last deal (§5.5)
-        self.record_hands: list[dict[str, Any]] = []  # every scored deal in the §9 record shape
-        self.sheet = Sheet.new(tuple(SEAT_NAMES[:players]))
-        self.last_row: dict[str, Any] | None = None
-        self.result: dict[str, Any] | None = None
-
-    def clone(self) -> State:
-        s = State.__new__(State)
-        for name in self.__slots__:
-            setattr(s, name, getattr(self, name))
-        for name in _LISTS:
-            value = getattr(self, name)
-            setattr(s, name, [x[:] if isinstance(x, list) else x for x in value])
-        return s
+    def __post_init__(self) -> None:
+        n = self.players
+        self.hands = [[] for _ in range(n)]
+        self.passed = [False] * n
+        self.called = [False] * n
+        self.whist = [None] * n
+        self.won = [0] * n
+        self.sheet = Sheet.new(tuple(SEAT_NAMES[:n]))
 
     # ------------------------------------------------------------------ seats
     @property
@@ -163,25 +106,3 @@ class State:
         assert self.declarer is not None
         d1 = self.next_active(self.declarer)
         return d1, self.next_active(d1)
-
-    # ------------------------------------------------------------------ dump / load
-    def dump(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": "preferans_ru", "rules_version": 1, "options": self.options.model_dump()}
-        for name in self.__slots__:
-            if name == "options":
-                continue
-            value = getattr(self, name)
-            out[name] = value.to_json() if name == "sheet" else copy.deepcopy(value)
-        return out
-
-    @classmethod
-    def load(cls, data: dict[str, Any]) -> State:
-        s = cls(parse_options(data["options"]), int(data["players"]))
-        for name in cls.__slots__:
-            if name == "options":
-                continue
-            value = data[name]
-            setattr(s, name, Sheet.from_json(value) if name == "sheet" else value)
-        if s.phase not in PHASES:
-            raise ValueError(f"unknown phase {s.phase!r}")
-        return s

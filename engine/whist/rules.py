@@ -22,7 +22,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.actions import Preamble
 from engine.cards import RANK_VALUE, SUITS, is_card, make_deck, shuffled
+from engine.errors import split_action
 from engine.jsondata import JsonDict
 from engine.tricks import playable, winning_index
 
@@ -180,24 +182,25 @@ def view(state: State, seat: int | None) -> JsonDict:
 # ---------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
-    if not isinstance(action, str) or not action.strip():
-        raise error("bad_syntax", action=action, detail="empty action")
-    verb, *args = action.split()
-    if verb in ("deal", "forfeit"):
-        if seat is not None:
-            raise error("system_only", verb=verb)
-        if state.phase == "over":
-            raise error("game_over")
-        return _deal(state, args, action) if verb == "deal" else _forfeit(state, args, action)
-    if verb not in ("trump", "delegate", "play", "next", "stop"):
+VERBS = ("deal", "forfeit", "trump", "delegate", "play", "next", "stop")
+
+
+def parse(action: Any) -> tuple[str, list[str]]:
+    """The verb and its arguments; each verb's arguments are read by ``apply``."""
+    verb, *args = split_action(action)
+    if verb not in VERBS:
         raise error("bad_syntax", action=action, detail=f"unknown verb {verb!r}")
-    if seat is None:
-        raise error("players_only", verb=verb)
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise error("bad_syntax", action=action, detail=f"no seat {seat!r}")
-    if state.phase == "over":
-        raise error("game_over")
+    return verb, args
+
+
+PREAMBLE = Preamble(parse, error, players_only=True)
+
+
+def apply(state: State, seat: int | None, action: str) -> tuple[State, list[JsonDict]]:
+    verb, args = PREAMBLE.check(state.phase == "over", seat, action, 4)
+    if verb in ("deal", "forfeit"):
+        return _deal(state, args, action) if verb == "deal" else _forfeit(state, args, action)
+    assert seat is not None, "the preamble refuses a player's verb from no seat"
     if verb == "play":
         if len(args) != 1 or not is_card(args[0]) or len(args[0]) != 2:
             raise error("bad_syntax", action=action, detail="play takes one card, e.g. play TH")
