@@ -9,7 +9,7 @@ import random
 
 from engine.base import get_game
 from engine.preferans import ai
-from engine.preferans.dd import Solver, mask_of
+from engine.preferans_family.dd import Solver, mask_of
 from tests.test_preferans_rules import A, B, C, run, start
 
 G = get_game("preferans")

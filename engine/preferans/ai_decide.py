@@ -45,7 +45,7 @@ from .ai_eval import (
     plausible_declarer,
 )
 from .ai_sample import Knowledge, Layout, auction_knowledge, knowledge, sample
-from .dd import OutOfNodes, Solver, mask_of
+from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
 from .scoring import value
 

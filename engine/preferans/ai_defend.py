@@ -26,7 +26,7 @@ from . import ai_easy
 from .ai_eval import SUIT_OF, first_leader, more, plausible_declarer
 from .ai_sample import Knowledge, Layout, knowledge, sample
 from .ai_settle import NO_PLAY, Defence, table_worth
-from .dd import OutOfNodes, Solver, mask_of
+from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 
 # How much better than double-dummy the defenders do at the table, as a chance of one
 # more trick (negative: one trick fewer). Unseen cards cut both ways, but a partner

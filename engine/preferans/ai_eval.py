@@ -15,7 +15,7 @@ from engine.cards import RANK_VALUE as RV
 from . import ai_easy
 from .ai_sample import PILE, Knowledge, Layout, sample
 from .ai_settle import modelled_defence, worth
-from .dd import OutOfNodes, Solver, mask_of
+from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 
 SUIT_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
 BETTEL, SANS = 6, 7

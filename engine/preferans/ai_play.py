@@ -18,7 +18,7 @@ from engine.jsondata import JsonDict
 from .ai_sample import knowledge, sample
 from . import ai_easy
 from .ai_eval import more
-from .dd import OutOfNodes, Solver, card_int, mask_of
+from engine.preferans_family.dd import OutOfNodes, Solver, card_int, mask_of
 
 BETTEL = 6
 HARD_CAP = 4  # × the node budget: no decision searches longer than this

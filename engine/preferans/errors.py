@@ -6,10 +6,11 @@ The codes every game shares are ``engine.errors.COMMON``."""
 from __future__ import annotations
 
 from engine.errors import IllegalAction, game_errors
+from engine.preferans_family.errors import FAMILY_ERRORS
 
 ERROR_CODES, error = game_errors(
     {
-        "bid_too_low": (IllegalAction, "A bid must be higher than {high}."),
+        **FAMILY_ERRORS,
         "single_step": (IllegalAction, "Bids go up one step at a time: the next bid is {next}."),
         "no_moje": (IllegalAction, "You can say 'moje' only over a bid of a player who speaks after you."),
         "igra_first_call": (IllegalAction, "Igra can only be your first call of the auction."),
@@ -17,10 +18,8 @@ ERROR_CODES, error = game_errors(
         "naming_low": (IllegalAction, "Name a higher igra contract than {current}."),
         "no_hold": (IllegalAction, "You can hold only a contract named by a player who speaks after you."),
         "must_name": (IllegalAction, "The first igra caller names a contract."),
-        "contract_low": (IllegalAction, "The contract must be at least your bid {bid}."),
         "no_invite": (IllegalAction, "Only the second defender can invite, after the first passed."),
         "not_eligible": (IllegalAction, "You cannot kontra now."),
-        "must_follow": (IllegalAction, "{card} is not playable: follow suit, else play a trump."),
         "kontra_cap": (IllegalAction, "The kontra chain cannot go higher."),
     }
 )

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.preferans_family.numbers import fnum
 from engine.score import ScoreError
 
 from .options import PreferansOptions
-from .scoring import CONTRACTS, EntryError, Pull, apply_entry, fnum, normalise, settlement
+from .scoring import CONTRACTS, EntryError, Pull, apply_entry, normalise, settlement
 from .sheet import sheet_text
 
 HAND_KEYS = {"declarer", "contract", "igra", "defence", "kontra", "tricks", "all_pass"}

@@ -13,10 +13,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.actions import Preamble
-from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
 from engine.jsondata import JsonDict
-from engine.tricks import Trick, playable
+from engine.preferans_family.deal import DECK as DECK
+from engine.preferans_family.deal import check_deck, deal_action, one_card, sort_hand, split_deal
+from engine.preferans_family.numbers import fnum
+from engine.preferans_family.play import check_card, close_trick, lay_card, legal_cards, trick_view
+from engine.preferans_family.table import discard, end_pulka, say, table_view, take_talon
+from engine.tricks import Trick
 
 from .errors import error
 from .options import parse_options
@@ -30,17 +34,14 @@ from .scoring import (
     apply_entry,
     apply_forfeit,
     defenders,
-    fnum,
     normalise,
     settlement,
     two_check,
 )
 from .state import State
 
-DECK = make_deck(32)
-_DECK_SET = frozenset(DECK)
 SEAT_OF_LETTER = {"A": 0, "B": 1, "C": 2}
-SUIT_ORDER = {"S": 0, "D": 1, "H": 2, "C": 3}
+SUIT_ORDER = "SDHC"  # a hand on the screen: by suit in this order, trumps last
 
 
 # ---------------------------------------------------------------------------------- setup
@@ -51,10 +52,6 @@ def initial_state(options: Any, players: int = 3) -> State:
     return State(opts)
 
 
-def _deal_action(dealer: int, rng: random.Random) -> str:
-    return f"deal dealer={dealer} " + " ".join(shuffled(DECK, rng))
-
-
 def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
     """The first deal of a new pulka: the first dealer by lot, or ``first_dealer``."""
     opts = parse_options(options)
@@ -62,7 +59,7 @@ def new_deal(options: Any, players: int, rng: random.Random, history: list[JsonD
         raise error("bad_options", detail=f"preferans is for exactly 3 players, not {players}")
     fixed = SEAT_OF_LETTER.get(opts.first_dealer)
     dealer = fixed if fixed is not None else rng.randrange(3)
-    return _deal_action(dealer, rng)
+    return deal_action(dealer, rng)
 
 
 def system_action(s: State, rng: random.Random) -> str | None:
@@ -71,26 +68,16 @@ def system_action(s: State, rng: random.Random) -> str | None:
         return None
     if s.dealer is None:
         fixed = SEAT_OF_LETTER.get(s.options.first_dealer)
-        return _deal_action(fixed if fixed is not None else rng.randrange(3), rng)
-    return _deal_action((s.dealer + 1) % 3, rng)
+        return deal_action(fixed if fixed is not None else rng.randrange(3), rng)
+    return deal_action((s.dealer + 1) % 3, rng)
 
 
 def _do_deal(t: State, dealer: int, deck: list[str], events: list[JsonDict]) -> None:
     """§3: 5 each from first hand, 2 to the talon, 5 each."""
     t.dealer = dealer
     t.hand_no += 1
-    order = [(dealer + 1 + i) % 3 for i in range(3)]
-    hands: list[list[str]] = [[], [], []]
-    pos = 0
-    for seat in order:
-        hands[seat] += deck[pos : pos + 5]
-        pos += 5
-    t.talon = deck[pos : pos + 2]
-    pos += 2
-    for seat in order:
-        hands[seat] += deck[pos : pos + 5]
-        pos += 5
-    t.hands = hands
+    hands, t.talon = split_deal(deck, [(dealer + 1 + i) % 3 for i in range(3)], first_packet=5)
+    t.hands = [hands[seat] for seat in range(3)]
     t.discards = []
     t.talon_public = False
     t.calls, t.high, t.holder = [], None, None
@@ -132,9 +119,7 @@ def parse(action: Any) -> tuple[str, list[str]]:
             raise error("bad_syntax", action=action, detail="a contract is S, D, H, C, BETTEL or SANS")
         return verb, [args[0].upper()]
     if verb in ("discard", "card"):
-        if len(args) != 1 or args[0] not in _DECK_SET:
-            raise error("bad_syntax", action=action, detail="expected one card, e.g. 7S")
-        return verb, args
+        return verb, one_card(action, args)
     raise error("bad_syntax", action=action, detail=f"unknown action {verb!r}")
 
 
@@ -193,8 +178,7 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, list[str]]
         raise error("bad_syntax", action=action, detail="expected 'deal dealer=<0-2> <32 cards>'")
     dealer = int(args[0][7:])
     deck = args[1:]
-    if any(not is_card(c) for c in deck) or sorted(deck) != sorted(DECK):
-        raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
+    check_deck(deck)
     if s.dealer is not None and dealer != (s.dealer + 1) % 3:
         raise error("bad_deal", detail=f"the deal passes clockwise: seat {(s.dealer + 1) % 3} deals now")
     fixed = SEAT_OF_LETTER.get(s.options.first_dealer)
@@ -268,8 +252,7 @@ def _h_auction(s: State, seat: int, verb: str, args: list[str], events: list[Jso
         t.igra_said[seat] = True
         t.called[seat] = True
         call = "igra"
-    t.calls.append([seat, call])
-    events.append({"type": "call", "seat": seat, "call": call, "high": t.high})
+    say(t, seat, call, events)
     _auction_next(t, seat, events)
     return t, events
 
@@ -329,11 +312,7 @@ def _auction_won(t: State, seat: int, igra: bool, events: list[JsonDict]) -> Non
     if igra:
         t.phase = "contract"
         return
-    # §5.3: the talon joins his hand, shown to everyone or not
-    t.talon_public = t.options.show_talon
-    t.hands[seat] = t.hands[seat] + t.talon
-    events.append({"type": "talon", "declarer": seat, "cards": list(t.talon) if t.talon_public else None})
-    t.phase = "discard"
+    take_talon(t, seat, public=t.options.show_talon, events=events)  # §5.3
 
 
 # ---------------------------------------------------------------------------------- igra naming
@@ -387,13 +366,7 @@ def _h_naming(s: State, seat: int, verb: str, args: list[str], events: list[Json
 
 # ---------------------------------------------------------------------------------- talon, contract
 def _h_discard(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
-    card = args[0]
-    if card not in s.hands[seat]:
-        raise error("not_in_hand", card=card)
-    t = s.clone()
-    t.hands[seat] = [c for c in t.hands[seat] if c != card]
-    t.discards.append(card)
-    events.append({"type": "discard", "seat": seat, "count": len(t.discards)})
+    t = discard(s, seat, args[0], events)
     if len(t.discards) == 2:
         t.phase = "contract"
     return t, events
@@ -594,20 +567,14 @@ def trump(t: State) -> str | None:
 
 def play_legal(s: State, seat: int) -> list[str]:
     led = s.trick[0][1][1] if s.trick else None
-    cards = playable(s.hands[seat], led, trump(s), True)
-    return [f"play {c}" for c in sort_cards(cards, trump(s))]
+    return [f"play {c}" for c in sort_cards(legal_cards(s.hands[seat], led, trump(s)), trump(s))]
 
 
 def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
     card = args[0]
-    if card not in s.hands[seat]:
-        raise error("not_in_hand", card=card)
-    led = s.trick[0][1][1] if s.trick else None
-    if card not in playable(s.hands[seat], led, trump(s), True):
-        raise error("must_follow", card=card)
+    check_card(s.hands[seat], card, s.trick[0][1][1] if s.trick else None, trump(s))
     t = s.clone()
-    t.hands[seat] = [c for c in t.hands[seat] if c != card]
-    t.trick.append([seat, card])
+    lay_card(t, seat, card)
     events.append({"type": "card", "seat": seat, "card": card})
     if len(t.trick) < len(participants(t)):
         t.turn = _next_participant(t, seat)
@@ -615,11 +582,7 @@ def _h_card(s: State, seat: int, verb: str, args: list[str], events: list[JsonDi
     assert t.trick_leader is not None, "a trick in play has a leader"
     trick = Trick(t.trick_leader, [(x, c) for x, c in t.trick])
     winner = trick.winner(trump(t))
-    t.won[winner] += 1
-    t.tricks_played += 1
-    t.last_trick, t.trick = t.trick, []
-    t.played = t.played + [t.last_trick]
-    events.append({"type": "trick", "winner": winner, "cards": [c for _, c in t.last_trick], "won": list(t.won)})
+    t.last_trick = close_trick(t, winner, events)
     d = t.declarer
     assert d is not None, "play follows the contract"
     defence_tricks = sum(t.won) - t.won[d]
@@ -678,10 +641,8 @@ def sheet_json(t: _WithSheet) -> JsonDict:
 
 
 def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> None:
-    t.phase = "over"
-    t.turn = None
     p = t.pull
-    t.result = {
+    result = {
         "finished": p.finished,
         "forfeit": forfeit,
         "hands": t.hand_no,
@@ -690,7 +651,7 @@ def _game_over(t: State, events: list[JsonDict], forfeit: int | None = None) -> 
         "soups": [[fnum(x) for x in r] for r in p.soups],
         "settlement": [fnum(x) for x in settlement(p)],
     }
-    events.append({"type": "game_over", "result": dict(t.result)})
+    end_pulka(t, result, events)
 
 
 # ---------------------------------------------------------------------------------- legal, view
@@ -717,28 +678,16 @@ def legal_actions(s: State, seat: int) -> list[str]:
 
 def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
     """By suit (S D H C, trumps last), then rank, high first."""
-
-    def key(c: str) -> tuple[int, int]:
-        return (4 if c[1] == trump_suit else SUIT_ORDER[c[1]], -RANK_VALUE[c[0]])
-
-    return sorted(cards, key=key)
+    return sort_hand(cards, trump_suit, SUIT_ORDER, trumps_first=False)
 
 
 def view(s: State, seat: int | None) -> JsonDict:
     p = s.pull
+    live = s.phase not in ("deal", "over")
     v: dict[str, Any] = {
         "game": "preferans",
         "seat": seat,
-        "phase": s.phase,
-        "hand_no": s.hand_no,
-        "dealer": s.dealer,
-        "first_hand": s.fh if s.dealer is not None else None,
-        "to_act": to_act(s),
-        "turn": s.turn,
-        "calls": [list(c) for c in s.calls],
-        "high": s.high,
-        "holder": s.holder,
-        "passed": list(s.passed),
+        **table_view(s, to_act(s)),
         "igra_said": list(s.igra_said),
         "callers": list(s.callers),
         "conceded": list(s.conceded),
@@ -750,7 +699,7 @@ def view(s: State, seat: int | None) -> JsonDict:
         "number": s.number,
         "contract": NAME_OF[s.number] if s.number is not None else None,
         "trump": trump(s),
-        "talon": list(s.talon) if (s.talon_public and s.phase not in ("deal", "over")) else None,
+        "talon": list(s.talon) if (s.talon_public and live) else None,
         "talon_count": 2,
         "discarded": len(s.discards),
         "defence": {str(k): x for k, x in s.defence.items()},
@@ -758,14 +707,8 @@ def view(s: State, seat: int | None) -> JsonDict:
         "level": s.level,
         "kstage": s.kstage,
         "participants": participants(s) if s.phase == "play" else [],
-        "trick": [list(x) for x in s.trick],
-        "trick_leader": s.trick_leader,
+        **trick_view(s, live),
         "last_trick": [list(x) for x in s.last_trick],
-        # every finished trick of this hand (face up at the table, so a player may remember them)
-        "played": [[list(x) for x in t] for t in s.played] if s.phase not in ("deal", "over") else [],
-        "won": list(s.won),
-        "tricks_played": s.tricks_played,
-        "hand_counts": [len(h) for h in s.hands],
         "bula": p.bula,
         "options": {
             "show_talon": s.options.show_talon,
@@ -782,7 +725,7 @@ def view(s: State, seat: int | None) -> JsonDict:
     }
     if seat is not None:
         v["hand"] = sort_cards(s.hands[seat], trump(s))
-        if seat == s.declarer and s.phase not in ("deal", "over"):
+        if seat == s.declarer and live:
             # the declarer knows the talon he picked up and what he discarded
             if not s.igra:
                 v["talon"] = list(s.talon)

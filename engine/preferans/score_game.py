@@ -21,11 +21,11 @@ Steps (seats are letters A B C = seats 1 2 3 of the table)::
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from engine.facade import RulesFacade
 from engine.jsondata import JsonDict
+from engine.preferans_family.facade import SheetGame
+from engine.preferans_family.numbers import fnum
 
 from .errors import error
 from .options import PreferansOptions, parse_options
@@ -39,7 +39,6 @@ from .scoring import (
     apply_entry,
     apply_forfeit,
     defenders,
-    fnum,
     normalise,
     settlement,
     two_check,
@@ -79,6 +78,7 @@ def entry_from_json(d: JsonDict) -> JsonDict:
 
 class ScoreState:
     __slots__ = ("options", "started", "entries", "pending", "pull", "last_row", "result")
+    players = 3
 
     def __init__(self, options: PreferansOptions) -> None:
         self.options = options
@@ -345,84 +345,49 @@ def _over(t: ScoreState, events: list[JsonDict], forfeit: int | None = None) -> 
     events.append({"type": "game_over", "result": dict(t.result)})
 
 
-class PreferansScoreGame(RulesFacade):
+class PreferansScoreGame(SheetGame):
     name = "preferans_score"
     rules_version = 1
     Options = PreferansOptions
     State = ScoreState
-
-    def seat_range(self, options: Any) -> tuple[int, int]:
-        parse_options(options)
-        return 3, 3
-
-    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[JsonDict]) -> str:
-        return "start"
+    seats = (3, 3)
+    parse_options = staticmethod(parse_options)
+    step_verbs = frozenset(
+        {
+            "declarer",
+            "allpass",
+            "undo",
+            "contract",
+            "igra",
+            "d1",
+            "d2",
+            "kontra",
+            "level",
+            "tricks",
+            "confirm",
+            "cancel",
+        }
+    )
 
     def initial_state(self, options: Any, players: int = 3) -> ScoreState:
         if players != 3:
             raise error("bad_options", detail="a preferans sheet has exactly 3 players")
         return ScoreState(parse_options(options))
 
-    def to_act(self, s: ScoreState) -> list[int]:
-        return [0, 1, 2] if s.started and s.result is None else []
+    def steps(self, s: ScoreState) -> list[str]:
+        return score_legal(s)
 
-    def legal_actions(self, s: ScoreState, seat: int) -> list[str]:
-        return score_legal(s) if seat in self.to_act(s) else []
-
-    def apply(self, s: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[JsonDict]]:
-        if not isinstance(action, str) or not action.split():
-            raise error("bad_syntax", action=action, detail="the action is empty")
-        parts = action.split()
-        verb = parts[0]
-        events: list[JsonDict] = []
-        if s.result is not None:
-            raise error("game_over")
-        if verb in ("start", "forfeit"):
-            if seat is not None:
-                raise error("system_only", verb=verb)
-            if verb == "start":
-                if s.started or len(parts) != 1:
-                    raise error("wrong_phase", verb="start")
-                t = s.clone()
-                t.started = True
-                events.append({"type": "sheet_started"})
-                return t, events
-            if len(parts) != 2 or parts[1] not in ("0", "1", "2"):
-                raise error("bad_syntax", action=action, detail="expected 'forfeit <seat 0-2>'")
-            t = s.clone()
-            t.pull, row = apply_forfeit(t.pull, int(parts[1]))
-            t.entries = t.entries + [{"forfeit": int(parts[1])}]
-            t.last_row = row
-            _over(t, events, forfeit=int(parts[1]))
-            return t, events
-        if seat not in self.to_act(s):
-            raise error("not_your_turn", waiting="the start" if not s.started else "nobody")
-        legal = score_legal(s)
-        if action.strip() not in legal:
-            known = {
-                "declarer",
-                "allpass",
-                "undo",
-                "contract",
-                "igra",
-                "d1",
-                "d2",
-                "kontra",
-                "level",
-                "tricks",
-                "confirm",
-                "cancel",
-            }
-            if verb not in known:
-                raise error("bad_syntax", action=action, detail=f"unknown step {verb!r}")
-            raise error("wrong_phase", verb=action.strip())
-        arg = parts[1] if len(parts) > 1 else None
+    def step(self, s: ScoreState, verb: str, arg: str | None, events: list[JsonDict]) -> ScoreState:
         try:
-            t = _step(s, verb, arg, events)
+            return _step(s, verb, arg, events)
         except EntryError as exc:  # cannot happen: legal steps only build valid entries
             raise error("bad_deal", detail=str(exc)) from None
-        events.append({"type": "step", "seat": seat, "action": action.strip()})
-        return t, events
+
+    def forfeit(self, t: ScoreState, seat: int, events: list[JsonDict]) -> None:
+        t.pull, row = apply_forfeit(t.pull, seat)
+        t.entries = t.entries + [{"forfeit": seat}]
+        t.last_row = row
+        _over(t, events, forfeit=seat)
 
     def view(self, s: ScoreState, seat: int | None) -> JsonDict:
         v = {
@@ -442,14 +407,6 @@ class PreferansScoreGame(RulesFacade):
         if seat is not None:
             v["hand"] = []
         return v
-
-    def is_over(self, s: ScoreState) -> bool:  # a sheet has no phase: over once it has a result
-        return s.result is not None
-
-    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
-        """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
-        # level: every game takes one (engine.base.Game); no computer plays a score sheet
-        return "cancel" if "cancel" in legal else legal[0]
 
 
 SCORE_GAME = PreferansScoreGame()

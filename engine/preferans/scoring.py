@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.preferans_family.numbers import fnum
 
 from .options import PreferansOptions
 
@@ -40,12 +41,6 @@ class EntryError(ValueError):
 def value(number: int, igra: bool) -> int:
     """§4: 2 × number with the talon, 2 × (number + 1) igra."""
     return 2 * (number + 1) if igra else 2 * number
-
-
-def fnum(x: Fraction | int) -> int | str:
-    """JSON form of an exact number: an int, or ``"n/d"``."""
-    x = Fraction(x)
-    return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def parse_fnum(v: Any) -> Fraction:

@@ -1,6 +1,6 @@
 """Double-dummy solving of a preferans position (all cards known), for the computer player.
 
-The search itself is the Balkan preferans solver (``engine.preferans.dd``): three hands of
+The search itself is the preferans family's solver (``engine.preferans_family.dd``): three hands of
 a 32-card deck, one side against the other, alpha-beta over tricks. Both games play the
 same tricks (docs/rules/preferans_ru.md §5.4: follow suit, else trump, else anything),
 so this module only translates: card strings to the solver's bit masks, and the three
@@ -11,31 +11,18 @@ kinds of Russian play to its two modes.
 - распасы: everybody wants few tricks; we solve "me against the other two" (both are
   assumed to push tricks on me), the safe view for the player who has to choose.
 
-This is the only module of the package that imports the Balkan game (an exception written
-into pyproject.toml's import contract): the solver is card-only and knows neither game's rules.
+The solver is card-only and knows neither game's rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from engine.preferans.dd import SUITS, OutOfNodes, Solver, exact_value, value_from_guess
+from engine.preferans_family.dd import OutOfNodes, Solver, exact_value, value_from_guess
+from engine.preferans_family.dd import card_int as card_bit  # the solver's card number
+from engine.preferans_family.dd import mask_of as mask  # a hand as the solver's bit mask
 
 __all__ = ["OutOfNodes", "Position", "mask", "card_bit"]
-
-RANKS = "789TJQKA"
-
-
-def card_bit(card: str) -> int:
-    """The solver's card number (suit index * 8 + rank index)."""
-    return SUITS.index(card[1]) * 8 + RANKS.index(card[0])
-
-
-def mask(cards: Iterable[str]) -> int:
-    out = 0
-    for card in cards:
-        out |= 1 << card_bit(card)
-    return out
 
 
 class Position:

@@ -18,9 +18,13 @@ from fractions import Fraction
 from typing import Any
 
 from engine.actions import Preamble
-from engine.cards import RANK_VALUE, is_card, make_deck, shuffled
 from engine.errors import split_action
-from engine.tricks import playable, winning_index
+from engine.preferans_family.deal import DECK as DECK
+from engine.preferans_family.deal import check_deck, deal_action, one_card, sort_hand, split_deal
+from engine.preferans_family.numbers import fnum
+from engine.preferans_family.play import check_card, close_trick, lay_card, legal_cards, trick_view
+from engine.preferans_family.table import discard, end_pulka, say, table_view, take_talon
+from engine.tricks import winning_index
 
 from .errors import error
 from .hand import AllPassHand, GameHand, Hand, MisereHand, parse_contract
@@ -28,8 +32,6 @@ from .options import parse_options
 from .scoring import apply_hand, finished, settlement
 from .state import SEAT_NAMES, State
 
-DECK = make_deck(32)
-_DECK_SET = frozenset(DECK)
 STRAINS = ("S", "C", "D", "H", "NT")
 MISERE = "MISERE"
 MISERE_NOTALON = "MISERE_NOTALON"  # мизер без прикупа (option, §5.1)
@@ -37,7 +39,7 @@ MISERE_NOTALON = "MISERE_NOTALON"  # мизер без прикупа (option, �
 GAME_BIDS = [f"{level}{s}" for level in range(6, 11) for s in STRAINS]
 BIDS = GAME_BIDS[:15] + [MISERE, MISERE_NOTALON] + GAME_BIDS[15:]
 BID_RANK = {b: i for i, b in enumerate(BIDS)}
-SUIT_ORDER = {"S": 0, "C": 1, "D": 2, "H": 3}
+SUIT_ORDER = "SCDH"  # a hand on the screen: by suit in this order, trumps first
 
 Handler = Callable[[State, int, list[str], list[dict[str, Any]]], tuple[State, list[dict[str, Any]]]]
 
@@ -69,10 +71,6 @@ def initial_state(options: Any, players: int = 3) -> State:
     return State(parse_options(options), players)
 
 
-def _deal_action(dealer: int, rng: random.Random) -> str:
-    return f"deal dealer={dealer} " + " ".join(shuffled(DECK, rng))
-
-
 def _first_dealer(first: str | None, players: int, rng: random.Random) -> int:
     """§3.5: option ``first_dealer`` (a seat letter A-D or number), default by lot."""
     fixed = _fixed_first_dealer(first, players)
@@ -93,7 +91,7 @@ def _fixed_first_dealer(first: str | None, players: int) -> int | None:
 def new_deal(options: Any, players: int, rng: random.Random, history: list[dict[str, Any]]) -> str:
     opts = parse_options(options)
     _check_players(players)
-    return _deal_action(_first_dealer(opts.first_dealer, players, rng), rng)
+    return deal_action(_first_dealer(opts.first_dealer, players, rng), rng)
 
 
 def system_action(s: State, rng: random.Random) -> str | None:
@@ -101,19 +99,16 @@ def system_action(s: State, rng: random.Random) -> str | None:
     if s.phase != "deal":
         return None
     if s.next_dealer is None:
-        return _deal_action(_first_dealer(s.options.first_dealer, s.players, rng), rng)
-    return _deal_action(s.next_dealer, rng)
+        return deal_action(_first_dealer(s.options.first_dealer, s.players, rng), rng)
+    return deal_action(s.next_dealer, rng)
 
 
 def _do_deal(t: State, dealer: int, deck: list[str], events: list[dict[str, Any]]) -> None:
     """§3.3: 10 cards to each active player, 2 face down to the talon."""
     t.dealer = dealer
     t.hand_no += 1
-    hands: list[list[str]] = [[] for _ in range(t.players)]
-    for i, seat in enumerate(t.active):
-        hands[seat] = deck[10 * i : 10 * i + 10]
-    t.hands = hands
-    t.talon = deck[30:32]
+    hands, t.talon = split_deal(deck, t.active, first_packet=10)
+    t.hands = [hands.get(seat, []) for seat in range(t.players)]  # the dealer of four sits out
     t.talon_public = False
     t.discards = []
     t.calls, t.high, t.holder, t.misere_bidder = [], None, None, None
@@ -151,9 +146,7 @@ def parse(action: Any) -> tuple[str, list[str]]:
             raise error("bad_syntax", action=action, detail="a contract is 6S … 10NT or MISERE")
         return verb, [args[0].upper()]
     if verb in ("discard", "play"):
-        if len(args) != 1 or args[0] not in _DECK_SET:
-            raise error("bad_syntax", action=action, detail="expected one card, e.g. 7S")
-        return verb, args
+        return verb, one_card(action, args)
     raise error("bad_syntax", action=action, detail=f"unknown action {verb!r}")
 
 
@@ -217,8 +210,7 @@ def _parse_deal(s: State, action: str, args: list[str]) -> tuple[int, list[str]]
     deck = args[1:]
     if dealer >= s.players:
         raise error("bad_deal", detail=f"no seat {dealer}")
-    if any(not is_card(c) for c in deck) or sorted(deck) != sorted(DECK):
-        raise error("bad_deal", detail="the cards are not exactly one shuffled 32-card deck")
+    check_deck(deck)
     if s.next_dealer is not None and dealer != s.next_dealer:
         raise error("bad_deal", detail=f"seat {s.next_dealer} deals now (§3.4)")
     fixed = _fixed_first_dealer(s.options.first_dealer, s.players)
@@ -304,8 +296,7 @@ def _h_auction(s: State, seat: int, args: list[str], events: list[dict[str, Any]
         t.holder = seat
         t.called[seat] = True
         call = "here"
-    t.calls.append([seat, call])
-    events.append({"type": "call", "seat": seat, "call": call, "high": t.high})
+    say(t, seat, call, events)
     _auction_next(t, seat, events)
     return t, events
 
@@ -342,21 +333,12 @@ def _auction_won(t: State, seat: int, events: list[dict[str, Any]]) -> None:
         events.append({"type": "contract", "declarer": seat, "contract": MISERE, "without_talon": True})
         _start_misere(t, events)
         return
-    t.talon_public = True
-    t.hands[seat] = t.hands[seat] + t.talon
-    events.append({"type": "talon", "declarer": seat, "cards": list(t.talon)})
-    t.phase = "discard"
+    take_talon(t, seat, public=True, events=events)
 
 
 # ---------------------------------------------------------------------------------- discard, contract §5.2
 def _h_discard(s: State, seat: int, args: list[str], events: list[dict[str, Any]]) -> tuple[State, Any]:
-    card = args[1]
-    if card not in s.hands[seat]:
-        raise error("not_in_hand", card=card)
-    t = s.clone()
-    t.hands[seat] = [c for c in t.hands[seat] if c != card]
-    t.discards.append(card)
-    events.append({"type": "discard", "seat": seat, "count": len(t.discards)})
+    t = discard(s, seat, args[1], events)
     if len(t.discards) == 2:
         if t.bid == MISERE:
             t.contract = MISERE
@@ -512,21 +494,16 @@ def led_suit(s: State) -> str | None:
 
 def play_legal(s: State) -> list[str]:
     assert s.turn is not None
-    cards = playable(s.hands[s.turn], led_suit(s), trump(s), True)
-    return [f"play {c}" for c in sort_cards(cards, trump(s))]
+    return [f"play {c}" for c in sort_cards(legal_cards(s.hands[s.turn], led_suit(s), trump(s)), trump(s))]
 
 
 def _h_play(s: State, seat: int, args: list[str], events: list[dict[str, Any]]) -> tuple[State, Any]:
     card = args[1]
     assert s.turn is not None
     mover = s.turn
-    if card not in s.hands[mover]:
-        raise error("not_in_hand", card=card)
-    if card not in playable(s.hands[mover], led_suit(s), trump(s), True):
-        raise error("must_follow", card=card)
+    check_card(s.hands[mover], card, led_suit(s), trump(s))
     t = s.clone()
-    t.hands[mover] = [c for c in t.hands[mover] if c != card]
-    t.trick.append([mover, card])
+    lay_card(t, mover, card)
     events.append({"type": "card", "seat": mover, "card": card, "by": seat})
     if t.open_at == "lead" and t.tricks_played == 0 and len(t.trick) == 1:
         _open_hands(t, events)
@@ -534,12 +511,7 @@ def _h_play(s: State, seat: int, args: list[str], events: list[dict[str, Any]]) 
         t.turn = t.next_active(mover)
         return t, events
     winner = _trick_winner(t)
-    t.won[winner] += 1
-    t.tricks_played += 1
-    finished_trick = t.trick
-    t.played = t.played + [finished_trick]
-    t.trick = []
-    events.append({"type": "trick", "winner": winner, "cards": [c for _, c in finished_trick], "won": list(t.won)})
+    close_trick(t, winner, events)
     if t.open_at == "trick":
         _open_hands(t, events)
     if t.tricks_played == 10:
@@ -644,12 +616,6 @@ def _gain_json(gain: Any) -> Any:
     return to_json() if callable(to_json) else None
 
 
-def fnum(x: Fraction | int) -> int | str:
-    """An exact number for JSON: an int, or "a/b"."""
-    f = Fraction(x)
-    return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
 def sheet_json(s: State) -> dict[str, Any]:
     """The public pulka: pool, mountain, whists (writer → target), the settlement now."""
     sh = s.sheet
@@ -671,16 +637,14 @@ def _settle(s: State) -> list[Fraction]:
 
 
 def _game_over(t: State, events: list[dict[str, Any]], forfeit: int | None = None) -> None:
-    t.phase = "over"
-    t.turn = None
-    t.result = {
+    result = {
         "finished": finished(t.sheet, t.options),
         "forfeit": forfeit,
         "hands": t.hand_no,
         "system": t.options.system,
         "settlement": [fnum(v) for v in _settle(t)],
     }
-    events.append({"type": "game_over", "result": dict(t.result)})
+    end_pulka(t, result, events)
 
 
 # ---------------------------------------------------------------------------------- legal, view
@@ -706,11 +670,7 @@ def legal_actions(s: State, seat: int) -> list[str]:
 
 def sort_cards(cards: list[str], trump_suit: str | None) -> list[str]:
     """By suit (♠ ♣ ♦ ♥, trumps first), then rank, high first."""
-
-    def key(c: str) -> tuple[int, int]:
-        return (-1 if c[1] == trump_suit else SUIT_ORDER[c[1]], -RANK_VALUE[c[0]])
-
-    return sorted(cards, key=key)
+    return sort_hand(cards, trump_suit, SUIT_ORDER, trumps_first=True)
 
 
 def visible_hands(s: State, seat: int | None) -> dict[str, list[str]]:
@@ -733,17 +693,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "game": "preferans_ru",
         "seat": seat,
         "players": s.players,
-        "phase": s.phase,
-        "hand_no": s.hand_no,
-        "dealer": s.dealer,
-        "first_hand": s.fh if s.dealer is not None else None,
+        **table_view(s, to_act(s)),
         "active": s.active if s.dealer is not None else [],
-        "to_act": to_act(s),
-        "turn": s.turn,
-        "calls": [list(c) for c in s.calls],
-        "high": s.high,
-        "holder": s.holder,
-        "passed": list(s.passed),
         "exit_level": exit_level(s),
         "declarer": s.declarer,
         "bid": s.bid,
@@ -759,13 +710,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "open": s.open,
         "open_hands": visible_hands(s, seat),
         "turned": list(s.turned) if live else [],
-        "trick": [list(x) for x in s.trick],
-        "trick_leader": s.trick_leader,
-        "played": [[list(x) for x in tr] for tr in s.played] if live else [],
+        **trick_view(s, live),
         "last_trick": [list(x) for x in s.played[-1]] if (s.played and live) else [],
-        "won": list(s.won),
-        "tricks_played": s.tricks_played,
-        "hand_counts": [len(h) for h in s.hands],
         "options": s.options.model_dump(mode="json"),
         "series": s.series,
         "sheet": sheet_json(s),

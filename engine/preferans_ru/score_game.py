@@ -19,20 +19,19 @@ Steps::
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from engine.errors import common_error
-from engine.facade import RulesFacade
+from engine.preferans_family.facade import SheetGame
+from engine.preferans_family.numbers import fnum
 
 from .hand import STRAINS, VALUE
 from .options import PreferansRuOptions, parse_options
 from .record import Played, play
-from .scoring import finished, fnum, settlement
+from .scoring import finished, settlement
 
 LETTERS = "ABCD"
 CONTRACTS = [f"{level}{strain}" for level in VALUE for strain in STRAINS] + ["MISERE"]
-VERBS = {"declarer", "allpass", "undo", "contract", "first", "second", "again", "tricks", "confirm", "cancel"}
 
 
 def error(code: str, **params: Any) -> Exception:
@@ -260,61 +259,30 @@ def _over(t: ScoreState, events: list[dict[str, Any]], forfeit: int | None = Non
     events.append({"type": "game_over", "result": dict(t.result)})
 
 
-class PreferansRuScoreGame(RulesFacade):
+class PreferansRuScoreGame(SheetGame):
     name = "preferans_ru_score"
     rules_version = 1
     Options = PreferansRuOptions
     State = ScoreState
-
-    def seat_range(self, options: Any) -> tuple[int, int]:
-        parse_options(options)
-        return 3, 4
-
-    def new_deal(self, options: Any, players: int, rng: random.Random, history: list[dict[str, Any]]) -> str:
-        return "start"
+    seats = (3, 4)
+    parse_options = staticmethod(parse_options)
+    step_verbs = frozenset(
+        {"declarer", "allpass", "undo", "contract", "first", "second", "again", "tricks", "confirm", "cancel"}
+    )
 
     def initial_state(self, options: Any, players: int = 3) -> ScoreState:
         if players not in (3, 4):
             raise error("bad_options", detail="a пулька has 3 or 4 players")
         return ScoreState(parse_options(options), players)
 
-    def to_act(self, s: ScoreState) -> list[int]:
-        return list(range(s.players)) if s.started and s.result is None else []
+    def steps(self, s: ScoreState) -> list[str]:
+        return legal(s)
 
-    def legal_actions(self, s: ScoreState, seat: int) -> list[str]:
-        return legal(s) if seat in self.to_act(s) else []
+    def step(self, s: ScoreState, verb: str, arg: str | None, events: list[dict[str, Any]]) -> ScoreState:
+        return _step(s, verb, arg, events)
 
-    def apply(self, s: ScoreState, seat: int | None, action: str) -> tuple[ScoreState, list[dict[str, Any]]]:
-        if not isinstance(action, str) or not action.split():
-            raise error("bad_syntax", action=action, detail="the action is empty")
-        parts = action.split()
-        verb = parts[0]
-        events: list[dict[str, Any]] = []
-        if s.result is not None:
-            raise error("game_over")
-        if verb in ("start", "forfeit"):
-            if seat is not None:
-                raise error("system_only", verb=verb)
-            t = s.clone()
-            if verb == "start":
-                if s.started or len(parts) != 1:
-                    raise error("wrong_phase", verb="start")
-                t.started = True
-                events.append({"type": "sheet_started"})
-                return t, events
-            if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) >= s.players:
-                raise error("bad_syntax", action=action, detail="expected 'forfeit <seat>'")
-            _over(t, events, forfeit=int(parts[1]))
-            return t, events
-        if seat not in self.to_act(s):
-            raise error("not_your_turn", waiting="the start" if not s.started else "nobody")
-        if action.strip() not in legal(s):
-            if verb not in VERBS:
-                raise error("bad_syntax", action=action, detail=f"unknown step {verb!r}")
-            raise error("wrong_phase", verb=action.strip())
-        t = _step(s, verb, parts[1] if len(parts) > 1 else None, events)
-        events.append({"type": "step", "seat": seat, "action": action.strip()})
-        return t, events
+    def forfeit(self, t: ScoreState, seat: int, events: list[dict[str, Any]]) -> None:
+        _over(t, events, forfeit=seat)
 
     def view(self, s: ScoreState, seat: int | None) -> dict[str, Any]:
         sheet = s.played.sheet
@@ -340,13 +308,6 @@ class PreferansRuScoreGame(RulesFacade):
         if seat is not None:
             v["hand"] = []
         return v
-
-    def is_over(self, s: ScoreState) -> bool:
-        return s.result is not None
-
-    def computer_action(self, view: dict[str, Any], legal: list[str], rng: random.Random, level: str = "") -> str:
-        """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
-        return "cancel" if "cancel" in legal else legal[0]
 
 
 SCORE_GAME = PreferansRuScoreGame()
