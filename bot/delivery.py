@@ -16,7 +16,7 @@ from telegram import Bot, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
-from bot import screens, watching
+from bot import screens
 from bot.i18n import t
 from bot.pacing import ChatPacing, GroupBudget
 from bot.render import pictures
@@ -201,12 +201,12 @@ class Delivery:
         if state is None:
             return False
         if item.kind == "unwatch":
-            screen = watching.spectator_screen(table, seats, state, leaving=True)
+            screen = screens.spectator_screen(table, seats, state, leaving=True)
             return await self._show(item.chat_id, item.payload.get("message_id"), screen) is not None
         spectator = next((s for s in await self.repo.get_spectators(table.id) if s.user_id == item.chat_id), None)
         if spectator is None:  # left meanwhile
             return False
-        screen = watching.spectator_screen(table, seats, state)
+        screen = screens.spectator_screen(table, seats, state)
         message_id = await self._show(item.chat_id, spectator.dm_message_id, screen)
         if table.status != PLAYING:  # the final state was shown once: watching ends here
             await self.repo.remove_spectator(table.id, item.chat_id)
