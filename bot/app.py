@@ -180,7 +180,15 @@ def build_application(
     service = TableService(
         repo, rng=rng, clock=clock, thinker=Thinker(settings.computer_workers), computer_level=settings.computer_level
     )
-    sender = Sender(app.bot, service, clock=sender_clock)
+    sender = Sender(
+        app.bot,
+        repo,
+        states=service.states,
+        thinking=service.thinking,
+        chat_lost=service.chat_lost,
+        clock=sender_clock,
+    )
+    service.listeners.append(sender.wakeup.set)  # rows this process writes wake its sender
     inbox.attach(app, repo)
     app.bot_data["inbox"] = inbox
     app.bot_data["service"] = service

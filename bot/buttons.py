@@ -25,8 +25,8 @@ from bot.handlers import (
     press_place,
     service_of,
     use_chooser,
-    variant_choices,
 )
+from bot.game_commands import variant_choices
 from bot.i18n import LANGUAGES, t
 from bot.service import UserError, button_number
 from storage.repository import VersionConflict

@@ -220,3 +220,23 @@ def notice(table: TableRow, key: str) -> str:
 def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:
     p = f"r:{table_id}:{version}:"
     return keyboard([[(t(lang, "table.btn.rematch"), p + "rematch"), (t(lang, "table.btn.close"), p + "close")]])
+
+
+def spectator_screen(table: TableRow, seats: list[SeatRow], state: object, leaving: bool = False) -> Screen:
+    """The spectator's DM message: the group's own public table text under the group's
+    name, a "Leave" button while the game runs, and a last line once it is over."""
+    lang = table.lang
+    view = get_game(table.game).view(state, None)  # the public view, never a seat's
+    title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
+    lines = [t(lang, "watch.title", title=title)]
+    lines.append(ui_for(table.game).group_text(view, seat_names(seats), lang, header(table)))
+    markup = None
+    if leaving:
+        lines.append(t(lang, "watch.left"))
+    elif table.status == BETWEEN:
+        lines.append(t(lang, "watch.game_over"))
+    elif table.status == CLOSED:
+        lines.append(t(lang, "watch.closed"))
+    else:
+        markup = keyboard([[(t(lang, "watch.btn.leave"), watch_data(table, "off"))]])
+    return Screen("\n".join(lines), markup)

@@ -13,13 +13,12 @@ link to each table's group message (supergroups only, see ``bot.links``).
 
 from __future__ import annotations
 
-from typing import Any
 
 from bot.games import ui_for
 from bot.i18n import t
 from bot.links import group_message_link
-from bot.render.common import TITLE_WIDTH, display_name, esc, keyboard
-from bot.screens import Screen, header, seat_names, watch_data
+from bot.render.common import TITLE_WIDTH, display_name, esc
+from bot.screens import seat_names
 from bot.service import PressPlace, StaleButton, TableService, UserError
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, PLAYING, OutboxItem, SeatRow, TableRow
@@ -73,27 +72,6 @@ async def _enqueue(service: TableService, items: list[OutboxItem]) -> None:
     await service.repo.enqueue(items)
     for listener in service.listeners:  # wake this process's sender
         listener()
-
-
-# ---------------------------------------------------------------------- the spectator's DM
-def spectator_screen(table: TableRow, seats: list[SeatRow], state: Any, leaving: bool = False) -> Screen:
-    """The spectator's DM message: the group's own public table text under the group's
-    name, a "Leave" button while the game runs, and a last line once it is over."""
-    lang = table.lang
-    view = get_game(table.game).view(state, None)  # the public view, never a seat's
-    title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
-    lines = [t(lang, "watch.title", title=title)]
-    lines.append(ui_for(table.game).group_text(view, seat_names(seats), lang, header(table)))
-    markup = None
-    if leaving:
-        lines.append(t(lang, "watch.left"))
-    elif table.status == BETWEEN:
-        lines.append(t(lang, "watch.game_over"))
-    elif table.status == CLOSED:
-        lines.append(t(lang, "watch.closed"))
-    else:
-        markup = keyboard([[(t(lang, "watch.btn.leave"), watch_data(table, "off"))]])
-    return Screen("\n".join(lines), markup)
 
 
 # ---------------------------------------------------------------------- /mytables

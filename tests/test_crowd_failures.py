@@ -236,7 +236,7 @@ async def test_a_bug_still_is_an_error_with_its_traceback(bot, fake_telegram, lo
     async def broken(*args, **kwargs):
         raise ValueError("a bug")
 
-    monkeypatch.setattr(bot.runtime.sender, "_refresh_group", broken)
+    monkeypatch.setattr(bot.runtime.sender.delivery, "_refresh_group", broken)
     await bot.send(anya, GROUP, "/durak")
     assert [r for r in problems(log) if r.levelno >= logging.ERROR and r.exc_info], log.text
 

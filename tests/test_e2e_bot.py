@@ -161,7 +161,7 @@ async def test_restart_mid_game_resumes_exactly(bot, fake_telegram):
     assert (await bot.hand_message(table.id, mover)).message_id == hands_before[mover.id]
     assert hand.text != shown_before
     # a state rebuilt from the log equals the cached one and the game plays on to the end
-    bot.service._states.clear()
+    bot.service.states.cache.clear()
     await bot.play(table.id, users)
     assert (await bot.repo.get_table(table.id)).status == "between"
 
@@ -298,7 +298,7 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     real = ui.group_text
 
     def leaky(self, view, names, lang, header):
-        _, state = bot.service._states[table.id]
+        _, state = bot.service.states.cache[table.id]
         secret = " ".join(label(c) for c in game.view(state, 1)["hand"])
         return real(view, names, lang, header) + " " + secret
 

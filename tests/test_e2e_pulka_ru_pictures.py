@@ -73,7 +73,7 @@ async def test_score_rostov_text_goes_out_when_drawing_fails(bot, fake_telegram,
         raise OSError("no font")
 
     monkeypatch.setattr(pictures, "draw", broken)
-    with caplog.at_level(logging.WARNING, logger="bot.sender"):
+    with caplog.at_level(logging.WARNING, logger="bot.delivery"):
         for label in HAND:
             await press(bot, anya, label)
     assert photos(fake) == []

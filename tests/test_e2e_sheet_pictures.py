@@ -134,7 +134,7 @@ async def test_the_text_goes_out_when_drawing_fails(bot, fake_telegram, monkeypa
         raise OSError("no font")
 
     monkeypatch.setattr(pictures, "draw", broken)
-    with caplog.at_level(logging.WARNING, logger="bot.sender"):
+    with caplog.at_level(logging.WARNING, logger="bot.delivery"):
         await enter_hand(bot, anya, "Вера")
     assert photos(fake) == []
     sheet = await bot.last_post(GROUP)

@@ -297,7 +297,7 @@ async def test_a_kill_mid_post_and_the_duplicate_counter(bot, fake_telegram, kil
     table_id, (anya, boris) = await start(bot, fake)
     sender, repo = bot.runtime.sender, bot.repo
     sheet_rows: list[int] = []
-    real_post, real_mark_done = sender._post, repo.mark_done
+    real_post, real_mark_done = sender.delivery._post, repo.mark_done
 
     async def post(table, seats, item):
         if killed == "before the call":
@@ -311,7 +311,7 @@ async def test_a_kill_mid_post_and_the_duplicate_counter(bot, fake_telegram, kil
             raise ProcessKilled
         await real_mark_done(ids)
 
-    sender._post, repo.mark_done = post, mark_done
+    sender.delivery._post, repo.mark_done = post, mark_done
     presses: list[Press] = []
     with pytest.raises(ProcessKilled):
         await play(bot, table_id, [anya, boris], presses)

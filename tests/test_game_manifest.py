@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import handlers, thinking
+from bot import game_commands, thinking
 from bot.games import GameUI, all_uis, playable, registry, ui_for
 from bot.games.base import MODULE_FUNCTIONS, REQUIRED_FUNCTIONS
 from bot.i18n import LANGUAGES, catalog, engine_words
@@ -192,7 +192,7 @@ def test_commands_and_choices_are_unique():
     commands = [c for ui in UIS for c in ([ui.command] if ui.command else []) + list(ui.table_presets)]
     assert len(commands) == len(set(commands))
     words = [w for ui in UIS for w in ui.choices]
-    assert len(words) == len(set(words)) == len(handlers.variant_choices())
+    assert len(words) == len(set(words)) == len(game_commands.variant_choices())
 
 
 def test_engine_words_reach_both_catalogs():
@@ -206,7 +206,7 @@ def test_every_list_of_games_is_the_registry(monkeypatch):
     from bench import command_flood, e2e_tables, engine_selfplay, restart
 
     names = [ui.name for ui in PLAYABLE]
-    assert handlers.playable_games() == names
+    assert game_commands.playable_games() == names
     assert list(restart.GAMES) == list(e2e_tables.SEATS) == list(engine_selfplay.GAMES) == names
     assert list(command_flood.GAMES) == names
     assert restart.GAMES == e2e_tables.SEATS == {ui.name: ui.bench_players for ui in PLAYABLE}
@@ -218,7 +218,7 @@ def test_every_list_of_games_is_the_registry(monkeypatch):
         bench_players = 3
 
     monkeypatch.setitem(registry._UIS, "sixth", Sixth())
-    assert handlers.playable_games()[-1] == "sixth"
+    assert game_commands.playable_games()[-1] == "sixth"
     started = {}
 
     class Pool:
