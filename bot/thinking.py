@@ -7,6 +7,13 @@ the tests use (no processes to start) and which is enough for a very small bot. 
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
 
+Deadline: a person at the table sees the wall clock, so every decision is answered within
+``ANSWER_WITHIN`` of being asked for, whatever the host's load. The searches stop at
+``SEARCH_WITHIN`` (engine/deadline.py: the best choice so far, or the easy player's), a
+margin left for the answer's way back. The clock starts when the decision is asked for,
+not when a worker takes it up: time queued in the pool counts (``time.monotonic`` is one
+clock for every process of the machine on Linux).
+
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
 called such a decision is cancelled quietly: the computer's move stays due and is made at
@@ -21,6 +28,8 @@ import logging
 import multiprocessing
 import os
 import random
+import time
+from dataclasses import dataclass
 from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable
 
@@ -31,13 +40,35 @@ from engine.base import get_game
 log = logging.getLogger(__name__)
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
+ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
+SEARCH_WITHIN = 1.4  # seconds from the question to the end of the search
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 
 
-def decide(game_name: str, view: dict, legal: list[str], seed: int, level: str) -> str:
-    """One computer decision (runs in a worker): the seat's view and legal actions only."""
+@dataclass(frozen=True)
+class MonotonicDeadline:
+    """Expired once ``time.monotonic()`` reaches ``at`` (engine.deadline.Deadline)."""
+
+    at: float
+
+    @classmethod
+    def within(cls, seconds: float) -> MonotonicDeadline:
+        return cls(time.monotonic() + seconds)
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+
+def decide(
+    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float | None = None
+) -> str:
+    """One computer decision (runs in a worker): the seat's view and legal actions only;
+    the search stops at the monotonic time ``search_until`` (None: the node budgets only)."""
     game = get_game(game_name)
-    return game.computer_action(view, legal, random.Random(seed), level=level)
+    if search_until is None:
+        return game.computer_action(view, legal, random.Random(seed), level=level)
+    deadline = MonotonicDeadline(search_until)
+    return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
 
 
 def _warm_up(games: list[str]) -> None:
@@ -80,7 +111,9 @@ class Thinker:
         level: str = DEFAULT_LEVEL,
         on_slow: Callable[[], Awaitable[None]] | None = None,
     ) -> str:
-        """The computer's action; ``on_slow`` is awaited once if it takes over a second."""
+        """The computer's action, within ``ANSWER_WITHIN`` seconds; ``on_slow`` is awaited
+        once if it takes over a second."""
+        search_until = MonotonicDeadline.within(SEARCH_WITHIN).at  # the clock starts at the question
         if level not in LEVELS:
             level = DEFAULT_LEVEL
         if len(legal) == 1:
@@ -88,7 +121,7 @@ class Thinker:
         loop = asyncio.get_running_loop()
         pool = self._executor()
         try:  # a pool whose worker died while idle refuses the call at once
-            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level)
+            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level, search_until)
             if on_slow is None:
                 decided = await future
             else:

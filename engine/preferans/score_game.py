@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.deadline import NEVER, Deadline
 from engine.facade import RulesFacade
 from engine.jsondata import JsonDict
 
@@ -446,7 +447,9 @@ class PreferansScoreGame(RulesFacade):
     def is_over(self, s: ScoreState) -> bool:  # a sheet has no phase: over once it has a result
         return s.result is not None
 
-    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
+    def computer_action(
+        self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "", deadline: Deadline = NEVER
+    ) -> str:
         """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
         # level: every game takes one (engine.base.Game); no computer plays a score sheet
         return "cancel" if "cancel" in legal else legal[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from engine.deadline import NEVER, Deadline
 from engine.preferans.dd import SUITS, OutOfNodes, Solver, exact_value, value_from_guess
 
 __all__ = ["OutOfNodes", "Position", "mask", "card_bit"]
@@ -40,13 +41,22 @@ def mask(cards: Iterable[str]) -> int:
 
 class Position:
     """One deal's play from one side's point of view, with a node budget shared by all
-    its searches (``OutOfNodes`` past ``limit``: deterministic, not a clock).
+    its searches (``OutOfNodes`` past ``limit``: deterministic, not a clock; or at the
+    caller's ``deadline``).
 
     ``seats``: the players who hold cards, clockwise; ``target``: the seat whose tricks
     are counted (the declarer; on распасы the player choosing); ``avoid``: ``target``
     wants few tricks (мизер, распасы) instead of many."""
 
-    def __init__(self, seats: Sequence[int], target: int, trump: str | None, avoid: bool, limit: int = 1 << 62) -> None:
+    def __init__(
+        self,
+        seats: Sequence[int],
+        target: int,
+        trump: str | None,
+        avoid: bool,
+        limit: int = 1 << 62,
+        deadline: Deadline = NEVER,
+    ) -> None:
         if len(seats) != 3:
             raise ValueError("three hands play every deal")
         self.seats = list(seats)
@@ -54,7 +64,7 @@ class Position:
         self.index = {seat: i for i, seat in enumerate(self.seats)}
         self.target = target
         self.avoid = avoid
-        self.solver = Solver(self.index[target], [0, 1, 2], trump, avoid, limit=limit)
+        self.solver = Solver(self.index[target], [0, 1, 2], trump, avoid, limit=limit, deadline=deadline)
 
     @property
     def nodes(self) -> int:

@@ -19,7 +19,7 @@ The easy level takes the same decisions from quick estimates only (``Budget.samp
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine.cards import RANK_VALUE as RV
@@ -33,6 +33,8 @@ from .ai_eval import (
     misere_safe,
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
+from engine.deadline import NEVER, Deadline
+
 from .ai_dd import OutOfNodes, Position
 
 STRAINS = ("S", "C", "D", "H", "NT")
@@ -53,6 +55,7 @@ class Budget:
     nodes: int  # solver nodes per estimate
     reach: float  # tricks the auction bids above its estimate (of a six; half a trick less higher up)
     misere_safe: float  # the share of safe layouts a мизер needs
+    deadline: Deadline = field(default=NEVER, compare=False)  # the caller's: then the layouts so far decide
 
 
 def bid_rank(bid: str) -> int:
@@ -93,7 +96,9 @@ def misere_ok(seen: Seen, rng: random.Random, budget: Budget) -> bool:
     if danger > 6:  # far from a мизер hand: no search
         return False
     unseen = [c for c in DECK if c not in seen.hand]
-    chance = misere_safe(seen.hand, seen.seat, seen.active, unseen, rng, budget.samples, budget.nodes, talon=True)
+    chance = misere_safe(
+        seen.hand, seen.seat, seen.active, unseen, rng, budget.samples, budget.nodes, True, budget.deadline
+    )
     return chance >= budget.misere_safe
 
 
@@ -159,7 +164,9 @@ def discard_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budg
     for strain, pair in choices:
         rest = [c for c in hand12 if c not in pair]
         trump = None if strain == "NT" else strain
-        got = declarer_tricks(rest, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes)
+        got = declarer_tricks(
+            rest, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes, budget.deadline
+        )
         if not got:
             continue
         value = max(sum(score_game(lv, t) for t in got) / len(got) for lv in range(least, 11))
@@ -182,7 +189,16 @@ def misere_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budge
     seed = rng.random()  # the same layouts for every pair: the comparison is fair
     for pair in pairs[:MISERE_PAIRS]:
         rest = [c for c in hand12 if c not in pair]
-        safe = misere_safe(rest, seen.seat, seen.active, unseen, random.Random(seed), budget.samples, budget.nodes)
+        safe = misere_safe(
+            rest,
+            seen.seat,
+            seen.active,
+            unseen,
+            random.Random(seed),
+            budget.samples,
+            budget.nodes,
+            deadline=budget.deadline,
+        )
         if safe > best_safe:
             best, best_safe = pair, safe
     return best
@@ -239,7 +255,9 @@ def contract(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -
     best, best_value = lowest, None
     for strain in strains:
         trump = None if strain == "NT" else strain
-        got = declarer_tricks(seen.hand, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes)
+        got = declarer_tricks(
+            seen.hand, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes, budget.deadline
+        )
         if not got:
             continue
         for action in options:
@@ -282,7 +300,7 @@ def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
         """How far (in tenths of a trick) the declarer's hand is from his contract."""
         return max(0, round(10 * (level - DECLARER_SLACK - estimate(cards, trump))))
 
-    pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes)
+    pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes, deadline=budget.deadline)
     out: list[int] = []
     for _ in range(budget.samples):
         hands = seen.sample(rng, {declarer: promised})

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.deadline import NEVER, Deadline
 from engine.errors import common_error
 from engine.facade import RulesFacade
 
@@ -344,7 +345,9 @@ class PreferansRuScoreGame(RulesFacade):
     def is_over(self, s: ScoreState) -> bool:
         return s.result is not None
 
-    def computer_action(self, view: dict[str, Any], legal: list[str], rng: random.Random, level: str = "") -> str:
+    def computer_action(
+        self, view: dict[str, Any], legal: list[str], rng: random.Random, level: str = "", deadline: Deadline = NEVER
+    ) -> str:
         """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
         return "cancel" if "cancel" in legal else legal[0]
 
