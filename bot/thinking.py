@@ -12,7 +12,9 @@ Deadline: a person at the table sees the wall clock, so every decision is answer
 ``SEARCH_WITHIN`` (engine/deadline.py: the best choice so far, or the easy player's), a
 margin left for the answer's way back. The clock starts when the decision is asked for,
 not when a worker takes it up: time queued in the pool counts (``time.monotonic`` is one
-clock for every process of the machine on Linux).
+clock for every process of the machine on Linux). A search still running just before
+``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
+core) is not waited for: the easy player answers then.
 
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
@@ -42,6 +44,7 @@ log = logging.getLogger(__name__)
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
 ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
 SEARCH_WITHIN = 1.4  # seconds from the question to the end of the search
+NET_MARGIN = 0.05  # seconds before ANSWER_WITHIN: a search still running then is not waited for
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 
 
@@ -57,6 +60,9 @@ class MonotonicDeadline:
 
     def expired(self) -> bool:
         return time.monotonic() >= self.at
+
+    def remaining(self) -> float:
+        return max(0.0, self.at - time.monotonic())
 
 
 def decide(
@@ -113,7 +119,8 @@ class Thinker:
     ) -> str:
         """The computer's action, within ``ANSWER_WITHIN`` seconds; ``on_slow`` is awaited
         once if it takes over a second."""
-        search_until = MonotonicDeadline.within(SEARCH_WITHIN).at  # the clock starts at the question
+        asked = time.monotonic()  # the clock starts at the question
+        search_until = asked + SEARCH_WITHIN
         if level not in LEVELS:
             level = DEFAULT_LEVEL
         if len(legal) == 1:
@@ -122,14 +129,22 @@ class Thinker:
         pool = self._executor()
         try:  # a pool whose worker died while idle refuses the call at once
             future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level, search_until)
-            if on_slow is None:
-                decided = await future
-            else:
-                try:
-                    decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
-                except asyncio.TimeoutError:
-                    await on_slow()
-                    decided = await future
+            try:
+                if on_slow is not None:
+                    try:
+                        decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                    except asyncio.TimeoutError:
+                        await on_slow()
+                    else:
+                        return decided
+                left = asked + ANSWER_WITHIN - NET_MARGIN - time.monotonic()
+                decided = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
+            except asyncio.TimeoutError:
+                # the search overran its deadline (one step of it longer than the margin
+                # on a starved core): the easy player answers now, the search's answer is
+                # dropped when it comes
+                log.info("%s computer (%s): no answer by the deadline; the easy player moves", game_name, level)
+                return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
             # a worker died: killed by the signal that stops the bot (whose handler may
             # run a moment later), or by the system (out of memory)

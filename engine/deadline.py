@@ -10,6 +10,7 @@ by their seed, whatever the machine's load.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from typing import Any, Callable, Protocol, TypeVar
 
@@ -20,10 +21,16 @@ class Deadline(Protocol):
     def expired(self) -> bool:
         """True once the answer is due: stop searching and answer now."""
 
+    def remaining(self) -> float:
+        """Seconds left by the caller's clock (``math.inf``: no deadline)."""
+
 
 class _Never:
     def expired(self) -> bool:
         return False
+
+    def remaining(self) -> float:
+        return math.inf
 
     def __repr__(self) -> str:
         return "NEVER"
@@ -32,6 +39,9 @@ class _Never:
 class _Expired:
     def expired(self) -> bool:
         return True
+
+    def remaining(self) -> float:
+        return 0.0
 
     def __repr__(self) -> str:
         return "EXPIRED"
@@ -51,6 +61,28 @@ class AfterChecks:
     def expired(self) -> bool:
         self.left -= 1
         return self.left < 0
+
+    def remaining(self) -> float:
+        return math.inf if self.left > 0 else 0.0
+
+
+class Pace:
+    """For a search of costly steps (a 13-card double-dummy solve): another step starts
+    only while one as slow as the slowest so far still fits before the deadline, so the
+    answer is not late by a whole step. Durations come from the deadline's own clock."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.mark = deadline.remaining()
+        self.slowest = 0.0
+
+    def room_for_another(self) -> bool:
+        now = self.deadline.remaining()
+        if now == math.inf:
+            return True
+        self.slowest = max(self.slowest, self.mark - now)
+        self.mark = now
+        return now > self.slowest and not self.deadline.expired()
 
 
 class OutOfTime(Exception):

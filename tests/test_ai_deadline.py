@@ -10,9 +10,10 @@ import time
 
 import pytest
 
-from bot.thinking import MonotonicDeadline
+from bot import thinking
+from bot.thinking import MonotonicDeadline, Thinker
 from engine.base import get_game
-from engine.deadline import EXPIRED, NEVER, AfterChecks, complete_cache
+from engine.deadline import EXPIRED, NEVER, AfterChecks, Pace, complete_cache
 from tests.ai_positions import BASELINE
 
 POSITIONS = json.loads(BASELINE.read_text())
@@ -68,3 +69,41 @@ def test_a_result_cut_by_the_deadline_is_not_cached():
 def test_the_bots_deadline_reads_the_monotonic_clock():
     assert MonotonicDeadline.within(0).expired()
     assert not MonotonicDeadline.within(60).expired()
+
+
+def test_pace_starts_no_step_that_would_overrun():
+    class Clock:
+        left = 1.0
+
+        def expired(self) -> bool:
+            return self.left <= 0
+
+        def remaining(self) -> float:
+            return self.left
+
+    clock = Clock()
+    pace = Pace(clock)
+    assert pace.room_for_another()
+    clock.left = 0.6  # a step of 0.4 s: another fits
+    assert pace.room_for_another()
+    clock.left = 0.35  # one of 0.25 s; the slowest (0.4 s) would not fit
+    assert not pace.room_for_another()
+    assert Pace(NEVER).room_for_another()
+
+
+async def test_a_search_that_overruns_is_not_waited_for(monkeypatch):
+    """A worker still searching just before the answer is due: the easy player answers."""
+    real = thinking.decide
+
+    def stuck(game_name, view, legal, seed, level, search_until=None):
+        if level != "easy":
+            time.sleep(thinking.ANSWER_WITHIN + 1.0)
+        return real(game_name, view, legal, seed, level, search_until)
+
+    monkeypatch.setattr(thinking, "decide", stuck)
+    pos = next(p for p in POSITIONS if p["game"] == "durak")
+    thinker = Thinker(workers=0)
+    start = time.monotonic()
+    action = await thinker.decide("durak", pos["view"], pos["legal"], 1, "strong")
+    assert action in pos["legal"]
+    assert time.monotonic() - start < thinking.ANSWER_WITHIN

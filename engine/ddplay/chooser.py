@@ -16,7 +16,7 @@ import random
 from typing import Callable, Sequence
 
 from engine.cards import RANK_VALUE as RV
-from engine.deadline import NEVER, Deadline, OutOfTime
+from engine.deadline import NEVER, Deadline, OutOfTime, Pace
 
 from .sampler import Hands
 from .solver import solve_counted
@@ -83,8 +83,9 @@ def choose_card(
         return min(legal, key=lambda c: lowest_first(c, trump))
     totals = {c: 0 for c in legal}
     spent = solved = 0
+    pace = Pace(deadline)
     while solved < samples or solved < most and spent + spent / solved <= nodes:
-        if deadline.expired():
+        if not pace.room_for_another():
             if not solved:
                 raise OutOfTime
             break

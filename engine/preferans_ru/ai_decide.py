@@ -346,6 +346,8 @@ def whist(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> s
         return "half"
     if "whist" in legal and ev > WHIST_EDGE:
         return "whist"
+    if "half" in legal:
+        return "half"  # whists written for no play: never worse than a pass
     return "pass" if "pass" in legal else legal[0]
 
 

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.ddplay.chooser import all_equivalent, lowest_first
-from engine.deadline import NEVER, Deadline, OutOfTime
+from engine.deadline import NEVER, Deadline, OutOfTime, Pace
 from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
 
@@ -103,8 +103,9 @@ def choose_card(
     draws += [sample(rng) for _ in range(samples - 1)]
     top_log = max(w for _, w in draws)
     totals = dict.fromkeys(legal, 0.0)
+    pace = Pace(deadline)
     for solved, (hidden, log_w) in enumerate(draws):
-        if deadline.expired():
+        if not pace.room_for_another():
             if not solved:
                 raise OutOfTime
             break
