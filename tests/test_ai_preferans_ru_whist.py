@@ -51,3 +51,33 @@ def test_half_whist_rather_than_pass_when_the_whist_is_not_worth_it(level, monke
 def test_the_issue_hands_never_pass_with_half_open(level):
     view, legal = second_defender_with_half()
     assert GAME.computer_action(view, legal, random.Random(1), level=level) in ("half", "whist")
+
+
+def test_the_easy_declarer_raises_a_contract_its_hand_counts_well_above():
+    """Bid 6♠ with eight spades and the top clubs (ten tricks by the simple count): the
+    easy computer declares more than the six after the talon, never more than the count."""
+    state = GAME.initial_state(GAME.Options(), 3)
+    state, _ = GAME.apply(state, None, DEAL)
+    for seat, action in [(0, "bid 6S"), (1, "pass"), (2, "pass"), (0, "discard JC"), (0, "discard QC")]:
+        state, _ = GAME.apply(state, seat, action)
+    legal = GAME.legal_actions(state, 0)
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    assert chosen.endswith("S") and chosen in legal
+    assert 8 <= int(chosen.split()[1][:-1]) <= 10
+
+
+def test_the_easy_declarer_keeps_a_contract_its_hand_barely_makes():
+    """Bid 6♠ with a hand of about six or seven tricks: no raise."""
+    deal = (
+        "deal dealer=2 AS KS QS 7S 8S AC 7C 8D 9D 7H AH KH QH JH TH 9H 8H 9S 9C 8C AD KD QD JD TD JS TS 7D TC JC QC KC"
+    )
+    state = GAME.initial_state(GAME.Options(), 3)
+    state, _ = GAME.apply(state, None, deal)
+    for seat, action in [(0, "bid 6S"), (1, "pass"), (2, "pass")]:
+        state, _ = GAME.apply(state, seat, action)
+    hand = GAME.view(state, 0)["hand"]
+    for card in sorted(hand, key=lambda c: "789TJQKA".index(c[0]))[:2]:
+        state, _ = GAME.apply(state, 0, f"discard {card}")
+    legal = GAME.legal_actions(state, 0)
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    assert chosen in ("contract 6S", "contract 7S") or not chosen.endswith("S")

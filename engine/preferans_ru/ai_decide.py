@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine.cards import RANK_VALUE as RV
+from engine.deadline import NEVER, Deadline
 
 from .ai_eval import (
     best_strains,
@@ -33,8 +34,6 @@ from .ai_eval import (
     misere_safe,
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
-from engine.deadline import NEVER, Deadline
-
 from .ai_dd import OutOfNodes, Position
 
 STRAINS = ("S", "C", "D", "H", "NT")
@@ -45,6 +44,7 @@ MISERE_RANK = 15  # between 8NT (14) and 9S (16), §4
 MOUNTAIN = 20 / 3  # whists a mountain point costs its owner at a three-player settlement (§6.5)
 WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samples overrate the
 # defence against declarers who underbid (measured against passing on the same deals)
+RAISE_BY = 2  # tricks above the lowest contract by the quick count that make the easy player raise
 MISERE_PAIRS = 4  # мизер discards checked by sampled solving
 DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
 
@@ -247,9 +247,15 @@ def contract(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -
     lowest = min(options, key=lambda a: bid_rank(bid_of(a)))
     strains = plans(seen, seen.hand, budget)
     if budget.samples == 0:
-        # the lowest allowed contract in the best strain
+        # the lowest allowed contract in the best strain, raised when the hand counts
+        # RAISE_BY tricks more (one trick of the count kept as a margin)
         fit = [a for a in options if (bid_of(a).endswith("NT") and strains[0] == "NT") or bid_of(a)[-1] == strains[0]]
-        return min(fit or options, key=lambda a: bid_rank(bid_of(a)))
+        lowest_fit = min(fit or options, key=lambda a: bid_rank(bid_of(a)))
+        count = int(estimate(seen.hand, None if strains[0] == "NT" else strains[0]))
+        if fit and count >= (parse_level(bid_of(lowest_fit)) or 6) + RAISE_BY:
+            worth = [a for a in fit if (parse_level(bid_of(a)) or 6) <= count - 1]
+            return max(worth, key=lambda a: bid_rank(bid_of(a)), default=lowest_fit)
+        return lowest_fit
     unseen = [c for c in DECK if c not in seen.hand and c not in seen.discards and c not in seen.talon]
     unseen += [c for c in seen.talon if c not in seen.hand and c not in seen.discards]
     best, best_value = lowest, None
