@@ -79,6 +79,12 @@ def decide(
     return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
 
 
+def _dropped(future: asyncio.Future) -> None:
+    """A late search's answer, unused; its failure (a worker killed meanwhile) is no news."""
+    if not future.cancelled():
+        future.exception()
+
+
 def _warm_up(games: list[str]) -> None:
     """Each worker imports the games' engines (their computer players) as it starts."""
     for name in games:
@@ -146,6 +152,7 @@ class Thinker:
                 # on a starved core): the easy player answers now, the search's answer is
                 # dropped when it comes
                 log.info("%s computer (%s): no answer by the deadline; the easy player moves", game_name, level)
+                future.add_done_callback(_dropped)
                 return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
             # a worker died: killed by the signal that stops the bot (whose handler may
