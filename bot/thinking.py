@@ -7,6 +7,15 @@ the tests use (no processes to start) and which is enough for a very small bot. 
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
 
+Deadline: a person at the table sees the wall clock, so every decision is answered within
+``ANSWER_WITHIN`` of being asked for, whatever the host's load. The searches stop at
+``SEARCH_WITHIN`` (engine/deadline.py: the best choice so far, or the easy player's), a
+margin left for the answer's way back. The clock starts when the decision is asked for,
+not when a worker takes it up: time queued in the pool counts (``time.monotonic`` is one
+clock for every process of the machine on Linux). A search still running just before
+``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
+core) is not waited for: the easy player answers then.
+
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
 called such a decision is cancelled quietly: the computer's move stays due and is made at
@@ -21,6 +30,8 @@ import logging
 import multiprocessing
 import os
 import random
+import time
+from dataclasses import dataclass
 from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable
 
@@ -31,13 +42,47 @@ from engine.base import get_game
 log = logging.getLogger(__name__)
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
+ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
+# seconds from the question to the end of the search: with the CPU oversubscribed (bench/
+# ai_deadline.py) the answer's way back from the worker took up to 0.15 s
+SEARCH_WITHIN = 1.3
+NET_MARGIN = 0.15  # seconds before ANSWER_WITHIN: a search still running then is not waited for
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 
 
-def decide(game_name: str, view: dict, legal: list[str], seed: int, level: str) -> str:
-    """One computer decision (runs in a worker): the seat's view and legal actions only."""
+@dataclass(frozen=True)
+class MonotonicDeadline:
+    """Expired once ``time.monotonic()`` reaches ``at`` (engine.deadline.Deadline)."""
+
+    at: float
+
+    @classmethod
+    def within(cls, seconds: float) -> MonotonicDeadline:
+        return cls(time.monotonic() + seconds)
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def remaining(self) -> float:
+        return max(0.0, self.at - time.monotonic())
+
+
+def decide(
+    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float | None = None
+) -> str:
+    """One computer decision (runs in a worker): the seat's view and legal actions only;
+    the search stops at the monotonic time ``search_until`` (None: the node budgets only)."""
     game = get_game(game_name)
-    return game.computer_action(view, legal, random.Random(seed), level=level)
+    if search_until is None:
+        return game.computer_action(view, legal, random.Random(seed), level=level)
+    deadline = MonotonicDeadline(search_until)
+    return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
+
+
+def _dropped(future: asyncio.Future) -> None:
+    """A late search's answer, unused; its failure (a worker killed meanwhile) is no news."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _warm_up(games: list[str]) -> None:
@@ -80,7 +125,10 @@ class Thinker:
         level: str = DEFAULT_LEVEL,
         on_slow: Callable[[], Awaitable[None]] | None = None,
     ) -> str:
-        """The computer's action; ``on_slow`` is awaited once if it takes over a second."""
+        """The computer's action, within ``ANSWER_WITHIN`` seconds; ``on_slow`` is awaited
+        once if it takes over a second."""
+        asked = time.monotonic()  # the clock starts at the question
+        search_until = asked + SEARCH_WITHIN
         if level not in LEVELS:
             level = DEFAULT_LEVEL
         if len(legal) == 1:
@@ -88,15 +136,24 @@ class Thinker:
         loop = asyncio.get_running_loop()
         pool = self._executor()
         try:  # a pool whose worker died while idle refuses the call at once
-            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level)
-            if on_slow is None:
-                decided = await future
-            else:
-                try:
-                    decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
-                except asyncio.TimeoutError:
-                    await on_slow()
-                    decided = await future
+            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level, search_until)
+            try:
+                if on_slow is not None:
+                    try:
+                        decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                    except asyncio.TimeoutError:
+                        await on_slow()
+                    else:
+                        return decided
+                left = asked + ANSWER_WITHIN - NET_MARGIN - time.monotonic()
+                decided = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
+            except asyncio.TimeoutError:
+                # the search overran its deadline (one step of it longer than the margin
+                # on a starved core): the easy player answers now, the search's answer is
+                # dropped when it comes
+                log.info("%s computer (%s): no answer by the deadline; the easy player moves", game_name, level)
+                future.add_done_callback(_dropped)
+                return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
             # a worker died: killed by the signal that stops the bot (whose handler may
             # run a moment later), or by the system (out of memory)

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from engine.deadline import Deadline
 from engine.jsondata import JsonDict
 
 
@@ -62,9 +63,13 @@ class Game(Protocol):
 
     def load(self, data: JsonDict) -> Any: ...
 
-    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = ...) -> str:
+    def computer_action(
+        self, view: JsonDict, legal: list[str], rng: random.Random, level: str = ..., deadline: Deadline = ...
+    ) -> str:
         """A computer player's choice, from that seat's own view only (no peeking), at
-        ``level`` (engine/ai_levels.py; each game has its own default)."""
+        ``level`` (engine/ai_levels.py; each game has its own default), answered by the
+        caller's ``deadline`` (engine/deadline.py; default ``NEVER``: budgets of work only,
+        reproducible by the seed)."""
 
     # Optional. Games of several deals (preferans, King, bridge) wait for the system
     # between deals: return the next deal action (shuffled with ``rng``) when the state

@@ -19,6 +19,7 @@ import random
 from endplay._dds import DDSError
 
 from engine.ddplay.chooser import NORMAL_BUDGET, STRONG_BUDGET, Budget
+from engine.deadline import NEVER, Deadline, OutOfTime
 from engine.jsondata import JsonDict
 
 from .bidding import choose_call  # first: the bidding package and inference.py import each other
@@ -34,7 +35,9 @@ def _call(view: JsonDict, legal: list[str], rng: random.Random, normal: bool) ->
     return choose_call(view, legal)
 
 
-def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, normal: bool = False) -> str:
+def _action(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, normal: bool, deadline: Deadline
+) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -50,15 +53,16 @@ def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
             action = claim  # the first claim offered is all the remaining tricks
         else:
             try:
-                action = play_ai.choose_play(view, legal, rng, budget)
-            except (ValueError, DDSError):  # a view that does not add up: never stall the table
+                action = play_ai.choose_play(view, legal, rng, budget, deadline=deadline)
+            # a view that does not add up: never stall the table; no deal solved in time
+            except (ValueError, DDSError, OutOfTime):
                 action = ai_easy.choose_play(view, legal)
     return action if action in legal else legal[0]
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, STRONG_BUDGET)
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return _action(view, legal, rng, STRONG_BUDGET, False, deadline)
 
 
-def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, NORMAL_BUDGET, normal=True)
+def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return _action(view, legal, rng, NORMAL_BUDGET, True, deadline)

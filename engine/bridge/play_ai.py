@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import make_deck
+from engine.deadline import NEVER, Deadline
 from engine.ddplay.chooser import STRONG_BUDGET, Budget, choose_card, samples_for
 from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_fitting, sample_hands, voids
 from engine.jsondata import JsonDict
@@ -87,7 +88,12 @@ def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
 
 
 def choose_play(
-    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG_BUDGET, nodes: int | None = None
+    view: JsonDict,
+    legal: list[str],
+    rng: random.Random,
+    budget: Budget = STRONG_BUDGET,
+    nodes: int | None = None,
+    deadline: Deadline = NEVER,
 ) -> str:
     """A ``play <card>`` action of ``legal`` (claims and concessions are decided elsewhere).
     ``nodes``: the DDS work allowed for extra deals (default: ``STRONG_NODES`` with the
@@ -132,6 +138,16 @@ def choose_play(
     if nodes is None:
         nodes = STRONG_NODES if budget is STRONG_BUDGET else 0
     card = choose_card(
-        cards, known, sample, samples, leader, trump, [c for _, c in trick], rng, nodes, max(samples, MOST_DEALS)
+        cards,
+        known,
+        sample,
+        samples,
+        leader,
+        trump,
+        [c for _, c in trick],
+        rng,
+        nodes,
+        max(samples, MOST_DEALS),
+        deadline,
     )
     return "play " + card

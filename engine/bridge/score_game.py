@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.deadline import NEVER, Deadline
 from engine.facade import RulesFacade
 from engine.jsondata import JsonDict
 
@@ -383,7 +384,9 @@ class BridgeScoreGame(RulesFacade):
     def legal_actions(self, state: ScoreState, seat: int) -> list[str]:
         return legal(state) if 0 <= seat < state.n else []
 
-    def computer_action(self, view: JsonDict, legal_actions: list[str], rng: random.Random, level: str = "") -> str:
+    def computer_action(
+        self, view: JsonDict, legal_actions: list[str], rng: random.Random, level: str = "", deadline: Deadline = NEVER
+    ) -> str:
         """Nobody computes at a paper table; a timer's stand-in cancels the pending entry."""
         # level: every game takes one (engine.base.Game); no computer plays a score sheet
         if "cancel" in legal_actions:

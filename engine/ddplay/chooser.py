@@ -16,6 +16,7 @@ import random
 from typing import Callable, Sequence
 
 from engine.cards import RANK_VALUE as RV
+from engine.deadline import NEVER, Deadline, OutOfTime, Pace
 
 from .sampler import Hands
 from .solver import solve_counted
@@ -65,11 +66,13 @@ def choose_card(
     rng: random.Random,
     nodes: int = 0,
     most: int = 0,
+    deadline: Deadline = NEVER,
 ) -> str:
     """The DD-sampling choice among ``legal`` cards. ``known``: the hands this seat sees
     (its own, dummy); ``sample(rng)`` deals the others; ``samples`` deals are solved, and
     then more, up to ``most`` deals, while the DDS search nodes spent stay within
-    ``nodes`` (a budget of work, not of time: the same on a busy machine)."""
+    ``nodes`` (a budget of work, not of time: the same on a busy machine). At the
+    ``deadline`` the deals solved so far decide; ``OutOfTime`` if there are none."""
     if len(legal) == 1:
         return legal[0]
     # cards on the table separate ours too (``Q9`` over a led ``T``)
@@ -80,7 +83,12 @@ def choose_card(
         return min(legal, key=lambda c: lowest_first(c, trump))
     totals = {c: 0 for c in legal}
     spent = solved = 0
+    pace = Pace(deadline)
     while solved < samples or solved < most and spent + spent / solved <= nodes:
+        if not pace.room_for_another():
+            if not solved:
+                raise OutOfTime
+            break
         hands = {**known, **(hidden if solved == 0 else sample(rng))}
         scores, cost = solve_counted([hands[s] for s in range(4)], leader, trump, trick)
         for c in legal:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from engine.deadline import NEVER, Deadline
 from engine.jsondata import JsonDict
 
 from . import ai_policy
@@ -50,6 +51,9 @@ def rollout(s: State, me: int, max_steps: int = 600) -> int:
     return outcome(s, me)
 
 
+CHECK_EVERY = 256  # nodes between two looks at the deadline
+
+
 class OutOfBudget(Exception):
     pass
 
@@ -58,9 +62,10 @@ class Solver:
     """Exact value (+1 win, 0 draw, -1 loss for ``me``) of heads-up perfect-information
     positions, searching at most ``budget`` nodes in all."""
 
-    def __init__(self, me: int, budget: int) -> None:
+    def __init__(self, me: int, budget: int, deadline: Deadline = NEVER) -> None:
         self.me = me
         self.budget = budget
+        self.deadline = deadline  # asked every CHECK_EVERY nodes: past it, OutOfBudget too
         self.nodes = 0
         # (phase, hands, table, attacker, taking, candidate index) -> (lower, upper) bound
         self.tt: dict[tuple[object, ...], tuple[int, int]] = {}
@@ -69,7 +74,7 @@ class Solver:
         if s.phase == "over":
             return outcome(s, self.me)
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self.budget or not self.nodes % CHECK_EVERY and self.deadline.expired():
             raise OutOfBudget
         key = (s.phase, frozenset(s.hands[0]), frozenset(s.hands[1]), tuple(s.table), s.attacker, s.taking, s.ci)
         lo, hi = self.tt.get(key, (-1, 1))

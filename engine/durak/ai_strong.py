@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass
 
 from engine.cards import RANK_VALUE as RV
+from engine.deadline import NEVER, Deadline
 from engine.errors import EngineError
 from engine.jsondata import JsonDict
 
@@ -50,7 +51,9 @@ STRONG = Budget()
 ENGINE_SLOWER = 8  # engine playouts (more than two players) against ai_fastsim's
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
+def computer_action(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG, deadline: Deadline = NEVER
+) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -60,13 +63,13 @@ def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget
         return guess  # who covered what is unknown: nothing to search
     know = Knowledge(view)
     if know.perfect and know.n == 2:
-        best = _solve(know, legal, guess, rng, budget)
+        best = _solve(know, legal, guess, rng, budget, deadline)
         if best is not None:
             return best
     cands = candidates(view, legal, guess)
     if len(cands) == 1:
         return cands[0]
-    return _monte_carlo(know, cands, guess, rng, budget)
+    return _monte_carlo(know, cands, guess, rng, budget, deadline)
 
 
 def candidates(view: JsonDict, legal: list[str], guess: str) -> list[str]:
@@ -97,7 +100,9 @@ def candidates(view: JsonDict, legal: list[str], guess: str) -> list[str]:
     return [guess] + [a for a in out if a != guess]
 
 
-def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Random, budget: Budget) -> str:
+def _monte_carlo(
+    know: Knowledge, cands: list[str], guess: str, rng: random.Random, budget: Budget, deadline: Deadline = NEVER
+) -> str:
     me = know.me
     worlds = max(budget.min_worlds, min(budget.max_worlds, budget.rollouts // len(cands)))
     if know.n > 2:  # playouts run on the engine itself, several times slower
@@ -105,6 +110,8 @@ def _monte_carlo(know: Knowledge, cands: list[str], guess: str, rng: random.Rand
     score = {a: 0.0 for a in cands}
     score[guess] += 0.5 + budget.prior * worlds  # ties (and near-ties) go to the heuristic
     for _ in range(worlds):
+        if deadline.expired():  # the worlds played so far decide (none: the heuristic)
+            break
         world = know.sample(rng)
         for a in cands:
             try:
@@ -122,11 +129,13 @@ def _playout(s: State, me: int) -> int:
     return rollout(s, me) if pos is None else ai_fastsim.playout(pos, me)
 
 
-def _solve(know: Knowledge, legal: list[str], guess: str, rng: random.Random, budget: Budget) -> str | None:
+def _solve(
+    know: Knowledge, legal: list[str], guess: str, rng: random.Random, budget: Budget, deadline: Deadline = NEVER
+) -> str | None:
     """The exact best action in a perfect-information heads-up endgame, or None when
     the position is too big for the node budget."""
     world = know.sample(rng)
-    solver = Solver(know.me, budget.solve_nodes)
+    solver = Solver(know.me, budget.solve_nodes, deadline)
     order = [guess] + [a for a in legal if a != guess]
     best, best_v = None, -2
     try:

@@ -9,20 +9,29 @@ from __future__ import annotations
 import random
 
 from engine.ai_levels import DEFAULT_LEVEL, by_level
+from engine.deadline import NEVER, Deadline, anytime
 from engine.jsondata import JsonDict
 
 from . import ai_easy, ai_strong
 
 
-def _strong(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return ai_strong.computer_action(view, legal, rng, ai_strong.STRONG)
+def _strong(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline) -> str:
+    return ai_strong.computer_action(view, legal, rng, ai_strong.STRONG, deadline)
 
 
-def _normal(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return ai_strong.computer_action(view, legal, rng, ai_strong.NORMAL)
+def _normal(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline) -> str:
+    return ai_strong.computer_action(view, legal, rng, ai_strong.NORMAL, deadline)
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
-    """One of ``legal``, chosen from this seat's ``view`` only."""
-    chooser = by_level(level, easy=ai_easy.computer_action, normal=_normal, strong=_strong)
-    return chooser(view, legal, rng)
+def _easy(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline) -> str:
+    return ai_easy.computer_action(view, legal, rng)
+
+
+def computer_action(
+    view: JsonDict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL, deadline: Deadline = NEVER
+) -> str:
+    """One of ``legal``, chosen from this seat's ``view`` only, by ``deadline``."""
+    chooser = by_level(level, easy=_easy, normal=_normal, strong=_strong)
+    return anytime(
+        lambda: chooser(view, legal, rng, deadline), lambda: ai_easy.computer_action(view, legal, rng), deadline
+    )

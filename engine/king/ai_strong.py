@@ -26,6 +26,7 @@ import json
 import random
 from dataclasses import dataclass
 
+from engine.deadline import NEVER, Deadline
 from engine.jsondata import JsonDict
 
 from . import ai_easy
@@ -68,7 +69,9 @@ def _options(view: JsonDict) -> KingOptions:
     return hit
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG) -> str:
+def computer_action(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget = STRONG, deadline: Deadline = NEVER
+) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -80,13 +83,13 @@ def computer_action(view: JsonDict, legal: list[str], rng: random.Random, budget
     ):  # the heuristic
         return ai_easy.computer_action(view, legal, rng)
     if phase == "choose":
-        choice = _choose(view, legal, rng, budget, options)
+        choice = _choose(view, legal, rng, budget, options, deadline)
     elif phase == "play":
-        choice = _play(view, legal, rng, budget, options)
+        choice = _play(view, legal, rng, budget, options, deadline)
     elif phase == "count":
-        choice = _count(view, legal, rng, budget, options)
+        choice = _count(view, legal, rng, budget, options, deadline)
     elif phase == "domino":
-        choice = _domino(view, legal, rng, budget, options)
+        choice = _domino(view, legal, rng, budget, options, deadline)
     else:
         choice = None
     return choice if choice in legal else ai_easy.computer_action(view, legal, rng)
@@ -106,7 +109,9 @@ def _best(cands: list[str], totals: dict[str, float]) -> str:
 # ---------------------------------------------------------------------------------
 
 
-def _play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _play(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions, deadline: Deadline
+) -> str:
     no, me = view["deal_no"], view["seat"]
     deal = TrickDeal(no, view.get("trump"), options)
     world = World(view)
@@ -120,6 +125,8 @@ def _play(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, 
     exact = len(world.hand) <= budget.root_exact_at
     totals = {c: 0.0 for c in cands}
     for _ in range(budget.samples):
+        if deadline.expired():  # the samples so far decide (none: the heuristic's choice)
+            break
         hands = world.sample(rng)
         for c in cands:
             h = [list(x) for x in hands]
@@ -175,7 +182,9 @@ def _trump_of(action: str, deck: list[str]) -> str:
     return best[1]
 
 
-def _choose(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _choose(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions, deadline: Deadline
+) -> str:
     me, dealer, no = view["seat"], view["dealer"], view["deal_no"]
     mine = list(view.get("hand", []))
     unseen = [c for c in DECK if c not in mine]
@@ -184,6 +193,8 @@ def _choose(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
     cands = [first] + [a for a in legal if a != first]
     totals = {a: 0.0 for a in cands}
     for _ in range(budget.choose_samples):
+        if deadline.expired():  # the samples so far decide (none: the heuristic's choice)
+            break
         rest = unseen[:]
         rng.shuffle(rest)
         deck = mine + rest
@@ -203,7 +214,9 @@ def _choose(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
 # ---------------------------------------------------------------------------------
 
 
-def _count(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _count(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions, deadline: Deadline
+) -> str:
     me, total = view["seat"], view.get("total", 0)
     values: dict[str, int] = {rank: v for rank, v in options.deal7_values.items()}
     open_at = [(at, pts) for at, pts, seat in view.get("thresholds", []) if seat is None]
@@ -221,6 +234,8 @@ def _count(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget,
     world = World(view)
     totals = {c: 0.0 for c in cands}
     for _ in range(budget.other_samples):
+        if deadline.expired():  # the samples so far decide (none: the heuristic's choice)
+            break
         hands = world.sample(rng)
         for c in cands:
             h = [list(x) for x in hands]
@@ -240,7 +255,9 @@ def _count(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget,
 # ---------------------------------------------------------------------------------
 
 
-def _domino(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions) -> str:
+def _domino(
+    view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, options: KingOptions, deadline: Deadline
+) -> str:
     me = view["seat"]
     first = ai_easy.computer_action(view, legal, random.Random(0))
     cands = [first] + [a for a in legal if a != first]
@@ -248,6 +265,8 @@ def _domino(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
     rows0 = {s: [ORDER.index(lo), ORDER.index(hi)] for s, (lo, hi) in view.get("rows", {}).items()}
     totals = {a: 0.0 for a in cands}
     for _ in range(budget.other_samples):
+        if deadline.expired():  # the samples so far decide (none: the heuristic's choice)
+            break
         hands = world.sample(rng)
         for a in cands:
             h = [list(x) for x in hands]

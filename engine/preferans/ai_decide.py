@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Any
-from functools import lru_cache
 from zlib import crc32
 
 from engine.jsondata import JsonDict
@@ -45,6 +44,7 @@ from .ai_eval import (
     plausible_declarer,
 )
 from .ai_sample import Knowledge, Layout, auction_knowledge, knowledge, sample
+from engine.deadline import NEVER, Deadline, complete_cache
 from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 from .rules import DECK
 from .scoring import value
@@ -86,7 +86,7 @@ def _candidates(hand: list[str], numbers: list[int], k: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- auction
-def auction(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def auction(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, deadline: Deadline = NEVER) -> str:
     hand = view["hand"]
     if "bid 2" not in legal and "moje" not in legal and not any(a.startswith("bid") for a in legal):
         return "pass"  # after an igra: our player does not name igra contracts
@@ -99,7 +99,9 @@ def auction(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
     numbers = [n for n in range(max(lowest, 2), 8)]
     if not numbers:
         return "pass"
-    w = auction_worth(tuple(hand), view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget)
+    w = auction_worth(
+        tuple(hand), view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget, deadline=deadline
+    )
     good = [n for n in w if n in numbers and w[n] > 0]
     if not good:
         return "pass"
@@ -111,8 +113,10 @@ def auction(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget
     return f"bid {ok[0]}" if ok else "pass"
 
 
-@lru_cache(maxsize=64)
-def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: bool, budget: Budget) -> dict[int, float]:
+@complete_cache(maxsize=64)
+def auction_worth(
+    hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: bool, budget: Budget, *, deadline: Deadline = NEVER
+) -> dict[int, float]:
     """What declaring my most promising contracts is worth (units of v) if I win the
     auction and take the talon. Pure (seeded by the cards), so each call of the same
     auction reuses it."""
@@ -121,7 +125,9 @@ def auction_worth(hand: tuple[str, ...], me: int, fh: int, two_needs_kontra: boo
         return {}
     know = auction_knowledge({"seat": me, "hand": list(hand)})
     rng = random.Random(_seed(hand, me, fh))
-    return declarer_worth(know, me, fh, cands, rng, budget.nodes, budget.samples, two_needs_kontra, pick_talon=True)
+    return declarer_worth(
+        know, me, fh, cands, rng, budget.nodes, budget.samples, two_needs_kontra, pick_talon=True, deadline=deadline
+    )
 
 
 def _two_needs_kontra_for(view: JsonDict) -> bool:
@@ -132,9 +138,16 @@ def _two_needs_kontra_for(view: JsonDict) -> bool:
 
 
 # --------------------------------------------------------------------------- talon
-@lru_cache(maxsize=64)
+@complete_cache(maxsize=64)
 def talon_plan(
-    twelve: tuple[str, ...], bid: int, me: int, fh: int, two_needs_kontra: bool, budget: Budget
+    twelve: tuple[str, ...],
+    bid: int,
+    me: int,
+    fh: int,
+    two_needs_kontra: bool,
+    budget: Budget,
+    *,
+    deadline: Deadline = NEVER,
 ) -> tuple[int, tuple[str, str]]:
     """The contract and the two discards for these twelve cards (pure: its own random
     source is seeded by the cards, so the two discards and the contract agree)."""
@@ -150,7 +163,16 @@ def talon_plan(
     evs = {}
     for n in cands:
         w = declarer_worth(
-            know, me, fh, [n], rng, budget.nodes // len(cands), budget.samples, two_needs_kontra, my_cards=tens[n]
+            know,
+            me,
+            fh,
+            [n],
+            rng,
+            budget.nodes // len(cands),
+            budget.samples,
+            two_needs_kontra,
+            my_cards=tens[n],
+            deadline=deadline,
         )[n]
         evs[n] = value(n, False) * w
     best = max(cands, key=lambda n: (evs[n], -n))
@@ -161,9 +183,15 @@ def _twelve(view: JsonDict) -> tuple[str, ...]:
     return tuple(sorted(view["hand"] + (view.get("my_discards") or [])))
 
 
-def discard(view: JsonDict, legal: list[str], budget: Budget) -> str:
+def discard(view: JsonDict, legal: list[str], budget: Budget, deadline: Deadline = NEVER) -> str:
     number, pair = talon_plan(
-        _twelve(view), view["bid"], view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget
+        _twelve(view),
+        view["bid"],
+        view["seat"],
+        view["first_hand"],
+        _two_needs_kontra_for(view),
+        budget,
+        deadline=deadline,
     )
     for c in pair:
         if f"discard {c}" in legal:
@@ -171,18 +199,24 @@ def discard(view: JsonDict, legal: list[str], budget: Budget) -> str:
     return legal[0]  # pragma: no cover - the plan's cards are in hand
 
 
-def contract(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def contract(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, deadline: Deadline = NEVER) -> str:
     if view.get("igra"):
         return ai_easy.computer_action(view, legal, rng)
     number, _ = talon_plan(
-        _twelve(view), view["bid"], view["seat"], view["first_hand"], _two_needs_kontra_for(view), budget
+        _twelve(view),
+        view["bid"],
+        view["seat"],
+        view["first_hand"],
+        _two_needs_kontra_for(view),
+        budget,
+        deadline=deadline,
     )
     want = f"contract {NAME[number]}"
     return want if want in legal else legal[0]
 
 
 # --------------------------------------------------------------------------- defence, kontra
-def make_chance(view: JsonDict, budget: Budget) -> float:
+def make_chance(view: JsonDict, budget: Budget, deadline: Deadline = NEVER) -> float:
     """From a defender's seat: the chance the contract makes, both defenders playing, over
     sampled layouts (pure: seeded by what the seat sees)."""
     key = (
@@ -195,17 +229,17 @@ def make_chance(view: JsonDict, budget: Budget) -> float:
         view["igra"],
         tuple(view["hand_counts"]),
     )
-    return _make_chance(key, budget)
+    return _make_chance(key, budget, deadline=deadline)
 
 
-@lru_cache(maxsize=64)
-def _make_chance(key: tuple[Any, ...], budget: Budget) -> float:
+@complete_cache(maxsize=64)
+def _make_chance(key: tuple[Any, ...], budget: Budget, *, deadline: Deadline = NEVER) -> float:
     hand, number, decl, me, fh, talon, igra, counts = key
     view = defence_view(hand, number, decl, me, fh, talon, igra, counts)
     rng = random.Random(_seed(key))
     know = knowledge(view)
     bettel = number == BETTEL
-    solver = Solver(decl, [0, 1, 2], SUIT_OF[number], bettel, limit=2 * budget.nodes)
+    solver = Solver(decl, [0, 1, 2], SUIT_OF[number], bettel, limit=2 * budget.nodes, deadline=deadline)
     lead = first_leader(fh, decl, number)
     mine = mask_of(view["hand"])
     made = samples = 0
@@ -230,24 +264,24 @@ def plausible_layout(know: Knowledge, rng: random.Random, decl: int, number: int
     return layout
 
 
-def defence(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def defence(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, deadline: Deadline = NEVER) -> str:
     """Whist, pass or invite: the best expected settlement (``ai_defend``)."""
-    worth = defence_worth(view, tuple(legal), budget.nodes, budget.samples)
+    worth = defence_worth(view, tuple(legal), budget.nodes, budget.samples, deadline)
     return max(legal, key=lambda a: (worth[a], a == "pass"))
 
 
-def kontra(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def kontra(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, deadline: Deadline = NEVER) -> str:
     me, decl = view["seat"], view["declarer"]
     if me == decl:  # raise (rekontra) only with a near-certain contract
         know = knowledge(view)
-        p = chances(know, me, decl, view["first_hand"], [view["number"]], rng, budget.nodes, budget.samples)[
-            view["number"]
-        ]
+        p = chances(
+            know, me, decl, view["first_hand"], [view["number"]], rng, budget.nodes, budget.samples, deadline=deadline
+        )[view["number"]]
         # at most once (rekontra): every raise doubles both the gain and the loss
         return "raise" if p >= 0.85 and view["level"] == 1 and "raise" in legal else "stop"
     if "kontra" in legal:
-        worth = kontra_worth(view, budget.nodes, budget.samples)
+        worth = kontra_worth(view, budget.nodes, budget.samples, deadline)
         return "kontra" if worth["kontra"] > worth["no"] + KONTRA_MARGIN else "no"
-    p_set = 1 - make_chance(view, budget)
+    p_set = 1 - make_chance(view, budget, deadline)
     # at most once (subkontra), so the chain always ends
     return "raise" if p_set >= 0.85 and view["level"] == 2 and "raise" in legal else "stop"

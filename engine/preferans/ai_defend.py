@@ -16,7 +16,6 @@ inviter with the passed one's cards in play.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Any
 from zlib import crc32
 
@@ -26,6 +25,7 @@ from . import ai_easy
 from .ai_eval import SUIT_OF, first_leader, more, plausible_declarer
 from .ai_sample import Knowledge, Layout, knowledge, sample
 from .ai_settle import NO_PLAY, Defence, table_worth
+from engine.deadline import NEVER, Deadline, complete_cache
 from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 
 # How much better than double-dummy the defenders do at the table, as a chance of one
@@ -48,15 +48,17 @@ def _answer(est: float, d1_passed: bool, is_d2: bool) -> str:
     return "play" if est >= ai_easy.WHIST_MIN else "pass"
 
 
-def defence_worth(view: JsonDict, legal: tuple[str, ...], nodes: int, samples: int) -> dict[str, float]:
+def defence_worth(
+    view: JsonDict, legal: tuple[str, ...], nodes: int, samples: int, deadline: Deadline = NEVER
+) -> dict[str, float]:
     """Each of ``legal`` (play, pass, invite) with its expected worth to me, units of v.
     Pure (seeded by what the seat sees), so it is computed once per decision."""
-    return dict(_worth("defence", _key(view, legal), nodes, samples))
+    return dict(_worth("defence", _key(view, legal), nodes, samples, deadline=deadline))
 
 
-def kontra_worth(view: JsonDict, nodes: int, samples: int) -> dict[str, float]:
+def kontra_worth(view: JsonDict, nodes: int, samples: int, deadline: Deadline = NEVER) -> dict[str, float]:
     """``kontra`` and ``no`` with their expected worth to me (units of v)."""
-    return dict(_worth("kontra", _key(view, ("kontra", "no")), nodes, samples))
+    return dict(_worth("kontra", _key(view, ("kontra", "no")), nodes, samples, deadline=deadline))
 
 
 def _key(view: JsonDict, legal: tuple[str, ...]) -> tuple[Any, ...]:
@@ -161,8 +163,10 @@ def defence_view(
     }
 
 
-@lru_cache(maxsize=64)
-def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) -> tuple[tuple[str, float], ...]:
+@complete_cache(maxsize=64)
+def _worth(
+    kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int, *, deadline: Deadline = NEVER
+) -> tuple[tuple[str, float], ...]:
     hand, number, decl, me, fh, talon, igra, counts, said, kontra, legal, two = key
     said = dict(said)
     view = defence_view(hand, number, decl, me, fh, talon, igra, counts)
@@ -171,9 +175,11 @@ def _worth(kind: str, key: tuple[Any, ...], node_budget: int, max_samples: int) 
     d1, d2 = (decl + 1) % 3, (decl + 2) % 3
     partner = d2 if me == d1 else d1
     know = knowledge(view)
-    solvers: dict[int | None, Solver] = {None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget)}
+    solvers: dict[int | None, Solver] = {
+        None: Solver(decl, [0, 1, 2], trump, False, limit=2 * node_budget, deadline=deadline)
+    }
     for x in (d1, d2):
-        solvers[x] = Solver(decl, sorted([decl, x]), trump, False, limit=node_budget)
+        solvers[x] = Solver(decl, sorted([decl, x]), trump, False, limit=node_budget, deadline=deadline)
     mine = mask_of(hand)
     my_est = ai_easy.defence_estimate(list(hand), trump)
     total = {a: 0.0 for a in legal}

@@ -15,6 +15,7 @@ from engine.cards import RANK_VALUE as RV
 from . import ai_easy
 from .ai_sample import PILE, Knowledge, Layout, sample
 from .ai_settle import modelled_defence, worth
+from engine.deadline import NEVER, Deadline
 from engine.preferans_family.dd import OutOfNodes, Solver, mask_of
 
 SUIT_OF = {2: "S", 3: "D", 4: "H", 5: "C", 6: None, 7: None}
@@ -105,6 +106,7 @@ def chances(
     my_cards: list[str] | None = None,
     pick_talon: bool = False,
     decl_filter: int | None = None,
+    deadline: Deadline = NEVER,
 ) -> dict[int, float]:
     """P(make) of each contract in ``numbers`` for ``declarer`` over sampled layouts.
 
@@ -114,7 +116,7 @@ def chances(
     layouts where his hand would not have done so are redrawn (a few times)."""
     made = {n: 0 for n in numbers}
     cap = 2 * node_budget // max(1, len(numbers))
-    solvers = {n: Solver(declarer, [0, 1, 2], SUIT_OF[n], n == BETTEL, limit=cap) for n in numbers}
+    solvers = {n: Solver(declarer, [0, 1, 2], SUIT_OF[n], n == BETTEL, limit=cap, deadline=deadline) for n in numbers}
     samples = 0
     nodes = 0
     mine = list(my_cards if my_cards is not None else know.hand)
@@ -170,6 +172,7 @@ def declarer_worth(
     two_needs_kontra: bool,
     my_cards: list[str] | None = None,
     pick_talon: bool = False,
+    deadline: Deadline = NEVER,
 ) -> dict[int, float]:
     """The expected worth (``ai_settle.worth``, units of v) of declaring each contract in
     ``numbers`` myself, over sampled layouts: the defence the other two would put up
@@ -177,7 +180,7 @@ def declarer_worth(
     ``DECL_EDGE``). ``pick_talon`` as in ``chances``."""
     total = {n: 0.0 for n in numbers}
     cap = 2 * node_budget // max(1, len(numbers))
-    solvers = {n: Solver(me, [0, 1, 2], SUIT_OF[n], n == BETTEL, limit=cap) for n in numbers}
+    solvers = {n: Solver(me, [0, 1, 2], SUIT_OF[n], n == BETTEL, limit=cap, deadline=deadline) for n in numbers}
     samples = nodes = 0
     mine = list(my_cards if my_cards is not None else know.hand)
     others = [x for x in range(3) if x != me]

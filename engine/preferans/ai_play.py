@@ -18,6 +18,7 @@ from engine.jsondata import JsonDict
 from .ai_sample import knowledge, sample
 from . import ai_easy
 from .ai_eval import more
+from engine.deadline import NEVER, Deadline
 from engine.preferans_family.dd import OutOfNodes, Solver, card_int, mask_of
 
 BETTEL = 6
@@ -36,7 +37,13 @@ def utility(decl_tricks: int, bettel: bool, quota: int) -> float:
 
 
 def choose_card(
-    view: JsonDict, legal: list[str], rng: random.Random, node_budget: int, min_samples: int, max_samples: int
+    view: JsonDict,
+    legal: list[str],
+    rng: random.Random,
+    node_budget: int,
+    min_samples: int,
+    max_samples: int,
+    deadline: Deadline = NEVER,
 ) -> str:
     cards = [a.split()[1] for a in legal]
     if len(cards) == 1:
@@ -49,7 +56,7 @@ def choose_card(
     sign = 1.0 if me == decl else -1.0
     trick = tuple((s, card_int(c)) for s, c in view.get("trick") or [])
     know = knowledge(view)
-    solver = Solver(decl, parts, view["trump"], bettel, limit=HARD_CAP * node_budget)
+    solver = Solver(decl, parts, view["trump"], bettel, limit=HARD_CAP * node_budget, deadline=deadline)
     won_before = view["won"][decl]
     score = {c: 0.0 for c in cards}
     mine = mask_of(view["hand"])

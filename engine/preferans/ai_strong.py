@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.deadline import NEVER, Deadline
 from engine.jsondata import JsonDict
 
 from . import ai_decide, ai_easy
@@ -39,7 +40,7 @@ STRONG = Level(ai_decide.STRONG, play_nodes=3000, play_min=2, play_max=24)
 NORMAL = Level(ai_decide.NORMAL, play_nodes=800, play_min=1, play_max=4)
 
 
-def act(view: JsonDict, legal: list[str], rng: random.Random, level: Level) -> str:
+def act(view: JsonDict, legal: list[str], rng: random.Random, level: Level, deadline: Deadline = NEVER) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -47,23 +48,23 @@ def act(view: JsonDict, legal: list[str], rng: random.Random, level: Level) -> s
     phase = view["phase"]
     b = level.decide
     if phase == "play":
-        return choose_card(view, legal, rng, level.play_nodes, level.play_min, level.play_max)
+        return choose_card(view, legal, rng, level.play_nodes, level.play_min, level.play_max, deadline)
     if phase == "auction":
-        return ai_decide.auction(view, legal, rng, b)
+        return ai_decide.auction(view, legal, rng, b, deadline)
     if phase == "discard":
-        return ai_decide.discard(view, legal, b)
+        return ai_decide.discard(view, legal, b, deadline)
     if phase == "contract":
-        return ai_decide.contract(view, legal, rng, b)
+        return ai_decide.contract(view, legal, rng, b, deadline)
     if phase == "defence":
-        return ai_decide.defence(view, legal, rng, b)
+        return ai_decide.defence(view, legal, rng, b, deadline)
     if phase == "kontra":
-        return ai_decide.kontra(view, legal, rng, b)
+        return ai_decide.kontra(view, legal, rng, b, deadline)
     return ai_easy.computer_action(view, legal, rng)  # igra naming
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return act(view, legal, rng, STRONG)
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return act(view, legal, rng, STRONG, deadline)
 
 
-def normal_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return act(view, legal, rng, NORMAL)
+def normal_action(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return act(view, legal, rng, NORMAL, deadline)

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from engine.deadline import NEVER, Deadline
+
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 
@@ -80,6 +82,9 @@ def popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
+CHECK_EVERY = 512  # nodes between two looks at the deadline (a few ms)
+
+
 class OutOfNodes(Exception):
     """The solver's node limit was reached (the search is cut off, deterministically)."""
 
@@ -90,7 +95,13 @@ class Solver:
     letter or None; ``bettel``: the declarer wants no trick."""
 
     def __init__(
-        self, declarer: int, seats: list[int], trump: str | None, bettel: bool = False, limit: int | None = None
+        self,
+        declarer: int,
+        seats: list[int],
+        trump: str | None,
+        bettel: bool = False,
+        limit: int | None = None,
+        deadline: Deadline = NEVER,
     ) -> None:
         self.declarer = declarer
         self.seats = list(seats)
@@ -103,6 +114,7 @@ class Solver:
         self.nodes = 0
         # a hard cap on the nodes of all searches of this solver: past it, OutOfNodes
         self.limit = limit if limit is not None else 1 << 62
+        self.deadline = deadline  # asked every CHECK_EVERY nodes: past it, OutOfNodes too
 
     # ------------------------------------------------------------------ public
     def tricks(self, hands: dict[int, int], leader: int) -> int:
@@ -308,7 +320,7 @@ class Solver:
 
     def _search(self, h: Masks, turn: int, trick: Played, need: int) -> bool:
         self.nodes += 1
-        if self.nodes > self.limit:
+        if self.nodes > self.limit or not self.nodes % CHECK_EVERY and self.deadline.expired():
             raise OutOfNodes
         me_max = (turn == self.declarer) == self.max_is_decl
         h0, h1, h2 = h

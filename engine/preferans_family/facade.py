@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Protocol
 
 from engine.errors import common_error
 from engine.facade import RulesFacade
+from engine.deadline import NEVER, Deadline
 from engine.jsondata import JsonDict
 from engine.standings import Standings, by_scores
 
@@ -111,7 +112,9 @@ class SheetGame(PreferansFacade):
     def is_over(self, s: Any) -> bool:  # a sheet has no phase: over once it has a result
         return s.result is not None
 
-    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
+    def computer_action(
+        self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "", deadline: Deadline = NEVER
+    ) -> str:
         """Nobody plays a score sheet; a timer's "computer moves" cancels the pending entry."""
         # level: every game takes one (engine.base.Game); no computer plays a score sheet
         return "cancel" if "cancel" in legal else legal[0]

@@ -14,10 +14,11 @@ Budgets are counts of layouts and solver nodes, never the clock: reproducible fo
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.ai_levels import DEFAULT_LEVEL
+from engine.deadline import NEVER, Deadline, anytime
 
 from . import ai_decide
 from .ai_decide import Budget
@@ -41,13 +42,20 @@ STRONG = Level(Budget(samples=20, nodes=90_000, reach=0.75, misere_safe=0.8), Pl
 LEVELS = {"easy": EASY, "normal": NORMAL, "strong": STRONG}
 
 
-def computer_action(view: dict[str, Any], legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL) -> str:
-    """One of ``legal``, chosen from this seat's ``view`` only."""
+def computer_action(
+    view: dict[str, Any], legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL, deadline: Deadline = NEVER
+) -> str:
+    """One of ``legal``, chosen from this seat's ``view`` only, by ``deadline`` (the
+    layouts solved by then decide; none: the easy player's quick estimates)."""
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
         return legal[0]
-    choice = act(Seen.of(view), legal, rng, LEVELS.get(level, STRONG))
+    seen = Seen.of(view)
+    chosen = LEVELS.get(level, STRONG)
+    if deadline is not NEVER and chosen.play is not None:
+        chosen = Level(replace(chosen.decide, deadline=deadline), replace(chosen.play, deadline=deadline))
+    choice = anytime(lambda: act(seen, legal, rng, chosen), lambda: act(seen, legal, rng, EASY), deadline)
     return choice if choice in legal else legal[0]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.deadline import NEVER, Deadline
 from engine.preferans_family.dd import OutOfNodes, Solver, exact_value, value_from_guess
 from engine.preferans_family.dd import card_int as card_bit  # the solver's card number
 from engine.preferans_family.dd import mask_of as mask  # a hand as the solver's bit mask
@@ -27,13 +28,22 @@ __all__ = ["OutOfNodes", "Position", "mask", "card_bit"]
 
 class Position:
     """One deal's play from one side's point of view, with a node budget shared by all
-    its searches (``OutOfNodes`` past ``limit``: deterministic, not a clock).
+    its searches (``OutOfNodes`` past ``limit``: deterministic, not a clock; or at the
+    caller's ``deadline``).
 
     ``seats``: the players who hold cards, clockwise; ``target``: the seat whose tricks
     are counted (the declarer; on распасы the player choosing); ``avoid``: ``target``
     wants few tricks (мизер, распасы) instead of many."""
 
-    def __init__(self, seats: Sequence[int], target: int, trump: str | None, avoid: bool, limit: int = 1 << 62) -> None:
+    def __init__(
+        self,
+        seats: Sequence[int],
+        target: int,
+        trump: str | None,
+        avoid: bool,
+        limit: int = 1 << 62,
+        deadline: Deadline = NEVER,
+    ) -> None:
         if len(seats) != 3:
             raise ValueError("three hands play every deal")
         self.seats = list(seats)
@@ -41,7 +51,7 @@ class Position:
         self.index = {seat: i for i, seat in enumerate(self.seats)}
         self.target = target
         self.avoid = avoid
-        self.solver = Solver(self.index[target], [0, 1, 2], trump, avoid, limit=limit)
+        self.solver = Solver(self.index[target], [0, 1, 2], trump, avoid, limit=limit, deadline=deadline)
 
     @property
     def nodes(self) -> int:

@@ -19,10 +19,11 @@ The easy level takes the same decisions from quick estimates only (``Budget.samp
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine.cards import RANK_VALUE as RV
+from engine.deadline import NEVER, Deadline
 
 from .ai_eval import (
     best_strains,
@@ -43,6 +44,7 @@ MISERE_RANK = 15  # between 8NT (14) and 9S (16), §4
 MOUNTAIN = 20 / 3  # whists a mountain point costs its owner at a three-player settlement (§6.5)
 WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samples overrate the
 # defence against declarers who underbid (measured against passing on the same deals)
+RAISE_BY = 2  # tricks above the lowest contract by the quick count that make the easy player raise
 MISERE_PAIRS = 4  # мизер discards checked by sampled solving
 DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
 
@@ -53,6 +55,7 @@ class Budget:
     nodes: int  # solver nodes per estimate
     reach: float  # tricks the auction bids above its estimate (of a six; half a trick less higher up)
     misere_safe: float  # the share of safe layouts a мизер needs
+    deadline: Deadline = field(default=NEVER, compare=False)  # the caller's: then the layouts so far decide
 
 
 def bid_rank(bid: str) -> int:
@@ -93,7 +96,9 @@ def misere_ok(seen: Seen, rng: random.Random, budget: Budget) -> bool:
     if danger > 6:  # far from a мизер hand: no search
         return False
     unseen = [c for c in DECK if c not in seen.hand]
-    chance = misere_safe(seen.hand, seen.seat, seen.active, unseen, rng, budget.samples, budget.nodes, talon=True)
+    chance = misere_safe(
+        seen.hand, seen.seat, seen.active, unseen, rng, budget.samples, budget.nodes, True, budget.deadline
+    )
     return chance >= budget.misere_safe
 
 
@@ -159,7 +164,9 @@ def discard_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budg
     for strain, pair in choices:
         rest = [c for c in hand12 if c not in pair]
         trump = None if strain == "NT" else strain
-        got = declarer_tricks(rest, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes)
+        got = declarer_tricks(
+            rest, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes, budget.deadline
+        )
         if not got:
             continue
         value = max(sum(score_game(lv, t) for t in got) / len(got) for lv in range(least, 11))
@@ -182,7 +189,16 @@ def misere_pair(seen: Seen, hand12: list[str], rng: random.Random, budget: Budge
     seed = rng.random()  # the same layouts for every pair: the comparison is fair
     for pair in pairs[:MISERE_PAIRS]:
         rest = [c for c in hand12 if c not in pair]
-        safe = misere_safe(rest, seen.seat, seen.active, unseen, random.Random(seed), budget.samples, budget.nodes)
+        safe = misere_safe(
+            rest,
+            seen.seat,
+            seen.active,
+            unseen,
+            random.Random(seed),
+            budget.samples,
+            budget.nodes,
+            deadline=budget.deadline,
+        )
         if safe > best_safe:
             best, best_safe = pair, safe
     return best
@@ -231,15 +247,23 @@ def contract(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -
     lowest = min(options, key=lambda a: bid_rank(bid_of(a)))
     strains = plans(seen, seen.hand, budget)
     if budget.samples == 0:
-        # the lowest allowed contract in the best strain
+        # the lowest allowed contract in the best strain, raised when the hand counts
+        # RAISE_BY tricks more (one trick of the count kept as a margin)
         fit = [a for a in options if (bid_of(a).endswith("NT") and strains[0] == "NT") or bid_of(a)[-1] == strains[0]]
-        return min(fit or options, key=lambda a: bid_rank(bid_of(a)))
+        lowest_fit = min(fit or options, key=lambda a: bid_rank(bid_of(a)))
+        count = int(estimate(seen.hand, None if strains[0] == "NT" else strains[0]))
+        if fit and count >= (parse_level(bid_of(lowest_fit)) or 6) + RAISE_BY:
+            worth = [a for a in fit if (parse_level(bid_of(a)) or 6) <= count - 1]
+            return max(worth, key=lambda a: bid_rank(bid_of(a)), default=lowest_fit)
+        return lowest_fit
     unseen = [c for c in DECK if c not in seen.hand and c not in seen.discards and c not in seen.talon]
     unseen += [c for c in seen.talon if c not in seen.hand and c not in seen.discards]
     best, best_value = lowest, None
     for strain in strains:
         trump = None if strain == "NT" else strain
-        got = declarer_tricks(seen.hand, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes)
+        got = declarer_tricks(
+            seen.hand, seen.seat, seen.active, unseen, trump, rng, budget.samples, budget.nodes, budget.deadline
+        )
         if not got:
             continue
         for action in options:
@@ -282,7 +306,7 @@ def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
         """How far (in tenths of a trick) the declarer's hand is from his contract."""
         return max(0, round(10 * (level - DECLARER_SLACK - estimate(cards, trump))))
 
-    pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes)
+    pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes, deadline=budget.deadline)
     out: list[int] = []
     for _ in range(budget.samples):
         hands = seen.sample(rng, {declarer: promised})
@@ -328,6 +352,8 @@ def whist(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> s
         return "half"
     if "whist" in legal and ev > WHIST_EDGE:
         return "whist"
+    if "half" in legal:
+        return "half"  # whists written for no play: never worse than a pass
     return "pass" if "pass" in legal else legal[0]
 
 

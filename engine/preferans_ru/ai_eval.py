@@ -20,6 +20,8 @@ from itertools import combinations
 from engine.cards import RANK_VALUE as RV
 from engine.ddplay.sampler import sample_hands
 
+from engine.deadline import NEVER, Deadline
+
 from .ai_dd import OutOfNodes, Position
 
 SUITS = "SCDH"
@@ -122,6 +124,7 @@ def misere_safe(
     samples: int,
     nodes: int,
     talon: bool = False,
+    deadline: Deadline = NEVER,
 ) -> float:
     """The share of sampled layouts (the other two hands from ``unseen``, the rest out of
     play) in which the catchers, even seeing every card, cannot force a trick on ``me``.
@@ -135,7 +138,7 @@ def misere_safe(
     pile = len(unseen) - sum(need.values())
     if pile > 0:
         need[-1] = pile
-    pos = Position(seats, me, None, avoid=True, limit=nodes)
+    pos = Position(seats, me, None, avoid=True, limit=nodes, deadline=deadline)
     safe = done = 0
     for _ in range(samples):
         dealt = sample_hands(unseen, need, {}, rng)
@@ -166,6 +169,7 @@ def declarer_tricks(
     rng: random.Random,
     samples: int,
     nodes: int,
+    deadline: Deadline = NEVER,
 ) -> list[int]:
     """Double-dummy tricks of ``me`` holding ``hand`` over sampled layouts of the other two
     hands (the first of ``seats`` leads); fewer than ``samples`` when the nodes run out."""
@@ -174,7 +178,7 @@ def declarer_tricks(
     pile = len(unseen) - sum(need.values())
     if pile > 0:
         need[-1] = pile
-    pos = Position(seats, me, trump, avoid=False, limit=nodes)
+    pos = Position(seats, me, trump, avoid=False, limit=nodes, deadline=deadline)
     out: list[int] = []
     for _ in range(samples):
         dealt = sample_hands(unseen, need, {}, rng)

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import RANK_VALUE as RV
 from engine.tricks import winning_index
 
 from engine.ddplay.sampler import Misfit
+
+from engine.deadline import NEVER, Deadline
 
 from .ai_dd import OutOfNodes, Position
 from .ai_eval import estimate, misere_danger
@@ -35,6 +37,7 @@ class PlayBudget:
     nodes: int  # solver nodes for one card (layouts stop when the next would overrun)
     least: int  # layouts solved at least (unless one alone exhausts the nodes)
     most: int  # and at most
+    deadline: Deadline = field(default=NEVER, compare=False)  # the caller's: then the layouts so far decide
 
 
 def utility(seen: Seen, target_tricks: int) -> float:
@@ -88,7 +91,7 @@ def choose_card(seen: Seen, cards: list[str], rng: random.Random, budget: PlayBu
     if target is None:
         return simple_card(seen, cards)
     avoid = seen.raspasy or seen.misere
-    pos = Position(seen.active, target, seen.trump, avoid, limit=budget.nodes * 4)
+    pos = Position(seen.active, target, seen.trump, avoid, limit=budget.nodes * 4, deadline=budget.deadline)
     before = seen.tricks_of(target)
     score = {c: 0.0 for c in cards}
     exact = seen.all_known()

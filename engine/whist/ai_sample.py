@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.ddplay.chooser import all_equivalent, lowest_first
+from engine.deadline import NEVER, Deadline, OutOfTime, Pace
 from engine.ddplay.sampler import HARD_TRIES, Hands, dealable_pool
 from engine.ddplay.solver import solve
 
@@ -86,10 +87,12 @@ def choose_card(
     trump: str | None,
     trick: Sequence[str],
     rng: random.Random,
+    deadline: Deadline = NEVER,
 ) -> str:
     """engine/ddplay/chooser.choose_card with weighted deals: ``sample(rng)`` returns
     (hidden hands, log weight); the card with the best weighted total of DD tricks is
-    played, ties to the cheapest."""
+    played, ties to the cheapest. At the ``deadline`` the deals solved so far decide
+    (``OutOfTime`` if there are none)."""
     if len(legal) == 1:
         return legal[0]
     live = {c for hand in known.values() for c in hand if c not in legal} | set(trick)
@@ -100,7 +103,12 @@ def choose_card(
     draws += [sample(rng) for _ in range(samples - 1)]
     top_log = max(w for _, w in draws)
     totals = dict.fromkeys(legal, 0.0)
-    for hidden, log_w in draws:
+    pace = Pace(deadline)
+    for solved, (hidden, log_w) in enumerate(draws):
+        if not pace.room_for_another():
+            if not solved:
+                raise OutOfTime
+            break
         hands = {**known, **hidden}
         scores = solve([hands[s] for s in range(4)], leader, trump, trick)
         weight = math.exp(log_w - top_log)

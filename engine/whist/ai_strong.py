@@ -30,6 +30,7 @@ from endplay._dds import DDSError
 from engine.cards import make_deck
 from engine.ddplay.chooser import NORMAL_BUDGET, Budget, samples_for
 from engine.ddplay.sampler import Hands, voids
+from engine.deadline import NEVER, Deadline, OutOfTime
 from engine.jsondata import JsonDict
 
 from . import ai_easy, ai_sample
@@ -72,6 +73,7 @@ def choose_play(
     rng: random.Random,
     budget: Budget = STRONG_BUDGET,
     shown: Hands | None = None,
+    deadline: Deadline = NEVER,
 ) -> str:
     """The card with the best weighted double-dummy total over sampled deals. ``shown``:
     other seats' hands to treat as known — only bench/strength/whist_limit.py passes it, to
@@ -104,26 +106,35 @@ def choose_play(
         return hands, log_weight
 
     card = ai_sample.choose_card(
-        cards, known, sample, samples_for(sum(counts), budget), view["leader"], trump, [c for _, c in trick], rng
+        cards,
+        known,
+        sample,
+        samples_for(sum(counts), budget),
+        view["leader"],
+        trump,
+        [c for _, c in trick],
+        rng,
+        deadline,
     )
     return "play " + card
 
 
-def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget) -> str:
+def _action(view: JsonDict, legal: list[str], rng: random.Random, budget: Budget, deadline: Deadline) -> str:
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1 or not legal[0].startswith("play "):
         return ai_easy.computer_action(view, legal, rng)
     try:
-        action = choose_play(view, legal, rng, budget)
-    except (ValueError, DDSError):  # a view that does not add up: never stall the table
+        action = choose_play(view, legal, rng, budget, deadline=deadline)
+    # a view that does not add up: never stall the table; no deal solved in time
+    except (ValueError, DDSError, OutOfTime):
         action = ai_easy.computer_action(view, legal, rng)
     return action if action in legal else legal[0]
 
 
-def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, STRONG_BUDGET)
+def computer_action(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return _action(view, legal, rng, STRONG_BUDGET, deadline)
 
 
-def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random) -> str:
-    return _action(view, legal, rng, NORMAL_BUDGET)
+def computer_action_normal(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
+    return _action(view, legal, rng, NORMAL_BUDGET, deadline)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.deadline import NEVER, Deadline
 from engine.base import register
 from engine.facade import RulesFacade
 from engine.jsondata import JsonDict
@@ -182,7 +183,9 @@ class WhistScoreGame(RulesFacade):
         result: JsonDict | None = _copy(state.result)
         return result
 
-    def computer_action(self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "") -> str:
+    def computer_action(
+        self, view: JsonDict, legal: list[str], rng: random.Random, level: str = "", deadline: Deadline = NEVER
+    ) -> str:
         # level: every game takes one (engine.base.Game); no computer plays a score sheet
         # nobody plays a score sheet by computer; a timer's "auto" move keeps the sheet as is
         for safe in ("cancel", "confirm"):

@@ -1,0 +1,109 @@
+"""The computers answer by a deadline (engine/deadline.py): at once when it has passed,
+with the best choice found so far when it passes during the search, and exactly as before
+when there is none (``NEVER``: the node budgets alone, reproducible by the seed)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from bot import thinking
+from bot.thinking import MonotonicDeadline, Thinker
+from engine.base import get_game
+from engine.deadline import EXPIRED, NEVER, AfterChecks, Pace, complete_cache
+from tests.ai_positions import BASELINE
+
+POSITIONS = json.loads(BASELINE.read_text())
+IDS = [f"{p['game']}-{p['level']}-{p['seed']}-{p['legal'][0]}" for p in POSITIONS]
+GAMES = sorted({p["game"] for p in POSITIONS})
+
+
+@pytest.mark.parametrize("pos", POSITIONS, ids=IDS)
+def test_no_deadline_chooses_as_before(pos):
+    """The choices recorded before the deadline existed (tests/ai_positions.py), same seed."""
+    game = get_game(pos["game"])
+    action = game.computer_action(pos["view"], pos["legal"], random.Random(pos["seed"]), level=pos["level"])
+    assert action == pos["action"]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+@pytest.mark.parametrize("name", GAMES)
+def test_an_expired_deadline_answers_at_once_with_a_legal_action(name, level):
+    game = get_game(name)
+    for pos in (p for p in POSITIONS if p["game"] == name and p["level"] == "strong"):
+        start = time.process_time()
+        action = game.computer_action(pos["view"], pos["legal"], random.Random(1), level=level, deadline=EXPIRED)
+        assert action in pos["legal"]
+        assert time.process_time() - start < 0.1  # no search: the quick player's choice
+
+
+@pytest.mark.parametrize("checks", [1, 3, 20])
+@pytest.mark.parametrize("name", GAMES)
+def test_a_deadline_passing_mid_search_still_answers_legally(name, checks):
+    """Cut after a few looks at the deadline: the layouts (worlds, samples) so far decide."""
+    game = get_game(name)
+    for pos in (p for p in POSITIONS if p["game"] == name and p["level"] == "strong"):
+        action = game.computer_action(
+            pos["view"], pos["legal"], random.Random(1), level="strong", deadline=AfterChecks(checks)
+        )
+        assert action in pos["legal"]
+
+
+def test_a_result_cut_by_the_deadline_is_not_cached():
+    calls = []
+
+    @complete_cache(maxsize=4)
+    def search(x: int, *, deadline=NEVER) -> int:
+        calls.append(x)
+        return -1 if deadline.expired() else x * 2
+
+    assert search(3, deadline=EXPIRED) == -1
+    assert search(3) == 6  # computed again, in full
+    assert search(3, deadline=EXPIRED) == 6  # the complete result is reused
+    assert calls == [3, 3]
+
+
+def test_the_bots_deadline_reads_the_monotonic_clock():
+    assert MonotonicDeadline.within(0).expired()
+    assert not MonotonicDeadline.within(60).expired()
+
+
+def test_pace_starts_no_step_that_would_overrun():
+    class Clock:
+        left = 1.0
+
+        def expired(self) -> bool:
+            return self.left <= 0
+
+        def remaining(self) -> float:
+            return self.left
+
+    clock = Clock()
+    pace = Pace(clock)
+    assert pace.room_for_another()
+    clock.left = 0.6  # a step of 0.4 s: another fits
+    assert pace.room_for_another()
+    clock.left = 0.35  # one of 0.25 s; the slowest (0.4 s) would not fit
+    assert not pace.room_for_another()
+    assert Pace(NEVER).room_for_another()
+
+
+async def test_a_search_that_overruns_is_not_waited_for(monkeypatch):
+    """A worker still searching just before the answer is due: the easy player answers."""
+    real = thinking.decide
+
+    def stuck(game_name, view, legal, seed, level, search_until=None):
+        if level != "easy":
+            time.sleep(thinking.ANSWER_WITHIN + 1.0)
+        return real(game_name, view, legal, seed, level, search_until)
+
+    monkeypatch.setattr(thinking, "decide", stuck)
+    pos = next(p for p in POSITIONS if p["game"] == "durak")
+    thinker = Thinker(workers=0)
+    start = time.monotonic()
+    action = await thinker.decide("durak", pos["view"], pos["legal"], 1, "strong")
+    assert action in pos["legal"]
+    assert time.monotonic() - start < thinking.ANSWER_WITHIN

@@ -1,0 +1,83 @@
+"""Russian preferans whist decisions: полвиста when it is open and the computer would not
+whist (a half-whist is never worse than a pass), at every level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.base import get_game
+from engine.preferans_ru import ai_decide
+
+GAME = get_game("preferans_ru")
+# declarer A: eight spades and the top clubs; B: all eight hearts; C: all eight diamonds
+DEAL = "deal dealer=2 AS KS QS JS TS 9S 8S 7S AC KC AH KH QH JH TH 9H 8H 7H 7C 8C AD KD QD JD TD 9D 8D 7D 9C TC JC QC"
+
+
+def whist_state(bid: str, contract: str):
+    state = GAME.initial_state(GAME.Options(), 3)
+    state, _ = GAME.apply(state, None, DEAL)
+    for seat, action in [(0, f"bid {bid}"), (1, "pass"), (2, "pass"), (0, "discard JC"), (0, "discard QC")]:
+        state, _ = GAME.apply(state, seat, action)
+    state, _ = GAME.apply(state, 0, f"contract {contract}")
+    return state
+
+
+def second_defender_with_half(first: str = "pass"):
+    """The 7♠ contract, the first defender passed: the second may whist, pass or half-whist."""
+    state = whist_state("6S", "7S")
+    state, _ = GAME.apply(state, 1, first)
+    seat = GAME.to_act(state)[0]
+    legal = GAME.legal_actions(state, seat)
+    assert "half" in legal
+    return GAME.view(state, seat), legal
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_half_whist_rather_than_pass_when_the_whist_is_not_worth_it(level, monkeypatch):
+    """Whatever the expected value of a whist between the half-whist's and the whist's
+    thresholds (where the computer used to pass), the answer is полвиста."""
+    view, legal = second_defender_with_half()
+    wv = ai_decide.VALUE[7]  # whist_factor 1
+    half_value = ai_decide.QUOTA[7] / 2 * wv
+    assert half_value < ai_decide.WHIST_EDGE  # the band exists
+    middling = (half_value + ai_decide.WHIST_EDGE) / 2
+    monkeypatch.setattr(ai_decide, "whist_value", lambda *args: middling)
+    assert GAME.computer_action(view, legal, random.Random(1), level=level) == "half"
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_issue_hands_never_pass_with_half_open(level):
+    view, legal = second_defender_with_half()
+    assert GAME.computer_action(view, legal, random.Random(1), level=level) in ("half", "whist")
+
+
+def test_the_easy_declarer_raises_a_contract_its_hand_counts_well_above():
+    """Bid 6♠ with eight spades and the top clubs (ten tricks by the simple count): the
+    easy computer declares more than the six after the talon, never more than the count."""
+    state = GAME.initial_state(GAME.Options(), 3)
+    state, _ = GAME.apply(state, None, DEAL)
+    for seat, action in [(0, "bid 6S"), (1, "pass"), (2, "pass"), (0, "discard JC"), (0, "discard QC")]:
+        state, _ = GAME.apply(state, seat, action)
+    legal = GAME.legal_actions(state, 0)
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    assert chosen.endswith("S") and chosen in legal
+    assert 8 <= int(chosen.split()[1][:-1]) <= 10
+
+
+def test_the_easy_declarer_keeps_a_contract_its_hand_barely_makes():
+    """Bid 6♠ with a hand of about six or seven tricks: no raise."""
+    deal = (
+        "deal dealer=2 AS KS QS 7S 8S AC 7C 8D 9D 7H AH KH QH JH TH 9H 8H 9S 9C 8C AD KD QD JD TD JS TS 7D TC JC QC KC"
+    )
+    state = GAME.initial_state(GAME.Options(), 3)
+    state, _ = GAME.apply(state, None, deal)
+    for seat, action in [(0, "bid 6S"), (1, "pass"), (2, "pass")]:
+        state, _ = GAME.apply(state, seat, action)
+    hand = GAME.view(state, 0)["hand"]
+    for card in sorted(hand, key=lambda c: "789TJQKA".index(c[0]))[:2]:
+        state, _ = GAME.apply(state, 0, f"discard {card}")
+    legal = GAME.legal_actions(state, 0)
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    assert chosen in ("contract 6S", "contract 7S") or not chosen.endswith("S")
