@@ -17,7 +17,8 @@ package's own solver, ``engine.preferans.dd``).
 Figures are from the hands at the opening lead (the declarer's after his discard), with
 the opening leader of the hand: ``dd_tricks`` the declarer's tricks in the contract
 played, ``dd_by_contract`` in each trump contract and sans, ``best_contract`` the highest
-of them he makes (six tricks; Bettel is not among them, it wants another discard).
+of them he makes (six tricks; Bettel is not among them, it wants another discard);
+both are ``null`` when Bettel was played.
 ``whist_right`` (when a defender played): the contract fails by double dummy.
 For Bettel ``dd_tricks`` is the number of tricks the defenders can force on the declarer
 and a costly card is one that turned the outcome (caught or not): ``loss`` 1.
@@ -126,10 +127,13 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     seats = sorted({s for t in tricks for s, _ in t["cards"]})
     leader = tricks[0]["leader"]
     out["dd_tricks"] = declarer_tricks(hands, seats, declarer, leader, number)
-    by_contract = {name: declarer_tricks(hands, seats, declarer, leader, CONTRACTS[name]) for name in TRUMP_CONTRACTS}
-    out["dd_by_contract"] = by_contract
-    made = [name for name in TRUMP_CONTRACTS if by_contract[name] >= NEED]
-    out["best_contract"] = max(made, key=CONTRACTS.__getitem__) if made else None
+    if number != BETTEL:
+        by_contract = {
+            name: declarer_tricks(hands, seats, declarer, leader, CONTRACTS[name]) for name in TRUMP_CONTRACTS
+        }
+        out["dd_by_contract"] = by_contract
+        made = [name for name in TRUMP_CONTRACTS if by_contract[name] >= NEED]
+        out["best_contract"] = max(made, key=CONTRACTS.__getitem__) if made else None
     if any(v != "pass" for v in final.defence.values()):  # play, invite, invited: defended
         out["whist_right"] = out["dd_tricks"] > 0 if number == BETTEL else out["dd_tricks"] < NEED
     out["costly"] = costly_cards(hands, seats, declarer, number, tricks)
