@@ -22,7 +22,7 @@ def _trick_lines(tricks: list[JsonDict]) -> list[str]:
     return lines
 
 
-def deal_text(game: str, deal: JsonDict) -> str:
+def deal_text(deal: JsonDict) -> str:
     """One deal of the analysis as plain English lines (only what the analysis holds)."""
     lines = [f"Deal {deal['deal']}" + (f" (board {deal['board']})" if deal.get("board") else "")]
     lines += [f"  {seat}: {_cards(hand)}" for seat, hand in deal["hands"].items()]
@@ -34,7 +34,7 @@ def deal_text(game: str, deal: JsonDict) -> str:
     if deal.get("contract"):
         by = f" by {deal['declarer']}" if deal.get("declarer") else ""
         lines.append(f"  contract: {deal['contract']}{by}")
-    if deal.get("trump") is not None or game == "whist":
+    if "trump" in deal:
         lines.append(f"  trump: {deal.get('trump') or 'none'}")
     if deal.get("result") is not None:
         lines.append(f"  result: {deal['result']}")
@@ -61,7 +61,7 @@ def deal_text(game: str, deal: JsonDict) -> str:
 def output(analysis: JsonDict, as_json: bool) -> str:
     if as_json:
         return json.dumps(analysis["deals"], ensure_ascii=False, indent=2)
-    return "\n\n".join(deal_text(analysis["game"], deal) for deal in analysis["deals"])
+    return "\n\n".join(deal_text(deal) for deal in analysis["deals"])
 
 
 def analyse(record: Any, as_json: bool) -> str:

@@ -96,12 +96,14 @@ def preferans_family_text(
     seats: str,
     contract_text: Callable[[str], str],
     by_contract_key: str,
+    choices_key: str,
 ) -> str:
     """The message of a preferans hand (Balkan or Russian): hands one per line and the
     talon, the bidding, the contract and the defenders' choices, the tricks, and the
     double-dummy figures the analysis holds. ``seats``: the analysis's seat letters in
     seat order (names are read by that index); ``contract_text`` writes a contract;
-    ``by_contract_key``: the analysis field of the declarer's tricks per contract."""
+    ``by_contract_key``: the analysis field of the declarer's tricks per contract;
+    ``choices_key``: the field of the defenders' choices."""
 
     def name(seat: object) -> str:
         index = seats.index(str(seat))
@@ -127,7 +129,7 @@ def preferans_family_text(
             )
         else:
             lines.append(contract_text(deal["contract"]))
-    choices = deal.get("defence") or deal.get("whist") or {}
+    choices = deal.get(choices_key) or {}
     lines += [
         t(lang, "deal_record.defence", name=name(seat), choice=t(lang, f"deal_record.choice.{choice}"))
         for seat, choice in choices.items()

@@ -19,4 +19,6 @@ def contract_text(contract: str, lang: str) -> str:
 
 
 def deal_record_text(deal: JsonDict, names: list[str], lang: str) -> str:
-    return preferans_family_text(deal, names, lang, "ABC", lambda c: contract_text(c, lang), "dd_by_contract")
+    return preferans_family_text(
+        deal, names, lang, "ABC", lambda c: contract_text(c, lang), "dd_by_contract", "defence"
+    )

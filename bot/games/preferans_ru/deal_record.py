@@ -22,4 +22,4 @@ def contract_text(contract: str, lang: str) -> str:
 
 
 def deal_record_text(deal: JsonDict, names: list[str], lang: str) -> str:
-    return preferans_family_text(deal, names, lang, "ABCD", lambda c: contract_text(c, lang), "dd_by_strain")
+    return preferans_family_text(deal, names, lang, "ABCD", lambda c: contract_text(c, lang), "dd_by_strain", "whist")
