@@ -43,6 +43,9 @@ class DealLog:
 
     number: int
     steps: list[Step] = field(default_factory=list)
+    # the deal came to its end in the record (a record may stop in the middle of one):
+    # only a finished deal may be shown to anyone who did not see its cards at the table
+    finished: bool = True
 
     @property
     def dealt(self) -> Any:
@@ -111,7 +114,23 @@ def deals_of(record: Any) -> tuple[Game, list[DealLog]]:
         if deals:
             deals[-1].steps.append(Step(seat, action, state, after))
         state = after
+    if deals:
+        deals[-1].finished = _deal_is_over(game, state)
     return game, deals
+
+
+def _deal_is_over(game: Game, state: Any) -> bool:
+    """The game is over, or it waits for the next deal (``system_action`` would deal:
+    it draws a deck from the generator it is given, so any seed answers)."""
+    if game.is_over(state):
+        return True
+    system_action = getattr(game, "system_action", None)
+    if system_action is None:
+        return False
+    import random
+
+    action = system_action(state, random.Random(0))
+    return action is not None and action.split()[:1] == ["deal"]
 
 
 def tricks_of(plays: Sequence[tuple[int, str]], size: int, trump: str | None) -> list[JsonDict]:

@@ -65,13 +65,13 @@ def test_one_suit_each_declarer_takes_all_in_his_suit_and_none_elsewhere():
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_bridge_table_par_and_contract_against_endplay(seed):
-    record = play_record("bridge", seed, 4, deals=3, policy="computer")
+    record = play_record("bridge", seed, 4, deals=2, policy="computer")
     deals = analyse_bridge(record)
-    assert len(deals) == 3
+    assert len(deals) == 2
     for deal in deals:
         hands = [deal["hands"][s] for s in SEATS]
         for i, seat in enumerate(SEATS):
-            for strain in ("C", "NT"):  # two strains a seat keep the test short
+            for strain in ("CDHS"[(i + seed) % 4], "NT"):  # two strains a seat keep the test short
                 assert deal["dd"][seat][strain] == endplay_declarer_tricks(hands, i, strain)
         for contract in deal["par"]["contracts"]:  # "4SN+1": the table's tricks give the result
             level, strain = int(contract[0]), "NT" if contract[1:3] == "NT" else contract[1]
@@ -211,18 +211,18 @@ def test_russian_figures_match_brute_force(seed):
 
 def test_preferans_costly_cards_account_for_the_result():
     checked = 0
-    for seed, (name, module) in itertools.product(range(4), (("preferans", balkan), ("preferans_ru", russian))):
+    for seed, (name, module) in itertools.product(range(1), (("preferans", balkan), ("preferans_ru", russian))):
         for deal in module.analyse(play_record(name, seed, 3, deals=4)):
             if deal["dd_tricks"] is None or deal["contract"] == "BETTEL" or len(deal["tricks"]) < 10:
                 continue
             wants_few = deal["contract"] in ("MISERE", "MISERE_NOTALON")
             assert costly_balance(deal, {deal["declarer"]}, wants_few) == deal["result"][deal["declarer"]]
             checked += 1
-    assert checked >= 3
+    assert checked >= 4
 
 
 def test_preferans_best_contract_and_whist_verdict_follow_the_figures():
-    for seed in range(3):
+    for seed in range(2):
         for deal in balkan.analyse(play_record("preferans", seed, 3, deals=4)):
             if deal["dd_by_contract"] is None:
                 continue
@@ -253,3 +253,41 @@ def test_a_record_that_does_not_replay_or_has_no_analysis_is_refused():
         analyse_record(durak)
     with pytest.raises(RecordError):
         analyse_record(["not", "a", "record"])
+
+
+def test_pbn_export_carries_the_par_and_the_double_dummy_table():
+    from engine.analysis_core import deals_of
+    from engine.bridge.analysis import dd_summary
+    from engine.bridge.pbn import export
+
+    _, deals = deals_of(play_record("bridge", 2, 4, deals=2))
+    state = deals[-1].final
+    summaries = {r["board"]: dd_summary(r["hands"], r["dealer"], r["vulnerable"]) for r in state.boards}
+    plain = export(state, ["a", "b", "c", "d"])
+    text = export(state, ["a", "b", "c", "d"], dd=summaries)
+    assert "OptimumResultTable" not in plain  # only with a summary
+    for board, summary in summaries.items():
+        section = text.split(f'[Board "{board}"]')[1].split("[Event")[0]
+        assert f'[OptimumScore "NS {summary["par"]["score"]}"]' in section
+        assert '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]' in section
+        rows = section.split('Result\\2R"]\n')[1].strip().splitlines()
+        assert len(rows) == 20
+        for row in rows:
+            seat, strain, tricks = row.split()
+            assert summary["dd"][seat][strain] == int(tricks)
+        side_contracts = section.split('[ParContract "')[1].split('"]')[0].split("; ")
+        assert all(c.split()[0] in ("NS", "EW") for c in side_contracts)
+
+
+@pytest.mark.parametrize(
+    "name,players", [("bridge", 4), ("whist", 4), ("preferans", 3), ("preferans_ru", 3), ("king", 4)]
+)
+def test_a_deal_cut_short_by_the_record_is_not_finished(name, players):
+    """Only a finished deal may be shown to people who did not see its cards: the
+    analysis says which deals the record finished."""
+    record = play_record(name, 2, players, deals=2)
+    deals = analyse_record(record)["deals"]
+    assert [d["finished"] for d in deals] == [True, True]
+    last_deal = max(i for i, a in enumerate(record["actions"]) if a.startswith("deal "))
+    cut = dict(record, actions=record["actions"][: last_deal + 2])
+    assert [d["finished"] for d in analyse_record(cut)["deals"]] == [True, False]

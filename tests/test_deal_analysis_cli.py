@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -54,8 +55,14 @@ def test_analyse_refuses_a_game_with_no_deal_analysis(tmp_path, capsys):
     assert "no deal analysis" in capsys.readouterr().err
 
 
-def analysed(name: str, players: int, seed: int = 3) -> list[dict]:
-    return analyse_record(play_record(name, seed, players, deals=3))["deals"]
+@functools.lru_cache(maxsize=None)
+def _analysed(name: str, players: int) -> str:
+    return json.dumps(analyse_record(play_record(name, 3, players, deals=3))["deals"])
+
+
+def analysed(name: str, players: int) -> list[dict]:
+    """Three deals of the game, analysed once per test process (a fresh copy each call)."""
+    return json.loads(_analysed(name, players))
 
 
 def renderer(name: str):

@@ -62,6 +62,7 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     auction = [{"seat": SEATS[s.seat or 0], "call": s.action} for s in deal.steps[1:] if _is_call(s.action)]
     out: JsonDict = {
         "deal": deal.number,
+        "finished": deal.finished,
         "board": dealt.board,
         "dealer": SEATS[dealt.dealer],
         "vulnerable": dict(dealt.vul),

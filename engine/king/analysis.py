@@ -41,6 +41,7 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     no = dealt.deal_no
     out: JsonDict = {
         "deal": deal.number,
+        "finished": deal.finished,
         "no": no,
         "contract": CONTRACTS.get(no),
         "dealer": dealt.dealer,

@@ -94,6 +94,7 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     number, declarer = final.number, final.declarer
     out: JsonDict = {
         "deal": deal.number,
+        "finished": deal.finished,
         "dealer": SEAT_NAMES[dealt.dealer],
         "hands": {SEAT_NAMES[i]: list(h) for i, h in enumerate(dealt.hands)},
         "talon": list(dealt.talon),

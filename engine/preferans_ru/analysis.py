@@ -91,6 +91,7 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     contract, declarer = final.contract, final.declarer
     out: JsonDict = {
         "deal": deal.number,
+        "finished": deal.finished,
         "dealer": SEAT_NAMES[dealt.dealer],
         "hands": {SEAT_NAMES[i]: list(h) for i, h in enumerate(dealt.hands) if h},
         "talon": list(dealt.talon),

@@ -42,6 +42,7 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     trump = start.trump
     out: JsonDict = {
         "deal": deal.number,
+        "finished": deal.finished or final.phase == "vote",  # a rubber won: the players vote on another
         "dealer": SEATS[deal.dealt.dealer],
         "trump": trump,
         "hands": {SEATS[i]: h for i, h in enumerate(hands)},
