@@ -171,17 +171,16 @@ def tricks_by_counts(
 def side_costs(
     position_values: Sequence[dict[str, int]],
     plays: Sequence[tuple[int, str]],
-    trick_size: int,
     wants_high: Callable[[int], bool] = lambda seat: True,
-) -> list[tuple[int, int, str, int]]:
+) -> list[tuple[int, int]]:
     """Costly cards from the solver's value of every legal card at each play.
 
     ``position_values[i]`` holds, for each card the player of ``plays[i]`` might have
     played there, the solver's figure from there on with best play afterwards;
-    ``wants_high(seat)`` says whether that player wants the figure high (a side's own
-    tricks: always; the declarer's tricks in preferans: only the declarer). A card whose
-    figure is ``k`` worse than the best card's costs ``k``.
-    Returns ``(trick_no from 1, seat, card, loss)`` for every card with a loss."""
+    ``wants_high(seat)`` says whether that player wants the figure high (in preferans
+    the declarer's tricks: only the declarer does). A card whose figure is ``k`` worse
+    than the best card's costs ``k``. Returns ``(index in plays, loss)`` for every card
+    with a loss."""
     out = []
     for i, ((seat, card), values) in enumerate(zip(plays, position_values)):
         if card not in values:
@@ -189,7 +188,7 @@ def side_costs(
         best = max(values.values()) if wants_high(seat) else min(values.values())
         loss = abs(best - values[card])
         if loss:
-            out.append((i // trick_size + 1, seat, card, loss))
+            out.append((i, loss))
     return out
 
 

@@ -59,7 +59,9 @@ def _hands_of(state: State) -> list[list[str]]:
 def analyse_deal(deal: DealLog) -> JsonDict:
     dealt, final = deal.dealt, deal.final
     hands = [list(h) for h in dealt.dealt]
-    auction = [{"seat": SEATS[s.seat or 0], "call": s.action} for s in deal.steps[1:] if _is_call(s.action)]
+    auction = [
+        {"seat": SEATS[s.seat], "call": s.action} for s in deal.steps[1:] if s.seat is not None and _is_call(s.action)
+    ]
     out: JsonDict = {
         "deal": deal.number,
         "finished": deal.finished,

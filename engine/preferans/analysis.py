@@ -78,13 +78,10 @@ def costly_cards(
             done.append((seat, card_int(card)))
             left[seat].remove(card)
     # the declarer wants tricks (in Bettel none), the defenders the opposite
-    costs = side_costs(values, plays, len(seats), wants_high=lambda seat: (seat == declarer) != bettel)
-    # side_costs numbers tricks by size; read the trick number from the plays instead
+    costs = side_costs(values, plays, wants_high=lambda seat: (seat == declarer) != bettel)
     trick_of = [k + 1 for k, t in enumerate(tricks) for _ in t["cards"]]
-    index = {(seat, card): i for i, (seat, card) in enumerate(plays)}
     return [
-        {"trick": trick_of[index[(seat, card)]], "seat": SEAT_NAMES[seat], "card": card, "loss": loss}
-        for _, seat, card, loss in costs
+        {"trick": trick_of[i], "seat": SEAT_NAMES[plays[i][0]], "card": plays[i][1], "loss": loss} for i, loss in costs
     ]
 
 

@@ -77,11 +77,9 @@ def costly_cards(
             trick_of.append(number)
             done.append((seat, card))
             left[seat].remove(card)
-    costs = side_costs(values, plays, 3, wants_high=lambda seat: (seat == declarer) != misere)
-    index = {play: i for i, play in enumerate(plays)}
+    costs = side_costs(values, plays, wants_high=lambda seat: (seat == declarer) != misere)
     return [
-        {"trick": trick_of[index[(seat, card)]], "seat": SEAT_NAMES[seat], "card": card, "loss": loss}
-        for _, seat, card, loss in costs
+        {"trick": trick_of[i], "seat": SEAT_NAMES[plays[i][0]], "card": plays[i][1], "loss": loss} for i, loss in costs
     ]
 
 
