@@ -1,4 +1,4 @@
-"""The ``cardbot`` command: run the bot, replay a game record, computer self-play."""
+"""The ``cardbot`` command: run the bot, replay or analyse a game record, computer self-play."""
 
 from __future__ import annotations
 
@@ -157,6 +157,22 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    from bot.analyse_cli import analyse
+    from engine.records import RecordError
+
+    record, failed = _load("analyse", args.file)
+    if failed:
+        return failed
+    try:
+        print(analyse(record, args.json))
+    except RecordError as error:
+        return _refuse("analyse", error)
+    except MALFORMED as error:
+        return _refuse("analyse", f"not a valid game record ({type(error).__name__})")
+    return 0
+
+
 def _score(args: argparse.Namespace) -> int:
     from engine.score import ScoreError, score, text
 
@@ -228,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
     replay.add_argument("file", help="record file, or - for standard input")
     replay.set_defaults(func=_replay)
+    analysis = sub.add_parser("analyse", help="every deal of a game record with its double-dummy analysis")
+    analysis.add_argument("file", help="record file, or - for standard input")
+    analysis.add_argument("--json", action="store_true", help="print JSON, one object per deal")
+    analysis.set_defaults(func=_analyse)
     scoring = sub.add_parser("score", help="score sheet of a game played with real cards (JSON record)")
     scoring.add_argument("file", help="record file, or - for standard input")
     scoring.add_argument("--text", action="store_true", help="print the sheet as the bot posts it")

@@ -4,10 +4,14 @@
 ones included): the 15 tags of the mandatory tag set in their export order, then the
 Auction and Play sections. A deal ended by a claim or a concession has its Play section
 closed by ``*``; a trick left incomplete by a concession shows ``-`` for the missing cards.
+Given a deal's double-dummy summary (``engine.bridge.analysis.dd_summary``: computed
+elsewhere, off the event loop), the section also carries the ``OptimumScore``,
+``ParContract`` and ``OptimumResultTable`` tags.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.jsondata import JsonDict
@@ -45,7 +49,31 @@ def _contract(c: JsonDict) -> str:
     return f"{c['level']}{c['strain']}{'X' * c['doubling']}"
 
 
-def board_text(rec: JsonDict, names: list[str], event: str) -> str:
+def dd_tags(summary: JsonDict) -> list[str]:
+    """The par and double-dummy tags of a deal from its ``{"dd", "par"}`` summary: the
+    par as North-South's score and each par contract by its side (``NS 2S+1``), and one
+    table row per declarer and denomination (``N NT 8``)."""
+    par = summary["par"]
+    contracts = []
+    for c in par["contracts"]:  # "4SXN-1": level, strain, X, declarer, result
+        strain = "NT" if c[1:3] == "NT" else c[1]
+        rest = c[1 + len(strain) :]
+        doubled = "X" if rest.startswith("X") else ""
+        seat, result = rest[len(doubled)], rest[len(doubled) + 1 :]
+        side = "NS" if seat in "NS" else "EW"
+        text = f"{side} {c[0]}{strain}{doubled}{'' if result == '=' else result}"
+        if text not in contracts:
+            contracts.append(text)
+    lines = [_tag("OptimumScore", f"NS {par['score']}"), _tag("ParContract", "; ".join(contracts))]
+    # written as the PBN standard shows it: "\2R" is a column format, not an escape
+    lines.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+    for seat in SEATS:
+        for strain in ("NT", "S", "H", "D", "C"):
+            lines.append(f"{seat} {strain} {summary['dd'][seat][strain]}")
+    return lines
+
+
+def board_text(rec: JsonDict, names: list[str], event: str, dd: JsonDict | None = None) -> str:
     dealer = rec["dealer"]
     lines = [
         _tag("Event", event),
@@ -83,26 +111,34 @@ def board_text(rec: JsonDict, names: list[str], event: str) -> str:
         complete = len(tricks) == 13 and all(len(t["plays"]) == 4 for t in tricks)
         if not complete:
             lines.append("*")
+    if dd is not None:
+        lines += dd_tags(dd)
     return "\n".join(lines)
 
 
-def export(state: Any, names: list[str], event: str = "cardbot rubber") -> str:
+def export(
+    state: Any, names: list[str], event: str = "cardbot rubber", dd: Mapping[int, JsonDict] | None = None
+) -> str:
     """Valid PBN for every finished deal of ``state`` (an ``engine.bridge.State``);
-    ``names`` are the players of seats N, E, S, W. A dumped state (a dict) works too."""
+    ``names`` are the players of seats N, E, S, W. A dumped state (a dict) works too.
+    ``dd``: board number -> double-dummy summary, for the boards that have one."""
     boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
     out = ["% PBN 2.1", "% EXPORT", ""]
     for rec in boards:
-        out.append(board_text(rec, names, event))
+        out.append(board_text(rec, names, event, (dd or {}).get(rec["board"])))
         out.append("")
     return "\n".join(out)
 
 
-def export_all(states: list[Any], names: list[str], event: str = "cardbot rubber") -> str:
-    """One PBN file for several rubbers of a session (board numbers run on across them)."""
+def export_all(
+    states: list[Any], names: list[str], event: str = "cardbot rubber", dd: Mapping[int, JsonDict] | None = None
+) -> str:
+    """One PBN file for several rubbers of a session (board numbers run on across them);
+    ``dd`` as in :func:`export`."""
     out = ["% PBN 2.1", "% EXPORT", ""]
     for state in states:
         boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
         for rec in boards:
-            out.append(board_text(rec, names, event))
+            out.append(board_text(rec, names, event, (dd or {}).get(rec["board"])))
             out.append("")
     return "\n".join(out)
