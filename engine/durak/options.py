@@ -29,6 +29,9 @@ class DurakOptions(BaseModel):
     first_bout_five: bool = False
     high_trump_from: Rank = "Q"
     next_game_leader: Literal["trump_rule", "dealer_left"] = "trump_rule"
+    # §6: throw in while the defender is still covering (the apps' way), or only once
+    # every card on the table is covered.
+    throw_in: Literal["any_time", "all_covered"] = "any_time"
 
     @property
     def deck_cards(self) -> int:
