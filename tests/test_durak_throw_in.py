@@ -88,10 +88,13 @@ def test_take_right_after_the_attack_is_a_final_round_as_before():
 
 
 def test_a_dump_from_before_the_option_keeps_the_old_rule():
+    """A saved game or record carries every option; one without throw_in was played with
+    throw-ins after full covers. A partial dict gets the new default."""
     data = heads_up(ANY).dump()
     del data["options"]["throw_in"]
     assert State.load(data).options.throw_in == "all_covered"
     assert G.initial_state({}, 2).options.throw_in == "any_time"
+    assert G.initial_state({"deck_size": 24, "trumps": True}, 2).options.throw_in == "any_time"
 
 
 def test_covers_all_sees_one_trump_for_two_cards():

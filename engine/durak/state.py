@@ -186,10 +186,7 @@ class State:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> "State":
-        options = data["options"]
-        if "throw_in" not in options:  # a dump from before the option waited for full covers
-            options = {**options, "throw_in": "all_covered"}
-        s = cls(parse_options(options), int(data["players"]))
+        s = cls(parse_options(data["options"]), int(data["players"]))
         s.phase = data["phase"]
         if s.phase not in PHASES:
             raise ValueError(f"unknown phase {s.phase!r}")
