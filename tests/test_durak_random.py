@@ -432,6 +432,7 @@ option_sets = st.builds(
     first_bout_five=st.booleans(),
     high_trump_from=st.sampled_from(list("6789TJQKA")),
     next_game_leader=st.sampled_from(["trump_rule", "dealer_left"]),
+    throw_in=st.sampled_from(["any_time", "all_covered"]),
 )
 
 

@@ -23,7 +23,9 @@ G = get_game("durak")
 
 
 def opts(**kw) -> DurakOptions:
-    return DurakOptions(**kw)
+    """The table's options; throw-ins wait for a fully covered table unless a test says
+    otherwise (most tests here pin the rounds of §6; the throw-in tests set ``throw_in``)."""
+    return DurakOptions(**{"throw_in": "all_covered", **kw})
 
 
 def mk(
@@ -877,8 +879,10 @@ def test_options_and_seat_range():
         "first_bout_five",
         "high_trump_from",
         "next_game_leader",
+        "throw_in",
     }
     d = DurakOptions()
+    assert d.throw_in == "any_time"
     assert (
         d.deck_size,
         d.base_game,

@@ -23,7 +23,7 @@ JUNK = ["pass", "bid 6S", "bid MISERE", "here", "discard 7S", "contract 10NT", "
 # view keys that hold bids or contracts ("7S" is also a card) or the public sheet, not cards
 NOT_CARDS = frozenset({"calls", "high", "bid", "contract", "last_row", "options", "sheet", "result", "exit_level"})
 
-options_strategy = st.fixed_dictionaries(
+base_options = st.fixed_dictionaries(
     {
         "system": st.sampled_from(["sochi", "leningrad", "rostov"]),
         "pool": st.integers(2, 6),
@@ -38,6 +38,21 @@ options_strategy = st.fixed_dictionaries(
         "half_whist": st.sampled_from([[6, 7], [6], []]),
     }
 )
+
+
+def with_conventions(options: dict) -> st.SearchStrategy[dict]:
+    """The §7.1 table conventions on top; the two Ростов ones only where they apply."""
+    rostov = options["system"] == "rostov"
+    extra = {
+        "whist_quota": st.sampled_from(["shared", "personal"]),
+        "raspasy_reset": st.sampled_from(["any_deal", "made_game", "made_8_or_misere"]),
+        "consolation_rate": st.sampled_from(["price", "ten"] if rostov else ["price"]),
+        "raspasy_tie": st.sampled_from(["full", "split"] if rostov else ["full"]),
+    }
+    return st.fixed_dictionaries({**{k: st.just(v) for k, v in options.items()}, **extra})
+
+
+options_strategy = base_options.flatmap(with_conventions)
 
 
 def cards_in(value: Any) -> set[str]:

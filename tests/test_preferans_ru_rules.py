@@ -244,6 +244,20 @@ def test_5_5_exit_minimum_after_raspasy_series() -> None:
     assert G.view(s, None)["series"] == 0 and G.view(s, None)["exit_level"] == 6
 
 
+def test_5_5_raspasy_reset_keeps_the_run_after_a_seven() -> None:
+    """With raspasy_reset made_8_or_misere a made 7 does not end the run: series 2, exit 7 still."""
+    s = start(system="leningrad", raspasy_reset="made_8_or_misere")
+    for n, dealer in ((1, C), (2, A)):
+        if n == 2:
+            s, _ = G.apply(s, None, deal_action(dealer, {B: HA, C: HB, A: HC}, TALON))
+        s, _ = run(s, *((x, "pass") for x in G.view(s, None)["active"]))
+        s, _ = play_out(s)
+    s, _ = G.apply(s, None, deal_action(B, {C: HA, A: HB, B: HC}, TALON))
+    s = declare(s, C, "7S", "7S")
+    s, _ = run(s, (A, "pass"), (B, "pass"))
+    assert G.view(s, None)["series"] == 2 and G.view(s, None)["exit_level"] == 7
+
+
 # ---------------------------------------------------------------------------------- §5.2 talon, discard, contract
 def test_5_2_talon_shown_when_taken_discard_hidden_contract_not_lower() -> None:
     s = start()

@@ -448,13 +448,20 @@ def hands(draw, active):
 @st.composite
 def pulkas(draw):
     players = draw(st.sampled_from([PLAYERS3, PLAYERS4]))
+    system = draw(st.sampled_from(["sochi", "leningrad", "rostov"]))
+    rostov = system == "rostov"
     options = parse_options(
         {
-            "system": draw(st.sampled_from(["sochi", "leningrad", "rostov"])),
+            "system": system,
             "pool": draw(st.sampled_from([4, 10, 20])),
             "pool_overflow": draw(st.sampled_from(["help", "mountain"])),
             "raspasy_progression": draw(st.sampled_from(["none", "arithmetic", "geometric"])),
             "pool_point": draw(st.sampled_from([10, 15, 20])),
+            # the §7.1 table conventions (the Ростов ones only where they apply)
+            "whist_quota": draw(st.sampled_from(["shared", "personal"])),
+            "raspasy_reset": draw(st.sampled_from(["any_deal", "made_game", "made_8_or_misere"])),
+            "consolation_rate": draw(st.sampled_from(["price", "ten"] if rostov else ["price"])),
+            "raspasy_tie": draw(st.sampled_from(["full", "split"] if rostov else ["full"])),
         }
     )
     seq = []
@@ -501,6 +508,12 @@ def test_scoring_invariants(pulka):
         raw = apply_hand(sheet, hand, uncapped, dealer)[0]
         assert settlement(raw, options) == result
         assert finished(new, options) == all(new.pool[p] == options.pool for p in players)
+        # §5.5: распасы add one to the run; another deal ends it or (raspasy_reset) leaves it
+        if isinstance(hand, AllPassHand):
+            assert new.raspasy_series == sheet.raspasy_series + 1
+        else:
+            kept = () if options.raspasy_reset == "any_deal" else (sheet.raspasy_series,)
+            assert new.raspasy_series in (0, *kept)
         # the text sheet fits a phone whatever was written
         line = HandLine(1, hand, dealer if len(players) == 4 else None, gain, new.raspasy_series)
         names = {p: f"Игрок {p} Длинноимённый" for p in players}

@@ -44,6 +44,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 TABLE_KEYS = tuple(PRESETS["seed"])
+# §7.7 Chicago: the bonuses written on every deal (the score table holds them as "chicago").
+CHICAGO = {"game": {"nv": 300, "v": 500}, "part_score": 50, "deals": 4}
 
 Points = Annotated[int, Field(ge=0)]
 Vul = Literal["nv", "v"]
@@ -53,6 +55,8 @@ class BridgeOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     preset: Literal["seed", "acbl"] = "seed"
+    # rubber: two games win a rubber (§5-§7); chicago: four deals a round (§7.7)
+    scoring: Literal["rubber", "chicago"] = "rubber"
     rounding: Literal["half_up", "down", "none"] = "half_up"
     score_honours: bool = True
     unfinished_rubber_bonus: bool = False
@@ -99,6 +103,8 @@ def scoring_table(options: Any) -> dict[str, Any]:
         if value is None:
             continue
         table[name] = {**table[name], **copy.deepcopy(value)} if isinstance(value, dict) else value
+    if opts.scoring == "chicago":
+        table["chicago"] = {**copy.deepcopy(CHICAGO), "first_dealer": "NESW".index(opts.first_dealer)}
     if len(_TABLES) > 64:
         _TABLES.clear()
     _TABLES[key] = table

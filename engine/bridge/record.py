@@ -112,7 +112,10 @@ def rubber_summary(sheet: Sheet, options: BridgeOptions) -> JsonDict:
     """A rubber as records.md writes it. An incomplete rubber is settled as it stands
     (with the §7.6 premiums when ``unfinished_rubber_bonus`` is on)."""
     out: dict[str, Any] = {"complete": sheet.complete, "games": dict(sheet.games)}
-    if sheet.complete:
+    if sheet.complete and sheet.chicago is not None:  # a Chicago round: no rubber bonus
+        out["winner"] = sheet.winner
+        settled = sheet
+    elif sheet.complete:
         bonus = next(e for e in sheet.entries if e["kind"] == "rubber_bonus")
         out["bonus"] = {"side": bonus["side"], "points": bonus["points"]}
         settled = sheet
@@ -160,13 +163,16 @@ def text(record: Any, lang: str = "en") -> str:
     for number, sheet in enumerate(sheets, start=1):
         if not sheet.deals and len(sheets) > 1:
             continue
-        lines = [tr("bridge.sheet.rubber_no", n=number), sheet_table(sheet.public(), tr)]
+        title = "bridge.sheet.chicago_no" if sheet.chicago is not None else "bridge.sheet.rubber_no"
+        lines = [tr(title, n=number), sheet_table(sheet.public(), tr)]
         if sheet.complete:
             summary = sheet
         else:
             summary = sheet.clone()
             summary.stop(options.unfinished_rubber_bonus)
-            lines.append(tr("bridge.sheet.incomplete"))
+            lines.append(
+                tr("bridge.sheet.chicago_incomplete" if sheet.chicago is not None else "bridge.sheet.incomplete")
+            )
         lines += result_lines(summary.public(), summary.settlement(options.rounding), None, tr)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)

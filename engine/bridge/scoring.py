@@ -183,10 +183,23 @@ class Sheet:
     ``{"deal": n, "side", "line": "above"|"below", "kind", "points", "game": g}`` where
     ``g`` is the index of the game block a below-the-line entry belongs to."""
 
-    __slots__ = ("table", "entries", "games", "game", "below", "deals", "complete", "winner", "unfinished", "_public")
+    __slots__ = (
+        "table",
+        "chicago",
+        "entries",
+        "games",
+        "game",
+        "below",
+        "deals",
+        "complete",
+        "winner",
+        "unfinished",
+        "_public",
+    )
 
     def __init__(self, table: JsonDict) -> None:
         self.table = table
+        self.chicago: JsonDict | None = table.get("chicago")  # §7.7: a round of four deals
         self.entries: list[JsonDict] = []
         self.games = {"NS": 0, "EW": 0}
         self.game = 0  # index of the current game block
@@ -199,7 +212,16 @@ class Sheet:
 
     # ---- reading
     def vulnerable(self, side: str) -> bool:
-        return self.games[side] >= 1
+        """Rubber: after a game won. Chicago (§7.7), by the deal of the round: the first
+        none, the second and third the dealer's side, the fourth both."""
+        if self.chicago is None:
+            return self.games[side] >= 1
+        position = self.deals % self.chicago["deals"]
+        if position == 0:
+            return False
+        if position == self.chicago["deals"] - 1:
+            return True
+        return side_of((self.chicago["first_dealer"] + self.deals) % 4) == side
 
     def vul(self) -> dict[str, bool]:
         return {s: self.vulnerable(s) for s in SIDES}
@@ -237,6 +259,9 @@ class Sheet:
             raise ValueError("the rubber is over")
         self.deals += 1
         self._public = None
+        if self.chicago is not None:  # a passed-out deal is one of the four
+            self.game += 1
+            self._end_of_round()
         return []
 
     def add_deal(
@@ -246,11 +271,12 @@ class Sheet:
         entries written (the game premium and the rubber bonus included)."""
         if self.complete:
             raise ValueError("the rubber is over")
+        side = side_of(declarer)
+        vulnerable = self.vulnerable(side)
         self.deals += 1
         self._public = None
-        side = side_of(declarer)
         start = len(self.entries)
-        for item in deal_items(contract, tricks, self.vulnerable(side), self.table):
+        for item in deal_items(contract, tricks, vulnerable, self.table):
             to = side if item["to"] == "declarer" else other(side)
             self._write(to, item["line"], item["kind"], item["points"])
             if item["line"] == "below":
@@ -258,6 +284,9 @@ class Sheet:
         if honours is not None:
             hside, held = honours
             self._write(hside, "above", "honours", honours_points(contract.strain, held, self.table))
+        if self.chicago is not None:
+            self._chicago_bonus(side, vulnerable)
+            return self.entries[start:]
         if self.below[side] >= self.table["game_threshold"]:
             self.games[side] += 1
             self.below = {"NS": 0, "EW": 0}
@@ -267,6 +296,30 @@ class Sheet:
             if self.games[side] == 2:
                 self._finish(side)
         return self.entries[start:]
+
+    def _chicago_bonus(self, side: str, vulnerable: bool) -> None:
+        """§7.7: every deal stands alone; a made contract gets the game bonus (its trick
+        points reach a game) or the part-score bonus. Nothing carries to the next deal."""
+        chicago = self.chicago
+        assert chicago is not None, "a Chicago sheet"
+        made = self.below[side]
+        if made >= self.table["game_threshold"]:
+            self.games[side] += 1
+            self._write(side, "above", "chicago_game", chicago["game"]["v" if vulnerable else "nv"])
+        elif made > 0:
+            self._write(side, "above", "chicago_part", chicago["part_score"])
+        self.below = {"NS": 0, "EW": 0}
+        self.game += 1
+        self._end_of_round()
+
+    def _end_of_round(self) -> None:
+        """Chicago: the round is over after its four deals; the higher total wins it."""
+        if self.chicago is None or self.deals < self.chicago["deals"]:
+            return
+        self.complete = True
+        totals = self.totals()
+        if totals["NS"] != totals["EW"]:
+            self.winner = "NS" if totals["NS"] > totals["EW"] else "EW"
 
     def _finish(self, side: str) -> None:
         bonus = self.table["rubber_bonus"]["2-0" if self.games[other(side)] == 0 else "2-1"]
@@ -280,7 +333,7 @@ class Sheet:
         if self.complete:
             raise ValueError("the rubber is over")
         start = len(self.entries)
-        if bonus:
+        if bonus and self.chicago is None:  # a Chicago deal never leaves a game unfinished
             ns, ew = self.games["NS"], self.games["EW"]
             if ns != ew and min(ns, ew) == 0:
                 self._write("NS" if ns else "EW", "above", "unfinished_game", 300)
@@ -341,6 +394,9 @@ class Sheet:
             self._public = {
                 **self.dump(),
                 "vulnerable": self.vul(),
+                "chicago": self.chicago is not None,
+                # Chicago: the deal of the round to come (1-4), None in a rubber
+                "chicago_deal": None if self.chicago is None else self.deals % self.chicago["deals"] + 1,
                 "totals": self.totals(),
                 "above": {s: self.total(s, "above") for s in SIDES},
                 "below_total": {s: self.total(s, "below") for s in SIDES},

@@ -5,7 +5,8 @@ layout only. Input is ``Sheet.public()``.
 
 Layout: above the line the entries of each deal, the newest on top (written upwards from
 the line, as on paper); ``═`` is the line; below it the trick points deal by deal, a ``─``
-line under each won game; then games, vulnerability, the current game, the totals.
+line under each won game; then games, vulnerability, the current game (in Chicago the deal
+of the round to come), the totals.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ def sheet_table(sheet: JsonDict, tr: Tr) -> str:
     rows.append(
         (tr("bridge.sheet.vul"), yes if sheet["vulnerable"]["NS"] else no, yes if sheet["vulnerable"]["EW"] else no)
     )
-    rows.append((tr("bridge.sheet.this_game"), str(sheet["below"]["NS"]), str(sheet["below"]["EW"])))
+    if sheet.get("chicago"):  # every deal stands alone: no game in progress, the deal instead
+        if not sheet.get("complete"):
+            rows.append((tr("bridge.sheet.chicago_deal", n=sheet["chicago_deal"]), "", ""))
+    else:
+        rows.append((tr("bridge.sheet.this_game"), str(sheet["below"]["NS"]), str(sheet["below"]["EW"])))
     rows.append((tr("bridge.sheet.above"), str(sheet["above"]["NS"]), str(sheet["above"]["EW"])))
     rows.append((tr("bridge.sheet.below"), str(sheet["below_total"]["NS"]), str(sheet["below_total"]["EW"])))
     rows.append((tr("bridge.sheet.total"), str(sheet["totals"]["NS"]), str(sheet["totals"]["EW"])))
@@ -92,7 +97,10 @@ def result_lines(sheet: JsonDict, settlement: JsonDict, names: list[str] | None,
     lines = []
     winner = sheet.get("winner")
     games = sheet["games"]
-    if sheet.get("complete") and winner:
+    if sheet.get("chicago"):
+        if sheet.get("complete") and winner:
+            lines.append(tr("bridge.result.chicago", side=tr("bridge.we" if winner == "NS" else "bridge.they")))
+    elif sheet.get("complete") and winner:
         lines.append(
             tr(
                 "bridge.result.rubber",

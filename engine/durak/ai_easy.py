@@ -19,6 +19,8 @@ import random
 from engine.cards import RANK_VALUE as RV
 from engine.jsondata import JsonDict
 
+from .ai_policy import covers_all
+
 HIGH = RV["Q"]  # trumps from here up are "high": worth keeping while the stock is big
 NOISE = 0.05  # share of random moves
 
@@ -93,7 +95,7 @@ def computer_action(view: JsonDict, legal: list[str], rng: random.Random) -> str
     if transfer is not None:
         return transfer
     open_cards = [e["attack"] for e in view["table"] if e["cover"] is None and not e["hidden"]]
-    if open_cards and all(a in beat_opts for a in open_cards):
+    if open_cards and covers_all(open_cards, legal):
         cost, action = min(beat_opts.values())
         dearest = max(beat_opts.values())[0]
         dear = dearest[0] and dearest[1] >= HIGH and stock > 6

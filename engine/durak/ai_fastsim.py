@@ -119,6 +119,11 @@ def playout(pos: Position, me: int, max_bouts: int = 200) -> int:
                     if phase == "throw":
                         phase = "defend"
                         continue
+            if phase == "throw" and any(p[1] is None for p in table):
+                # a throw-in window (throw_in = any_time) closed: the defender covers on.
+                # The playout itself throws in only after full covers, a fair approximation.
+                phase = "defend"
+                continue
             break
         # end of the bout
         cards = [p[0] for p in table] + [p[1] for p in table if p[1] is not None]

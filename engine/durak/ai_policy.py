@@ -91,7 +91,7 @@ def _defend(view: JsonDict, legal: list[str], trump: str | None, stock: int) -> 
             if old is None or v < old[0]:
                 cover[p[1]] = (v, a)
     open_cards = [e["attack"] for e in view["table"] if e["cover"] is None and not e["hidden"]]
-    if "take" in legal and (not open_cards or any(c not in cover for c in open_cards)):
+    if "take" in legal and (not open_cards or not covers_all(open_cards, legal)):
         return "take"
     if not cover:
         return "take" if "take" in legal else legal[0]
@@ -106,3 +106,28 @@ def _defend(view: JsonDict, legal: list[str], trump: str | None, stock: int) -> 
         if hand <= 7 and stock >= 6 and (high_trump or spent - attack > 12):
             return "take"
     return action
+
+
+def covers_all(open_cards: list[str], legal: list[str]) -> bool:
+    """Can every open card get its own cover at once? Several cards open (a multi-card
+    attack, or throw-ins while the defender covers) may all need the one trump: then
+    beating some of them first only shows the throwers more ranks before the take."""
+    options: dict[str, list[str]] = {c: [] for c in open_cards}
+    for a in legal:
+        p = a.split()
+        if p[0] == "beat" and p[1] in options:
+            options[p[1]].append(p[2])
+    used: set[str] = set()
+
+    def place(i: int) -> bool:  # at most six open cards: a tiny backtracking search
+        if i == len(open_cards):
+            return True
+        for c in options[open_cards[i]]:
+            if c not in used:
+                used.add(c)
+                if place(i + 1):
+                    return True
+                used.discard(c)
+        return False
+
+    return place(0)

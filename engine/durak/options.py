@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.options import parse_model
 
@@ -13,6 +13,21 @@ from .errors import error
 
 BaseGame = Literal["prostoy", "podkidnoy", "perevodnoy", "perevodnoy_after_beating"]
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+
+
+# every option there was before ``throw_in`` (see DurakOptions._dumped_before_throw_in)
+OLD_FIELDS = (
+    "deck_size",
+    "base_game",
+    "trumps",
+    "two_decks",
+    "two_deck_loss_at",
+    "blind_beating",
+    "max_attack_cards",
+    "first_bout_five",
+    "high_trump_from",
+    "next_game_leader",
+)
 
 
 class DurakOptions(BaseModel):
@@ -29,6 +44,19 @@ class DurakOptions(BaseModel):
     first_bout_five: bool = False
     high_trump_from: Rank = "Q"
     next_game_leader: Literal["trump_rule", "dealer_left"] = "trump_rule"
+    # §6: throw in while the defender is still covering (the apps' way), or only once
+    # every card on the table is covered.
+    throw_in: Literal["any_time", "all_covered"] = "any_time"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _dumped_before_throw_in(cls, data: Any) -> Any:
+        """A complete dump of the options written before ``throw_in`` existed (a saved
+        game, a record, a table's settings) played throw-ins after full covers: it keeps
+        that rule. A partial dict gets today's default like any other option."""
+        if isinstance(data, dict) and "throw_in" not in data and set(OLD_FIELDS) <= set(data):
+            return {**data, "throw_in": "all_covered"}
+        return data
 
     @property
     def deck_cards(self) -> int:

@@ -379,6 +379,7 @@ def _h_attack(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> 
     t = _lay(s, seat, cards)
     t.phase = "defend"
     events.append({"type": "attack", "seat": seat, "cards": list(cards)})
+    _open_window(t, events, after_own_cards=True)
     return t, events
 
 
@@ -406,12 +407,23 @@ def _h_beat(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tup
 
 
 def _after_cover(t: State, events: list[JsonDict]) -> None:
-    """After a cover counts as beaten: defend on, or start a throw-in round."""
+    """After a cover counts as beaten: defend on (with ``throw_in = any_time`` after a
+    throw-in window), or start a throw-in round."""
     for p in t.table:
         if p[2] is None:
             t.phase = "defend"
+            _open_window(t, events)
             return
     _start_round(t, "throw", events)
+
+
+def _open_window(t: State, events: list[JsonDict], after_own_cards: bool = False) -> None:
+    """§6, ``throw_in = any_time``: a THROW round while cards are still unbeaten, so the
+    throwers may add cards before the defender covers on. ``after_own_cards``: M has just
+    laid the cards (an attack or a transfer) and is not asked again. Candidates with
+    nothing to throw are skipped; when nobody throws the defender goes on."""
+    if t.options.throw_in == "any_time":
+        _start_round(t, "throw", events, skip_attacker=after_own_cards)
 
 
 def _h_blind(s: State, seat: int, args: list[str], events: list[JsonDict]) -> tuple[State, list[JsonDict]]:
@@ -486,6 +498,7 @@ def _h_transfer(s: State, seat: int, args: list[str], events: list[JsonDict]) ->
     t.table.append((c, seat, None, False, None))
     t.attacker, t.defender = seat, nxt
     events.append({"type": "transfer", "seat": seat, "card": c, "to": nxt})
+    _open_window(t, events, after_own_cards=True)
     return t, events
 
 
@@ -503,8 +516,10 @@ def _h_throw(s: State, seat: int, cards: list[str], events: list[JsonDict]) -> t
     for c in cards:
         if c[0] not in vis:
             raise error("rank_not_on_table", card=c)
+    # thrown in while D is still covering (a window), not onto a table he is taking
+    covering = s.phase == "throw" and any(p[2] is None for p in s.table)
     t = _lay(s, seat, cards)
-    events.append({"type": "throw", "seat": seat, "cards": list(cards)})
+    events.append({"type": "throw", "seat": seat, "cards": list(cards), "while_covering": covering})
     if t.phase == "throw":
         t.phase = "defend"
         t.cands, t.ci = [], 0
@@ -540,12 +555,12 @@ _HANDLERS = {
 # ---------------------------------------------------------------------------------
 
 
-def _start_round(t: State, phase: str, events: list[JsonDict]) -> None:
-    """A THROW or FINAL round (§6): M first, then the other throwers clockwise from
-    D's left. Candidates who could only pass are skipped (auto-pass)."""
+def _start_round(t: State, phase: str, events: list[JsonDict], skip_attacker: bool = False) -> None:
+    """A THROW or FINAL round (§6): M first (unless ``skip_attacker``), then the other
+    throwers clockwise from D's left. Candidates who could only pass are skipped (auto-pass)."""
     m, d, n = t.attacker, t.defender, t.n
     assert m is not None and d is not None, "a round belongs to a bout"
-    cands = [m]
+    cands = [] if skip_attacker else [m]
     if t.rules.throw_all:
         hands, stock = t.hands, t.stock
         for i in range(1, n):
@@ -578,6 +593,9 @@ def _advance(t: State, events: list[JsonDict]) -> None:
         return
     if t.phase == "final":
         _end_bout(t, t.defender, False, events)
+    elif any(p[2] is None for p in t.table):  # a window closed: the defender covers on
+        t.phase = "defend"
+        t.cands, t.ci = [], 0
     else:
         _end_bout(t, None, True, events)
 

@@ -60,6 +60,11 @@ class PreferansRuOptions(BaseModel):
     raspasy_cap: int = Field(3, ge=1)
     raspasy_zero_bonus: bool = True
     pool_overflow: Literal["help", "mountain"] = "help"
+    # The table conventions that vary inside one system (§7.1); the defaults are §6's.
+    whist_quota: Literal["shared", "personal"] = "shared"
+    raspasy_reset: Literal["any_deal", "made_game", "made_8_or_misere"] = "any_deal"
+    consolation_rate: Literal["price", "ten"] = "price"
+    raspasy_tie: Literal["full", "split"] = "full"
     # None: random in the engine, the last listed player in a score-only record (§3.5).
     first_dealer: str | None = None
     # engine only (the score-only record accepts and ignores them)
@@ -98,6 +103,15 @@ class PreferansRuOptions(BaseModel):
         if not levels or any(level not in GAME_LEVELS for level in levels):
             raise ValueError("a non-empty list of levels 6 to 10")
         return levels
+
+    @model_validator(mode="after")
+    def _applies(self) -> PreferansRuOptions:
+        """A convention of one way of scoring is refused where it would silently do nothing."""
+        if self.consolation_rate == "ten" and self.system != "rostov":
+            raise ValueError("consolation_rate ten is a Ростов convention (system rostov)")
+        if self.raspasy_tie == "split" and self.raspasy != "whists":
+            raise ValueError("raspasy_tie split needs распасы on whists (raspasy whists)")
+        return self
 
     def exit_level(self, series: int) -> int:
         """The lowest game level allowed after ``series`` consecutive распасы (§5.5)."""

@@ -586,7 +586,7 @@ def _score(t: State, events: list[dict[str, Any]], played: bool) -> None:
     hand = hand_outcome(t)
     t.sheet, gain = apply_hand(t.sheet, hand, t.options, seat_name(t.dealer) if t.dealer is not None else None)
     t.record_hands = t.record_hands + [record_hand(hand)]
-    t.series = t.series + 1 if t.raspasy else 0
+    t.series = t.sheet.raspasy_series  # the sheet knows which deals end a run (raspasy_reset)
     row: dict[str, Any] = {
         "hand_no": t.hand_no,
         "dealer": t.dealer,

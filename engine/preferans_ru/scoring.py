@@ -207,11 +207,13 @@ def _all_pass(w: _Writer, hand: AllPassHand, active: tuple[str, ...], series: in
         bonus = price
     else:
         least = min(tricks.values())
-        for p in active:
-            if tricks[p] == least:
-                for q in active:
-                    if tricks[q] > least:
-                        w.write(p, q, price * tricks[q])
+        lowest = [p for p in active if tricks[p] == least]
+        # raspasy_tie: two tied at the fewest each write the full amount, or share it.
+        share = Fraction(1, len(lowest)) if options.raspasy_tie == "split" else Fraction(1)
+        for p in lowest:
+            for q in active:
+                if tricks[q] > least:
+                    w.write(p, q, price * tricks[q] * share)
         bonus = 1
     if options.raspasy_zero_bonus:
         for p in w.sheet.players:  # pool entries in players order (§6.4.1)
@@ -219,14 +221,16 @@ def _all_pass(w: _Writer, hand: AllPassHand, active: tuple[str, ...], series: in
                 w.to_pool(p, bonus)
 
 
-def _misere(w: _Writer, hand: MisereHand, active: tuple[str, ...]) -> None:
-    """§6.2: a clean мизер is 10 in the pool; each trick taken costs 10 (×remise) in the mountain."""
+def _misere(w: _Writer, hand: MisereHand, active: tuple[str, ...]) -> bool:
+    """§6.2: a clean мизер is 10 in the pool; each trick taken costs 10 (×remise) in the mountain.
+    True when it was made."""
     tricks = _check_tricks(hand.tricks, active)
     taken = tricks[hand.declarer]
     if taken == 0:
         w.to_pool(hand.declarer, hand.contract.value)
     else:
         w.to_mountain(hand.declarer, w.options.remise_factor * hand.contract.value * taken)
+    return taken == 0
 
 
 def _defenders(declarer: str, active: tuple[str, ...]) -> tuple[str, str]:
@@ -258,8 +262,8 @@ def _decisions(hand: GameHand, first: str, second: str, options: PreferansRuOpti
     return d1, d2
 
 
-def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> None:
-    """§6.2: a game 6-10."""
+def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> bool:
+    """§6.2: a game 6-10. True when it was made (a game nobody whisted is made)."""
     options = w.options
     declarer, level = hand.declarer, hand.contract.level
     assert level is not None
@@ -275,7 +279,7 @@ def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> None:
         w.to_pool(declarer, v)
         if d2 == "half":
             w.write(second, declarer, Fraction(quota, 2) * wv)
-        return
+        return True
     tricks = _check_tricks(hand.tricks, active)
     taken = tricks[declarer]
     defence = 10 - taken
@@ -284,10 +288,11 @@ def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> None:
     if undertricks > 0:
         w.to_mountain(declarer, options.remise_factor * v * undertricks)
         if options.consolation:
+            rate = wv if options.consolation_rate == "price" else 10
             for p in w.sheet.players:
                 sitting_out = p not in active
                 if p != declarer and (not sitting_out or options.consolation_dealer):
-                    w.write(p, declarer, wv * undertricks)
+                    w.write(p, declarer, rate * undertricks)
     else:
         w.to_pool(declarer, v)
     pen = Fraction(v) if options.whist_responsibility == "full" else Fraction(wv, 2)
@@ -297,11 +302,13 @@ def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> None:
         if undertricks <= 0:
             split = (0, 0) if checked else QUOTA_SPLIT[level]
             own = {first: split[0], second: split[1]}
+            # whist_quota personal: on a 6 or 7 a partner's extra tricks do not cover you.
+            alone = options.whist_quota == "personal" and level in (6, 7)
             for a, b in ((first, second), (second, first)):
-                cover = max(0, tricks[b] - own[b])
+                cover = 0 if alone else max(0, tricks[b] - own[b])
                 short = max(0, own[a] - tricks[a] - cover)
                 w.to_mountain(a, short * pen)
-        return
+        return undertricks <= 0
     (whister,) = whisters
     passer = second if whister == first else first
     if undertricks > 0 and options.whist_sharing == "gentleman":
@@ -311,6 +318,17 @@ def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> None:
         w.write(whister, declarer, defence * wv)
     if undertricks <= 0:
         w.to_mountain(whister, max(0, quota - defence) * pen)
+    return undertricks <= 0
+
+
+def _ends_series(options: PreferansRuOptions, hand: GameHand | MisereHand, made: bool) -> bool:
+    """§5.5 with ``raspasy_reset``: does this deal end a run of распасы?"""
+    if options.raspasy_reset == "any_deal":
+        return True
+    if options.raspasy_reset == "made_game":
+        return made
+    level = hand.contract.level
+    return made and (level is None or level >= 8)
 
 
 def apply_hand(sheet: Sheet, hand: Hand, options: PreferansRuOptions, dealer: str | None = None) -> tuple[Sheet, Gain]:
@@ -330,9 +348,9 @@ def apply_hand(sheet: Sheet, hand: Hand, options: PreferansRuOptions, dealer: st
         why = "sits out as the dealer" if hand.declarer in sheet.players else "is not at the table"
         raise ScoringError(f"the declarer {hand.declarer!r} {why}")
     if isinstance(hand, MisereHand):
-        _misere(w, hand, active)
+        made = _misere(w, hand, active)
     else:
         if hand.contract.misere:
             raise ScoringError("a мизер is a MisereHand")
-        _game(w, hand, active)
-    return w.done(0)
+        made = _game(w, hand, active)
+    return w.done(0 if _ends_series(options, hand, made) else sheet.raspasy_series)
