@@ -14,7 +14,7 @@ NOW = 1000.0
 
 
 def table_row(game: str, *, version: int = 1, timer: int = 0) -> TableRow:
-    options = get_game(game).Options().model_dump()
+    options = options_of(game).model_dump()
     return TableRow(7, -100, 0, game, options, PLAYING, 11, version, 1, None, "en", {"timer": timer})
 
 
@@ -27,13 +27,20 @@ def people(players: int, computers: tuple[int, ...] = ()) -> list[SeatRow]:
 
 def dealt(game: str, players: int, seed: int = 1):
     engine = get_game(game)
-    options = engine.Options()
+    options = options_of(game)
     deal = engine.new_deal(options, players, random.Random(seed), [])
     return engine.apply(engine.initial_state(options, players), None, deal)
 
 
 def kinds(rows) -> list[tuple[str, int | None]]:
     return [(row.kind, row.target) for row in rows]
+
+
+def options_of(game: str):
+    """The games' default options; durak's throw-ins wait for a covered table here, so the
+    defender is the one to act after an attack (the flow these tests pin)."""
+    extra = {"throw_in": "all_covered"} if game == "durak" else {}
+    return get_game(game).Options(**extra)
 
 
 def test_a_durak_card_played_redraws_only_the_attacker_and_the_defender():
