@@ -129,3 +129,33 @@ def test_the_score_only_sheet_writes_the_worked_round():
     assert [e["vulnerable"] for e in scored] == [False, True, False, True]
     assert g.is_over(s)
     assert g.result(s)["totals"] == {"NS": 1840, "EW": 140}
+
+
+def test_a_passed_out_fourth_deal_ends_the_played_round():
+    """Three deals played, the fourth passed out: the round is over (§7.7, a passed-out
+    deal is one of the four), no fifth deal is dealt."""
+    import random
+
+    g = get_game("bridge")
+    rng = random.Random(11)
+    options = {"scoring": "chicago"}
+    s = g.initial_state(options, 4)
+    s, _ = g.apply(s, None, g.new_deal(options, 4, rng, []))
+    events: list = []
+    for _ in range(5000):
+        if g.is_over(s):
+            break
+        action = g.system_action(s, rng)
+        if action:
+            s, events = g.apply(s, None, action)
+            continue
+        seat = g.to_act(s)[0]
+        legal = g.legal_actions(s, seat)
+        if s.sheet.deals == 3 and "pass" in legal:
+            action = "pass"  # everyone passes the fourth deal
+        else:
+            action = g.computer_action(g.view(s, seat), legal, rng)
+        s, events = g.apply(s, seat, action)
+    assert g.is_over(s)
+    assert [e["type"] for e in events][-3:] == ["passed_out", "deal_scored", "game_over"]
+    assert g.result(s)["deals"] == 4

@@ -338,7 +338,10 @@ def _call(t: State, seat: int, call: str, events: list[JsonDict]) -> None:
         t.last = {"board": t.board, "dealer": t.dealer, "passed_out": True, "deal_no": t.sheet.deals}
         events.append({"type": "passed_out", "board": t.board})
         events.append({"type": "deal_scored", **t.last, "entries": [], "sheet": t.sheet.public()})
-        _next_deal(t)
+        if t.sheet.complete:  # Chicago: a passed-out fourth deal ends the round
+            _game_over(t, events)
+        else:
+            _next_deal(t)
         return
     assert t.dealer is not None, "a deal has a dealer"
     contract, declarer = A.contract_and_declarer(t.calls, t.dealer)
