@@ -23,6 +23,11 @@ in the group, score sheets included) per trick (per bout in durak), and the most
 messages in any 60 s window, and the Bot API calls per press (everything the bot calls:
 the callback answer, DM edits, pings and their deletion, group messages). Goals: <= 1 group
 message per trick/bout on average, never more than 20 in a minute, <= 4 calls per press.
+
+"🔍 The deal" (bot/deal_view.py) adds nothing to these figures: its button rides on the
+deal's sheet post (no call of its own), and only a press costs anything — the callback
+answer and one sendMessage to the presser's private chat, never a group message. Its
+double-dummy analysis runs once per deal, in the computers' workers, and is stored.
 """
 
 from __future__ import annotations

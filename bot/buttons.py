@@ -10,6 +10,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot import sheet_mode, watching
+from bot.deal_view import DealViews
 from bot.games import all_uis
 from bot.handlers import (
     _open,
@@ -197,6 +198,16 @@ async def rematch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
     )
 
 
+async def deal_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
+    """``d:<table>:<seq>``: "🔍 The deal" under a deal's sheet: the deal in the presser's DM."""
+    table, _, seq = rest.partition(":")
+    views = context.application.bot_data.get("deal_views")
+    if views is None:
+        views = context.application.bot_data["deal_views"] = DealViews(service_of(context))
+    key = await views.press(button_number(table), button_number(seq), person_of(update).id, press_place(update))
+    return Pressed(key)
+
+
 async def unknown_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
     raise UserError("err.bad_button")
 
@@ -212,6 +223,7 @@ BUTTON_FAMILIES: dict[str, Family] = {
     "a": move_press,
     "u": keyboard_press,
     "r": rematch_press,
+    "d": deal_press,
 }
 
 

@@ -22,6 +22,7 @@ from engine.base import get_game
 from storage.models import BETWEEN, OutboxItem, SeatRow, TableRow, TimerRow
 from storage.models import FinishedGame
 from storage.repository import RateFn
+from bot import deal_view
 from bot.games import ui_for
 from bot.ratings import ending
 from bot.screens import seat_names
@@ -53,6 +54,8 @@ class Consequences:
     texts: list[str] = field(default_factory=list)  # the group posts (score sheets)
     picture: dict | None = None  # the sheet's picture, when the game draws one
     lang: str = "en"
+    # a deal ended and can be shown (bot.deal_view): its "🔍" goes under the last post
+    deal_seq: int | None = None
 
     @property
     def needs_sheet_mode(self) -> bool:
@@ -71,7 +74,12 @@ class Consequences:
                     "post",
                     self.chat_id,
                     self.table_id,
-                    payload={**payload, "game_no": self.game_no, "game_over": over and last},
+                    payload={
+                        **payload,
+                        "game_no": self.game_no,
+                        "game_over": over and last,
+                        **({"deal_seq": self.deal_seq} if last and self.deal_seq is not None else {}),
+                    },
                 )
             )
         return [*self.rows_before, *posts, *self.rows_after]
@@ -146,6 +154,7 @@ def consequences(
         texts=texts,
         picture=ui.picture(events, view, names, table.lang) if texts else None,
         lang=table.lang,
+        deal_seq=version if texts and deal_view.ends_shown_deal(table.game, events) else None,
     )
 
 

@@ -166,7 +166,9 @@ class Delivery:
         if not posted or (table.status == BETWEEN and table.game_no == posted[0]):
             return
         try:
-            await self.bot.edit_message_reply_markup(table.chat_id, posted[1], reply_markup=None)
+            deal_seq = posted[2] if len(posted) > 2 else None  # the deal's 🔍 stays
+            markup = screens.post_keyboard(table, deal_seq, rematch=False)
+            await self.bot.edit_message_reply_markup(table.chat_id, posted[1], reply_markup=markup)
         except BadRequest:
             pass  # deleted, or without buttons already
         self.budget.spend(table.chat_id)
@@ -308,7 +310,8 @@ class Delivery:
         Rematch / Close buttons, while the table still waits after that game."""
         payload = item.payload
         waiting = payload.get("game_over") and table.status == BETWEEN and payload.get("game_no") == table.game_no
-        markup = screens.rematch_keyboard(table.id, table.version, table.lang) if waiting else None
+        deal_seq = payload.get("deal_seq")
+        markup = screens.post_keyboard(table, deal_seq, rematch=bool(waiting))
         text = payload["text"]
         if "picture" in payload and not item.attempts:  # refused before: the text only
             try:  # drawing takes tens of milliseconds: off the event loop
@@ -328,7 +331,7 @@ class Delivery:
                         reply_markup=markup,
                         message_thread_id=table.thread_id or None,
                     )
-                    await self._remember_rematch(table, markup, message.message_id)
+                    await self._remember_rematch(table, bool(waiting), message.message_id, deal_seq)
                     return True
                 except TelegramError as error:
                     if isinstance(error, Forbidden) or not refused(error):  # the text would fare no better
@@ -342,13 +345,14 @@ class Delivery:
             reply_markup=markup,
             message_thread_id=table.thread_id or None,
         )
-        await self._remember_rematch(table, markup, message.message_id)
+        await self._remember_rematch(table, bool(waiting), message.message_id, deal_seq)
         return True
 
-    async def _remember_rematch(self, table, markup, message_id: int) -> None:
-        """Which message carries the Rematch buttons, so they can be taken away later."""
-        if markup is not None:
-            await self._set_setting(table, "rematch_post", [table.game_no, message_id])
+    async def _remember_rematch(self, table, waiting: bool, message_id: int, deal_seq: int | None) -> None:
+        """Which message carries the Rematch buttons (and its deal's 🔍, which stays), so
+        they can be taken away later."""
+        if waiting:
+            await self._set_setting(table, "rematch_post", [table.game_no, message_id, deal_seq])
 
     def _remember(self, chat_id: int, message_id: int, shown: tuple) -> None:
         self._last_render[(chat_id, message_id)] = shown

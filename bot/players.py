@@ -56,8 +56,9 @@ def _seat_name(seat: dict[str, Any]) -> str:
     return html.escape(display_name(seat["name"]))
 
 
-def _game_title(game: str, lang: str) -> str:
-    return t(lang, f"game.{game}")
+def _game_title(game: str, lang: str, options: dict | None = None) -> str:
+    """The game's name; with a finished game's options, as its table showed it ("Chicago")."""
+    return ui_for(game).title(options or {}, lang) if options is not None else t(lang, f"game.{game}")
 
 
 # ---------------------------------------------------------------------- /top
@@ -177,7 +178,7 @@ def history_text(games: list[FinishedGame], lang: str) -> str:
                 lang,
                 "history.row",
                 n=i,
-                game=_game_title(fg.game, lang),
+                game=_game_title(fg.game, lang, fg.options),
                 players=players,
                 result=result_line(fg, lang),
                 date=_date(fg.finished_at),
@@ -217,7 +218,7 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
         state, events = game.apply(state, seat, action)
         done = earlier + [fg.result] if game.is_over(state) else earlier
         texts += ui.posts(events, game.view(state, None), names, lang, done)
-    header = f"{_game_title(fg.game, lang)} · {', '.join(names)} · {_date(fg.finished_at)}"
+    header = f"{_game_title(fg.game, lang, fg.options)} · {', '.join(names)} · {_date(fg.finished_at)}"
     summary = "\n\n".join([header, *(html.unescape(_TAG.sub("", text)) for text in texts)])
     files.append((f"{stem}.txt", summary.encode("utf-8")))
     if ui.export_files is not None:  # bridge: its boards as PBN

@@ -83,8 +83,9 @@ def seat_names(seats: list[SeatRow]) -> list[str]:
 
 
 def header(table: TableRow) -> str:
-    variant = ui_for(table.game).variant_text(table.options, table.lang)
-    return t(table.lang, f"game.{table.game}") + (f" · {variant}" if variant else "")
+    ui = ui_for(table.game)
+    variant = ui.variant_text(table.options, table.lang)
+    return ui.title(table.options, table.lang) + (f" · {variant}" if variant else "")
 
 
 def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_username: str) -> Screen:
@@ -217,9 +218,18 @@ def notice(table: TableRow, key: str) -> str:
     return t(table.lang, key, game=esc(header(table)), title=title)
 
 
-def rematch_keyboard(table_id: int, version: int, lang: str) -> InlineKeyboardMarkup | None:
-    p = f"r:{table_id}:{version}:"
-    return keyboard([[(t(lang, "table.btn.rematch"), p + "rematch"), (t(lang, "table.btn.close"), p + "close")]])
+def post_keyboard(table: TableRow, deal_seq: int | None, rematch: bool) -> InlineKeyboardMarkup | None:
+    """Under a score-sheet post: "🔍 The deal" when the post ends a deal that can be
+    shown (bot.deal_view), and Rematch / Close under a game's last post while it waits."""
+    rows = []
+    if deal_seq is not None:
+        rows.append([(t(table.lang, "deal_view.btn"), f"d:{table.id}:{deal_seq}")])
+    if rematch:
+        p = f"r:{table.id}:{table.version}:"
+        rows.append(
+            [(t(table.lang, "table.btn.rematch"), p + "rematch"), (t(table.lang, "table.btn.close"), p + "close")]
+        )
+    return keyboard(rows)
 
 
 def spectator_screen(table: TableRow, seats: list[SeatRow], state: object, leaving: bool = False) -> Screen:

@@ -33,13 +33,14 @@ import random
 import time
 from dataclasses import dataclass
 from concurrent.futures.process import BrokenProcessPool
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, TypeVar
 
 from bot.games import playable
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
 ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
@@ -177,6 +178,11 @@ class Thinker:
             return decide(game_name, view, legal, seed, "easy")
         except Exception:
             return legal[0]
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        """Other CPU-bound work of the bot (a deal's double-dummy analysis) in the same
+        workers, off the event loop; ``function`` must be importable by name (pickled)."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), function, *args)
 
     def stop(self) -> None:
         """The bot is stopping: a decision its workers fail from now on is cancelled."""

@@ -85,7 +85,9 @@ async def my_tables_text(service: TableService, user_id: int, lang: str) -> str:
         seats, mine = await service.seat_of(table.id, user_id)
         title = esc(display_name(table.settings.get("title") or "", TITLE_WIDTH))
         lines.append("")
-        lines.append(t(lang, "mytables.table", n=number, game=esc(t(lang, f"game.{table.game}")), title=title))
+        lines.append(
+            t(lang, "mytables.table", n=number, game=esc(ui_for(table.game).title(table.options, lang)), title=title)
+        )
         lines.append(await _whose_turn(service, table, seats, mine, lang))
         link = group_message_link(table)
         if link:

@@ -205,3 +205,28 @@ def analyse_record(record: Any) -> JsonDict:
     except ModuleNotFoundError:
         raise RecordError(None, f"{game.name} has no deal analysis") from None
     return {"game": game.name, "deals": module.analyse(record)}
+
+
+def has_deal_analysis(game_name: str) -> bool:
+    """Whether ``engine.<game>.analysis`` exists (durak and the score-only sheets: no)."""
+    import importlib.util
+
+    return importlib.util.find_spec(f"engine.{game_name}.analysis") is not None
+
+
+def analyse_last_finished_deal(record: Any) -> JsonDict | None:
+    """The analysis of the last deal of ``record`` that came to its end (a record may end
+    in the first actions of the next deal), or None when none did. Only a finished deal
+    is analysed: its hands may be shown to anyone who did not see them at the table.
+    Raises ``RecordError`` like ``analyse_record``."""
+    import importlib
+
+    game, deals = deals_of(record)
+    finished = [deal for deal in deals if deal.finished]
+    if not finished:
+        return None
+    try:
+        module = importlib.import_module(f"engine.{game.name}.analysis")
+    except ModuleNotFoundError:
+        raise RecordError(None, f"{game.name} has no deal analysis") from None
+    return module.analyse_deal(finished[-1])  # type: ignore[no-any-return]

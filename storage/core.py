@@ -508,6 +508,27 @@ class SqlRepository:
                 user_id=user_id,
             )
 
+    # --- deal analyses -----------------------------------------------------------
+    async def get_deal_analysis(self, table_id: int, seq: int) -> dict[str, Any] | None:
+        row = await self._read().fetchrow(
+            "SELECT analysis FROM deal_analyses WHERE table_id = :table_id AND seq = :seq",
+            table_id=table_id,
+            seq=seq,
+        )
+        return loads(row["analysis"]) if row else None
+
+    async def put_deal_analysis(self, table_id: int, seq: int, analysis: dict[str, Any]) -> None:
+        async with self._write() as db:
+            await db.execute(
+                """INSERT INTO deal_analyses (table_id, seq, analysis, created_at)
+                   VALUES (:table_id, :seq, :analysis, :now)
+                   ON CONFLICT (table_id, seq) DO NOTHING""",
+                table_id=table_id,
+                seq=seq,
+                analysis=dumps(analysis),
+                now=time.time(),
+            )
+
     # --- the action log ------------------------------------------------------
     async def commit_actions(
         self,

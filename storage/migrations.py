@@ -227,6 +227,18 @@ INSERT INTO inbox (update_id, stored_at, taken_at, handled_at)
 DROP TABLE processed_updates;
 """
 
+# The "🔍 The deal" analyses, computed once per finished deal: ``seq`` is the action that
+# ended the deal (or one a little after it), ``analysis`` the JSON of engine.<game>.analysis.
+V8 = """
+CREATE TABLE deal_analyses (
+    table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    analysis    TEXT    NOT NULL,
+    created_at  REAL    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
@@ -236,6 +248,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (5, V5),
     (6, V6),
     (7, V7),
+    (8, V8),
 ]
 
 SCHEMA_VERSION_DDL = """

@@ -232,6 +232,18 @@ INSERT INTO inbox (update_id, stored_at, taken_at, handled_at)
 DROP TABLE processed_updates;
 """
 
+# The "🔍 The deal" analyses, computed once per finished deal: ``seq`` is the action that
+# ended the deal (or one a little after it), ``analysis`` the JSON of engine.<game>.analysis.
+V7 = """
+CREATE TABLE deal_analyses (
+    table_id    BIGINT  NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    analysis    TEXT    NOT NULL,
+    created_at  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"""
+
 # Append new migrations at the end; versions must be strictly increasing.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, V1),
@@ -240,6 +252,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (4, V4),
     (5, V5),
     (6, V6),
+    (7, V7),
 ]
 
 # pg_advisory_xact_lock key serialising migrations (b"cardbot" as a number). One key for

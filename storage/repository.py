@@ -128,6 +128,13 @@ class Repository(Protocol):
     async def set_spectator_message(self, table_id: int, user_id: int, dm_message_id: int | None) -> None:
         """The spectator's DM message the bot edits (no-op if they stopped watching)."""
 
+    # --- deal analyses ("🔍 The deal", computed once per finished deal) ------
+    async def get_deal_analysis(self, table_id: int, seq: int) -> dict[str, Any] | None:
+        """The analysis stored for the deal ended at action ``seq``, or None."""
+
+    async def put_deal_analysis(self, table_id: int, seq: int, analysis: dict[str, Any]) -> None:
+        """Store it; a second process that computed it too changes nothing."""
+
     # --- the action log ----------------------------------------------------
     async def commit_actions(
         self,

@@ -117,10 +117,16 @@ def test_lobby_options_cycle():
     with pytest.raises(KeyError):
         UI.next_option(options, "unfinished_rubber_bonus")
     assert BridgeScoreUI().next_option(options, "unfinished_rubber_bonus")["unfinished_rubber_bonus"]
-    for key in ("preset", "first_dealer", "rounding", "score_honours"):
+    assert UI.next_option(options, "scoring")["scoring"] == "chicago"
+    for key in ("preset", "first_dealer", "rounding", "score_honours", "scoring"):
         G.Options(**UI.next_option(options, key))
     rows = UI.option_rows(options, "ru")
-    assert sum(len(r) for r in rows) == 4
+    assert sum(len(r) for r in rows) == 5
+    # the paper sheet's unfinished-rubber switch only where a rubber can be left unfinished
+    paper = BridgeScoreUI()
+    assert any(key == "unfinished_rubber_bonus" for row in paper.option_rows(options, "ru") for _, key in row)
+    chicago = {**options, "scoring": "chicago"}
+    assert not any(key == "unfinished_rubber_bonus" for row in paper.option_rows(chicago, "ru") for _, key in row)
 
 
 def test_deal_post_says_what_each_summed_cell_is_made_of():

@@ -151,3 +151,37 @@ def test_seeded_computer_games_finish_under_the_rule():
             assert steps < 3000
         assert G.result(s) is not None
     assert windows > 0 and early > 0  # the rule came up, and the computers used it
+
+
+# ------------------------------------------------------------------------------ the texts
+def test_the_dm_and_group_texts_show_the_throw_in_as_it_happens():
+    """Seat 0 (Аня) attacks 7♦; the window is open while Борис has not covered: Вера's DM
+    asks her to throw in now, the group and Борис see who may; after her 7♥ every card
+    on the table says whose it is."""
+    from bot.games.durak.ui import group_text, hand_text
+
+    names = ["Аня", "Борис", "Вера"]
+    hands = [["7D", "QS"], ["8D", "9D", "KH", "AH"], ["7H", "JS"]]
+    s = mk(ANY, n=3, hands=hands, trump_card="6C", trump_in_stock=False)
+    s, _ = play(s, (0, "attack 7D"))
+    vera = hand_text(G.view(s, 2), names, "ru", "Дурак", G.legal_actions(s, 2))
+    assert "👉 Борис ещё отбивается. Подкинете сейчас или пас?" in vera
+    boris = hand_text(G.view(s, 1), names, "ru", "Дурак", G.legal_actions(s, 1))
+    assert "Борис отбивается; подкинуть сначала может: Вера" in boris
+    assert "Борис is covering; may throw in first: Вера" in group_text(G.view(s, None), names, "en", "Durak")
+    s, _ = play(s, (2, "throw 7H"))
+    boris = hand_text(G.view(s, 1), names, "ru", "Дурак", G.legal_actions(s, 1))
+    assert "7♦ (Аня) ← … · 7♥ (Вера) ← …" in boris
+    assert "  7♥ (Вера) ← …" in group_text(G.view(s, None), names, "ru", "Дурак")
+
+
+def test_the_lobby_offers_the_throw_in_rule():
+    from bot.games.durak.ui import next_option, option_rows, variant_text
+
+    options = G.Options().model_dump()
+    assert ("подкидывание: в любой момент, пока отбиваются", "throw_in") in option_rows(options, "ru")[-1]
+    covered = next_option(options, "throw_in")
+    assert covered["throw_in"] == "all_covered" and G.Options(**covered).throw_in == "all_covered"
+    assert "throw-ins: only once every card is covered" in variant_text(covered, "en")
+    assert "подкидывание" not in variant_text(options, "ru")  # the default goes unsaid
+    assert next_option(covered, "throw_in")["throw_in"] == "any_time"

@@ -155,6 +155,8 @@ PROTOCOL_METHODS = (
     "add_spectator",
     "remove_spectator",
     "get_spectators",
+    "get_deal_analysis",
+    "put_deal_analysis",
     "set_spectator_message",
     "commit_actions",
     "load_actions",

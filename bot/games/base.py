@@ -27,6 +27,7 @@ ExportFiles = Callable[[list, list[str], str, str], list[tuple[str, bytes]]]
 # from another module is bound by an assignment (``draw_picture = king_picture``), not by an
 # import alone: ``ruff --fix`` removes an import nothing in the module uses.
 MODULE_FUNCTIONS = (
+    "title",
     "variant_text",
     "lobby_lines",
     "option_rows",
@@ -38,6 +39,7 @@ MODULE_FUNCTIONS = (
     "picture",
     "draw_picture",
     "result_line",
+    "deal_record_text",
 )
 # the ones without a default: every game shows its table, its hands and its buttons (a
 # score-only table has no hands: GameUI.hand_text shows it the group's message)
@@ -75,6 +77,9 @@ class GameUI:
     # The game's tables as files for other programs (``/export``, /history's files), or
     # None: the game has none.
     export_files: ExportFiles | None = None
+    # "🔍 The deal" (bot.deal_view): deal_record_text(analysis of one deal, names, lang) ->
+    # the DM's HTML; None: the game has no deal analysis (durak, the score sheets).
+    deal_record_text: Callable[[dict, list[str], str], str] | None = None
     # Players at a table of this game in the benchmarks (bench/); 0: a score-only sheet,
     # not benchmarked.
     bench_players = 0
@@ -99,6 +104,11 @@ class GameUI:
     )
 
     # ---------------------------------------------------------------- lobby
+    def title(self, options: dict, lang: str) -> str:
+        """The game's name as a table with these options shows it (bridge: "Chicago" when
+        it scores four-deal rounds)."""
+        return t(lang, f"game.{self.name}")
+
     def variant_text(self, options: dict, lang: str) -> str:
         """Short description of the options for headers, e.g. "podkidnoy, 36 cards"."""
         return ""

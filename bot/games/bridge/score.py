@@ -11,7 +11,7 @@ from functools import partial
 from bot.games import register_ui
 from bot.games.base import GameUI, Rows
 from bot.games.bridge import ui
-from bot.games.bridge.sheet_posts import deal_post, final_post, sheet_picture, sheet_pre
+from bot.games.bridge.sheet_posts import deal_post, final_post, over_title, sheet_picture, sheet_pre
 from bot.games.bridge.texts import SEATS, bid_text, sheet_summary, side_name, strain_text
 from bot.i18n import t
 from bot.render.common import chunk, esc
@@ -22,7 +22,7 @@ def pending_text(view: dict, lang: str) -> str | None:
     if not p:
         return None
     if p.get("stop"):
-        return t(lang, "bridge.score.entry_stop")
+        return t(lang, "bridge.score.entry_stop_chicago" if view["sheet"].get("chicago") else "bridge.score.entry_stop")
     if p.get("passed_out"):
         return t(lang, "bridge.score.entry_passed")
     parts = [p["declarer"]]
@@ -41,7 +41,7 @@ def pending_text(view: dict, lang: str) -> str | None:
 def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     if view["phase"] == "over":
-        lines.append(t(lang, "bridge.result.title"))
+        lines.append(over_title(view["sheet"], lang))
         lines.append(sheet_summary(view["sheet"], lang))
         return "\n".join(lines)
     lines.append(t(lang, "bridge.score.dealer", seat=SEATS[view["dealer"]]))
@@ -78,6 +78,8 @@ def action_rows(legal: list[str], view: dict, lang: str, mode: str, names: list[
                 main.append((t(lang, "bridge.score.btn.aces", side=side_name(args[0], lang)), i))
             else:
                 main.append((t(lang, "bridge.score.btn.honours", side=side_name(args[0], lang), held=args[1]), i))
+        elif verb == "stop" and view["sheet"].get("chicago"):
+            tail.append((t(lang, "bridge.score.btn.stop_chicago"), i))
         elif verb in ("passed_out", "undo", "stop", "confirm", "cancel"):
             tail.append((t(lang, f"bridge.score.btn.{verb}"), i))
     width = (
@@ -106,6 +108,12 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
 variant_text = ui.variant_text
 lobby_lines = ui.lobby_lines
 result_line = ui.result_line
+
+
+def title(options: dict, lang: str) -> str:
+    return t(lang, "game.bridge_score_chicago" if options.get("scoring") == "chicago" else "game.bridge_score")
+
+
 # the lobby of the played game, with the paper sheet's own switch
 option_rows = partial(ui.option_rows, paper=True)
 next_option = partial(ui.next_option, paper=True)
@@ -117,6 +125,7 @@ class BridgeScoreUI(GameUI, module=sys.modules[__name__]):
     order = 104
     group_controls = True
     score_for = "bridge"
+    score_presets = ui.TABLE_PRESETS  # /score chicago
     rules_of = "bridge"
 
 

@@ -109,17 +109,23 @@ def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
     return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
 
 
+def over_title(sheet: dict, lang: str, stopped: bool = False) -> str:
+    """ "The rubber is over", or the Chicago's own words."""
+    key = "bridge.result.stopped" if stopped else "bridge.result.title"
+    return t(lang, key + ("_chicago" if sheet.get("chicago") else ""))
+
+
 def final_post(result: dict, sheet: dict, names: list[str] | None, lang: str) -> str:
     if "forfeit" in result and names:
         winner = "EW" if result["forfeit"] % 2 == 0 else "NS"
         lines = [
-            t(lang, "bridge.result.title"),
+            over_title(sheet, lang),
             t(lang, "bridge.result.forfeit", name=name_of(names, result["forfeit"]), side=side_name(winner, lang)),
         ]
     elif not result.get("complete"):
-        lines = [t(lang, "bridge.result.stopped")]
+        lines = [over_title(sheet, lang, stopped=True)]
     else:
-        lines = [t(lang, "bridge.result.title")]
+        lines = [over_title(sheet, lang)]
     if not result.get("complete"):
         # what stopping wrote (the forfeit's rubber bonus, the unfinished-rubber premiums)
         last = [

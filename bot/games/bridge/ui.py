@@ -9,9 +9,10 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
+from bot.games.bridge import deal_record
 from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.games.bridge.picture import bridge_picture
-from bot.games.bridge.sheet_posts import deal_post, final_post, sheet_picture
+from bot.games.bridge.sheet_posts import deal_post, final_post, over_title, sheet_picture
 from bot.games.bridge.texts import (
     SEATS,
     SUIT_ORDER,
@@ -74,7 +75,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines.append(sheet_summary(view["sheet"], lang))
     if view["phase"] == "over":
         lines.append("")
-        lines.append(t(lang, "bridge.result.title"))
+        lines.append(over_title(view["sheet"], lang))
     else:
         lines.append(_waiting(view, names, lang))
     return "\n".join(lines)
@@ -141,7 +142,7 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     lines += ["  " + line for line in suit_lines(view.get("hand", []))]
     phase = view["phase"]
     if phase == "over":
-        lines.append(t(lang, "bridge.result.title"))
+        lines.append(over_title(view["sheet"], lang))
     elif legal:
         if phase == "auction":
             lines.append(t(lang, "bridge.prompt.auction"))
@@ -207,6 +208,13 @@ def action_rows(
 # ------------------------------------------------------------------------- lobby
 PRESETS = ["seed", "acbl"]
 ROUNDING = ["half_up", "down", "none"]
+SCORING = ["rubber", "chicago"]
+# /chicago opens a bridge table that scores four-deal rounds (§7.8)
+TABLE_PRESETS: dict[str, dict] = {"chicago": {"scoring": "chicago"}}
+
+
+def title(options: dict, lang: str) -> str:
+    return t(lang, "game.bridge_chicago" if options.get("scoring") == "chicago" else "game.bridge")
 
 
 def variant_text(options: dict, lang: str) -> str:
@@ -215,7 +223,10 @@ def variant_text(options: dict, lang: str) -> str:
 
 def lobby_lines(options: dict, lang: str) -> list[str]:
     """What the scoring preset changes, in the values a bridge player knows (§5.4)."""
-    return [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}")]
+    lines = [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}")]
+    if options.get("scoring") == "chicago":
+        lines.append(t(lang, "bridge.scoring_line.chicago"))
+    return lines
 
 
 def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
@@ -229,20 +240,20 @@ def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
             (t(lang, "bridge.opt.first_dealer", seat=options["first_dealer"]), "first_dealer"),
             (t(lang, "bridge.opt.rounding", mode=t(lang, f"bridge.rounding.{options['rounding']}")), "rounding"),
         ],
-        [flag("score_honours")],
+        [(t(lang, f"bridge.opt.scoring.{options.get('scoring', 'rubber')}"), "scoring"), flag("score_honours")],
     ]
-    if paper:
+    if paper and options.get("scoring", "rubber") == "rubber":  # a Chicago deal is never left half-way
         rows.append([flag("unfinished_rubber_bonus")])
     return rows
 
 
 def next_option(options: dict, key: str, paper: bool = False) -> dict:
     new = dict(options)
-    cycles = {"preset": PRESETS, "first_dealer": list(SEATS), "rounding": ROUNDING}
+    cycles = {"preset": PRESETS, "first_dealer": list(SEATS), "rounding": ROUNDING, "scoring": SCORING}
     flags = ("score_honours", "unfinished_rubber_bonus") if paper else ("score_honours",)
     if key in cycles:
         values = cycles[key]
-        new[key] = values[(values.index(options[key]) + 1) % len(values)]
+        new[key] = values[(values.index(options.get(key, values[0])) + 1) % len(values)]
     elif key in flags:
         new[key] = not options.get(key)
     else:
@@ -272,11 +283,13 @@ def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict
 # borrowed from the modules they live in, under the manifest's names
 result_line = partnership_result_line
 draw_picture = bridge_picture
+deal_record_text = deal_record.deal_record_text
 
 
 class BridgeUI(GameUI, module=sys.modules[__name__]):
     name = command = "bridge"
     order = 5
+    table_presets = TABLE_PRESETS
     seat_names = SEATS
     words = WORDS
     export_files = staticmethod(pbn_files)

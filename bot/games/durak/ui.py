@@ -24,13 +24,25 @@ def variant_text(options: dict, lang: str) -> str:
         parts.append(t(lang, "durak.opt.blind_beating"))
     if options.get("first_bout_five"):
         parts.append(t(lang, "durak.opt.first_bout_five"))
+    if options.get("throw_in", "any_time") != "any_time":
+        parts.append(_throw_in_text(options, lang))
     return ", ".join(parts)
 
 
-def _table_lines(view: dict) -> list[str]:
+def _throw_in_text(options: dict, lang: str) -> str:
+    value = options.get("throw_in", "any_time")
+    return t(lang, "durak.opt.throw_in") + ": " + t(lang, f"durak.opt.throw_in.{value}")
+
+
+def _table_lines(view: dict, names: list[str]) -> list[str]:
+    """The attack cards and their covers. Once more than one player has put cards on the
+    table (a throw-in, a transfer), each card says whose it is ("8♠ (Борис) ← …")."""
     lines = []
+    owners = {pair.get("by") for pair in view["table"]}
     for pair in view["table"]:
         attack = label(pair["attack"])
+        if len(owners) > 1 and pair.get("by") is not None:
+            attack += f" ({esc(names[pair['by']])})"
         if pair["cover"] and not pair["hidden"]:
             lines.append(f"{attack} ← {label(pair['cover'])}")
         elif pair["hidden"]:
@@ -69,14 +81,25 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
         lines.append(f"{turn}{seat + 1}. {esc(name)} — {count}{(' · ' + role) if role else ''}")
     if view["table"]:
         lines.append(t(lang, "durak.on_table"))
-        lines += ["  " + line for line in _table_lines(view)]
+        lines += ["  " + line for line in _table_lines(view, names)]
     if view["phase"] == "over":
         lines.append("")
         lines.append(result_text(view["result"], names, lang))
     elif view["to_act"]:
-        who = ", ".join(esc(names[s]) for s in view["to_act"])
-        lines.append(t(lang, f"durak.waiting.{view['phase']}", who=who))
+        lines.append(_waiting(view, names, lang))
     return "\n".join(lines)
+
+
+def _covering(view: dict) -> bool:
+    """A throw-in window while the defender is still covering (``throw_in = any_time``)."""
+    return view["phase"] == "throw" and any(p["cover"] is None and not p["hidden"] for p in view["table"])
+
+
+def _waiting(view: dict, names: list[str], lang: str) -> str:
+    who = ", ".join(esc(names[s]) for s in view["to_act"])
+    if _covering(view):
+        return t(lang, "durak.waiting.throw_covering", who=who, defender=esc(names[view["defender"]]))
+    return t(lang, f"durak.waiting.{view['phase']}", who=who)
 
 
 def result_text(result: dict | None, names: list[str], lang: str) -> str:
@@ -98,16 +121,19 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     others = [f"{esc(names[s])}: {view['hand_counts'][s]}" for s in range(len(names)) if s != seat]
     lines.append(t(lang, "durak.others", counts=", ".join(others)))
     if view["table"]:
-        lines.append(t(lang, "durak.on_table") + " " + " · ".join(_table_lines(view)))
+        lines.append(t(lang, "durak.on_table") + " " + " · ".join(_table_lines(view, names)))
     lines.append(t(lang, "durak.your_cards", cards=cards_text(view.get("hand", []))))
     if view["phase"] == "over":
         lines.append(result_text(view["result"], names, lang))
     elif legal:
-        helper = view["phase"] == "throw" and seat != view.get("attacker")
-        lines.append("👉 " + t(lang, "durak.prompt.throw_other" if helper else f"durak.prompt.{view['phase']}"))
+        if _covering(view):
+            prompt = t(lang, "durak.prompt.throw_covering", defender=esc(names[view["defender"]]))
+        else:
+            helper = view["phase"] == "throw" and seat != view.get("attacker")
+            prompt = t(lang, "durak.prompt.throw_other" if helper else f"durak.prompt.{view['phase']}")
+        lines.append("👉 " + prompt)
     elif view["to_act"]:
-        who = ", ".join(esc(names[s]) for s in view["to_act"])
-        lines.append(t(lang, f"durak.waiting.{view['phase']}", who=who))
+        lines.append(_waiting(view, names, lang))
     return "\n".join(lines)
 
 
@@ -168,6 +194,7 @@ OPTION_CYCLES: dict[str, list[str | int]] = {
     "deck_size": [36, 52, 24],
 }
 OPTION_FLAGS = ("trumps", "two_decks", "blind_beating", "first_bout_five")
+THROW_IN = ["any_time", "all_covered"]
 
 
 def option_rows(options: dict, lang: str) -> Rows:
@@ -181,6 +208,7 @@ def option_rows(options: dict, lang: str) -> Rows:
         ],
         [flag("trumps"), flag("two_decks")],
         [flag("blind_beating"), flag("first_bout_five")],
+        [(_throw_in_text(options, lang), "throw_in")],
     ]
 
 
@@ -191,6 +219,8 @@ def next_option(options: dict, key: str) -> dict:
         new[key] = values[(values.index(options[key]) + 1) % len(values)]
     elif key in OPTION_FLAGS:
         new[key] = not options[key]
+    elif key == "throw_in":
+        new[key] = THROW_IN[(THROW_IN.index(options.get(key, "any_time")) + 1) % len(THROW_IN)]
     else:
         raise KeyError(key)
     return new

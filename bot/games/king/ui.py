@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
+from bot.games.king import deal_record
 from bot.games.base import GameUI, Rows
 from bot.games.king.picture import king_picture
 from bot.i18n import t
@@ -420,6 +421,7 @@ def result_line(result: dict, names: list[str], lang: str) -> str:
 
 # borrowed from the modules they live in, under the manifest's names
 draw_picture = king_picture
+deal_record_text = deal_record.deal_record_text
 
 
 class KingUI(GameUI, module=sys.modules[__name__]):

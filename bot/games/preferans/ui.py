@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
+from bot.games.preferans import deal_record
 from bot.games.base import GameUI, Rows, settlement_result_line
 from bot.games.preferans.picture import preferans_picture
 from bot.i18n import t
@@ -420,6 +421,7 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
 # borrowed from the modules they live in, under the manifest's names
 result_line = settlement_result_line
 draw_picture = preferans_picture
+deal_record_text = deal_record.deal_record_text
 
 
 class PreferansUI(GameUI, module=sys.modules[__name__]):

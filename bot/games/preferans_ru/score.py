@@ -25,6 +25,13 @@ from engine.preferans_ru.sheet import SUIT, WORDS, sheet_text, shown
 LETTERS = "ABCD"
 POOLS = (10, 20, 30, 40, 50)
 HALF_CHOICES: tuple[tuple[int, ...], ...] = ((6, 7), (6,), ())
+# the table conventions of §7.1: their values in the order a button cycles them
+CONVENTIONS: dict[str, tuple[str, ...]] = {
+    "whist_quota": ("shared", "personal"),
+    "raspasy_reset": ("any_deal", "made_game", "made_8_or_misere"),
+    "consolation_rate": ("price", "ten"),
+    "raspasy_tie": ("full", "split"),
+}
 # /score <alias>: the three systems open the sheet with their preset
 PRESETS: dict[str, dict[str, Any]] = {system: {"system": system} for system in SYSTEMS}
 
@@ -197,14 +204,36 @@ def action_rows(legal: list[str], view: dict[str, Any], lang: str, mode: str, na
     return chunk(main, size) + ([tail] if tail else []), []
 
 
+def conventions_shown(full: PreferansRuOptions) -> list[str]:
+    """The §7.1 conventions that change something at this table: the end of a распасы run
+    only where the run counts (a price progression, or exits above 6), the consolation
+    rate only in Ростов, the tie only with распасы on whists."""
+    shown = ["whist_quota"]
+    if full.raspasy_progression != "none" or set(full.raspasy_exit) != {6}:
+        shown.append("raspasy_reset")
+    if full.system == "rostov":
+        shown.append("consolation_rate")
+    if full.raspasy == "whists":
+        shown.append("raspasy_tie")
+    return shown
+
+
+def _convention_label(full: PreferansRuOptions, key: str, lang: str) -> str:
+    return t(lang, f"prefru_score.opt.{key}.{getattr(full, key)}")
+
+
 def variant_text(options: dict[str, Any], lang: str) -> str:
+    """The system and pool, then every convention the table plays otherwise than §6."""
     full = PreferansRuOptions.model_validate(options)
-    return t(lang, "prefru_score.variant", system=t(lang, f"prefru_score.system.{full.system}"), pool=full.pool)
+    text = t(lang, "prefru_score.variant", system=t(lang, f"prefru_score.system.{full.system}"), pool=full.pool)
+    changed = [key for key in conventions_shown(full) if getattr(full, key) != CONVENTIONS[key][0]]
+    return ", ".join([text, *(_convention_label(full, key, lang) for key in changed)])
 
 
 def option_rows(options: dict[str, Any], lang: str) -> Rows:
     full = PreferansRuOptions.model_validate(options)
     half = ",".join(str(level) for level in full.half_whist) or t(lang, "prefru_score.opt.none")
+    conventions = [(_convention_label(full, key, lang), key) for key in conventions_shown(full)]
     return [
         [
             (t(lang, f"prefru_score.system.{full.system}"), "system"),
@@ -214,19 +243,26 @@ def option_rows(options: dict[str, Any], lang: str) -> Rows:
             (t(lang, f"prefru_score.opt.overflow.{full.pool_overflow}"), "pool_overflow"),
             (t(lang, "prefru_score.opt.half", levels=half), "half_whist"),
         ],
+        *chunk(conventions, 2),
     ]
 
 
 def next_option(options: dict[str, Any], key: str) -> dict[str, Any]:
     """Cycle one lobby option. A new system brings its whole preset (§6.6); the pool size,
-    help and half-whist chosen in the lobby stay."""
+    help, half-whist and the conventions chosen in the lobby stay where the new system
+    plays them (a Ростов-only one goes back to its default elsewhere)."""
     full = PreferansRuOptions.model_validate(options)
     kept: dict[str, Any] = {"pool": full.pool, "pool_overflow": full.pool_overflow, "half_whist": full.half_whist}
     if key == "system":
-        kept["system"] = SYSTEMS[(SYSTEMS.index(full.system) + 1) % len(SYSTEMS)]
+        system = SYSTEMS[(SYSTEMS.index(full.system) + 1) % len(SYSTEMS)]
+        applies = conventions_shown(PreferansRuOptions(system=system))
+        kept.update({"system": system, **{k: getattr(full, k) for k in CONVENTIONS if k in applies}})
         return PreferansRuOptions.model_validate(kept).model_dump(mode="json")
     new = full.model_dump()
-    if key == "pool":
+    if key in CONVENTIONS and key in conventions_shown(full):
+        values = CONVENTIONS[key]
+        new[key] = values[(values.index(getattr(full, key)) + 1) % len(values)]
+    elif key == "pool":
         new["pool"] = POOLS[(POOLS.index(full.pool) + 1) % len(POOLS)] if full.pool in POOLS else POOLS[0]
     elif key == "pool_overflow":
         new["pool_overflow"] = "mountain" if full.pool_overflow == "help" else "help"

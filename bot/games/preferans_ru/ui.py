@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from bot.games import register_ui
+from bot.games.preferans_ru import deal_record
 from bot.games.base import GameUI, Rows
 from bot.games.preferans_ru import score
 from bot.games.preferans_ru.picture import preferans_ru_picture
@@ -265,6 +266,7 @@ variant_text = score.variant_text
 picture = score.picture
 result_line = score.result_line
 draw_picture = preferans_ru_picture
+deal_record_text = deal_record.deal_record_text
 
 
 class PreferansRuUI(GameUI, module=sys.modules[__name__]):

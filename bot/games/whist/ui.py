@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from bot.games import register_ui
+from bot.games.whist import deal_record
 from bot.games.base import GameUI, Rows, partnership_result_line
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
@@ -353,6 +354,7 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
 
 
 result_line = partnership_result_line
+deal_record_text = deal_record.deal_record_text
 
 
 class WhistUI(GameUI, module=sys.modules[__name__]):
