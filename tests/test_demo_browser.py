@@ -153,10 +153,20 @@ class Page:
         return self.driver.execute_script(NEWEST_JS, chat_id)
 
     def after(self, chat_id: int, after: int, selector: str) -> list:
-        """The elements matching ``selector`` in the chat's bot messages newer than ``after``."""
-        messages = self.bot_messages(chat_id)
-        newer = [m for m in messages if int(m.get_attribute("data-message")) > after]
-        return [element for m in newer for element in m.find_elements(self.By.CSS_SELECTOR, selector)]
+        """The elements matching ``selector`` in the chat's bot messages newer than ``after``.
+        A message the page redraws meanwhile (an edit of its buttons) is read again."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for attempt in range(5):
+            try:
+                messages = self.bot_messages(chat_id)
+                newer = [m for m in messages if int(m.get_attribute("data-message")) > after]
+                return [element for m in newer for element in m.find_elements(self.By.CSS_SELECTOR, selector)]
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+        raise AssertionError("unreachable")
 
     def buttons_after(self, chat_id: int, after: int, starts: str) -> list:
         """The buttons whose text starts with ``starts`` under bot messages newer than ``after``."""

@@ -120,7 +120,8 @@ async def test_whole_game_one_human_three_computers(bot, fake_telegram):
     total_line = next(line for line in final.text.splitlines() if line.strip().startswith("Итого"))
     assert [int(x) for x in total_line.split()[1:]] == totals + [sum(totals)]
     assert sum(totals) in (0, -8, 16)
-    assert [text for text, _ in fake.buttons(final)] == ["🔁 Ещё партию", "Закрыть стол"]
+    # the last deal's 🔍 (bot.deal_view), then Rematch / Close
+    assert [text for text, _ in fake.buttons(final)] == ["🔍 Разбор сдачи", "🔁 Ещё партию", "Закрыть стол"]
     # the group budget held at human pace
     stamps = [c.t for c in fake.group_sends_and_edits(GROUP)]
     assert max(sum(1 for s in stamps if t0 <= s < t0 + 60) for t0 in stamps) <= 20
