@@ -127,6 +127,9 @@ def consequences(
     names = seat_names(seats)
     view = game.view(after, None)
     texts = ui.posts(events, view, names, table.lang, history)
+    deal_seq = version if texts and deal_view.ends_shown_deal(table.game, events) else None
+    if deal_seq is not None:  # the players' hand messages offer it from now on
+        fields["settings"] = {**table.settings, **fields.get("settings", {}), "last_deal": [table.game_no, deal_seq]}
     after_posts: list[OutboxItem] = []
     if next_deal(ui, before, events):
         # the previous deal's sheet was posted below the table: the table follows it
@@ -154,7 +157,7 @@ def consequences(
         texts=texts,
         picture=ui.picture(events, view, names, table.lang) if texts else None,
         lang=table.lang,
-        deal_seq=version if texts and deal_view.ends_shown_deal(table.game, events) else None,
+        deal_seq=deal_seq,
     )
 
 

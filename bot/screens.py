@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from bot.games import ui_for
+from bot.games.base import Rows
 from bot.i18n import t
 from bot.links import group_message_link
 from bot.render.common import COMPUTER_MARK, TITLE_WIDTH, display_name, esc, keyboard
@@ -153,13 +154,21 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
 
 
 def _action_keyboard(
-    table: TableRow, seats: list[SeatRow], legal: list[str], view: dict, mode: str
+    table: TableRow, seats: list[SeatRow], legal: list[str], view: dict, mode: str, extra: Rows | None = None
 ) -> InlineKeyboardMarkup | None:
     action_rows, switches = ui_for(table.game).action_rows(legal, view, table.lang, mode, seat_names(seats))
     rows = [[(label, f"a:{table.id}:{table.version}:{move_key(legal[i])}") for label, i in row] for row in action_rows]
     if switches:
         rows.append([(label, f"u:{table.id}:{table.version}:{m}") for label, m in switches])
-    return keyboard(rows)
+    return keyboard([*rows, *(extra or [])])
+
+
+def last_deal_rows(table: TableRow) -> Rows:
+    """A player's "🔍 The last deal" (bot.deal_view) once a deal of this game has ended."""
+    last = table.settings.get("last_deal")
+    if not last or last[0] != table.game_no or table.status == CLOSED:
+        return []
+    return [[(t(table.lang, "deal_view.btn_last"), f"d:{table.id}:{last[1]}")]]
 
 
 def group_table(table: TableRow, seats: list[SeatRow], state, thinking: int | None = None) -> Screen:
@@ -199,7 +208,7 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
     if table.status == CLOSED:  # cancelled, or the bot left the group: nothing to press
         text += "\n" + t(table.lang, "table.closed")
-    return Screen(text, _action_keyboard(table, seats, legal, view, mode))
+    return Screen(text, _action_keyboard(table, seats, legal, view, mode, last_deal_rows(table)))
 
 
 def ping(table: TableRow, reminder: bool = False) -> str:

@@ -109,6 +109,12 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     answer = await bot.press(silent, post, "🔍 Разбор сдачи")
     assert answer.show_alert and not fake.messages(silent.id)
 
+    # the players' hand messages offer it too from now on, and it works there
+    hand = await bot.hand_message(table.id, anya)
+    assert ("🔍 Разбор прошлой сдачи", data) in fake.buttons(hand)
+    bot.clock.advance(61)
+    answer = await bot.press(anya, hand, "🔍 Разбор прошлой сдачи")
+    assert not answer.show_alert and fake.last_message(anya.id).text == shown.text
     # in a private chat only a seated player's press counts
     answer = await bot.press_raw(stranger, stranger.id, fake.last_message(stranger.id).message_id, data)
     assert "под сообщением стола" in answer.text

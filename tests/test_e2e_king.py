@@ -55,7 +55,7 @@ class Watcher:
         for user in self.users:
             seat = next(s.seat for s in seats if s.user_id == user.id)
             hand = await bot.hand_message(self.table_id, user)
-            labels = [text for text, _ in bot.fake.buttons(hand)]
+            labels = [text for text, data in bot.fake.buttons(hand) if data.startswith("a:")]
             legal = G.legal_actions(state, seat)
             assert labels == [action_label(a, "ru") for a in _button_order(legal)], (labels, legal)
             if view["phase"] == "choose" and legal:
