@@ -81,3 +81,33 @@ def test_the_easy_declarer_keeps_a_contract_its_hand_barely_makes():
     legal = GAME.legal_actions(state, 0)
     chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
     assert chosen in ("contract 6S", "contract 7S") or not chosen.endswith("S")
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_no_whist_against_a_ten_the_declarer_bid_on_sure_tricks(level):
+    """Issue 31: A bids 10♠ (eight spades and the top clubs), B holds every heart and C
+    every diamond. A declarer bids a ten on ten sure tricks, and in every layout where
+    his hand holds them the defence takes nothing: neither defender whists (each would
+    write the shortfall)."""
+    state = whist_state("10S", "10S")
+    for _ in range(2):
+        if state.phase != "whist":
+            break
+        seat = GAME.to_act(state)[0]
+        legal = GAME.legal_actions(state, seat)
+        choice = GAME.computer_action(GAME.view(state, seat), legal, random.Random(1), level=level)
+        assert choice == "pass", (seat, choice)
+        state, _ = GAME.apply(state, seat, choice)
+
+
+def test_sure_tricks_count_only_what_runs_from_the_top():
+    from engine.preferans_ru.ai_eval import estimate, sure_tricks
+
+    solid = "AS KS QS JS TS 9S 8S 7S AC KC".split()
+    assert sure_tricks(solid, "S") == 10
+    # two trumps and a long side suit: the quick count says ten, the defenders ruff
+    thin = "AS KS AD KD QD 9D 8D 7D AC KC".split()
+    assert estimate(thin, "S") >= 9 and sure_tricks(thin, "S") == 2 + 1 + 1
+    # trumps drawn by the top four, then six diamonds from the top
+    assert sure_tricks("AS KS QS JS AD KD QD JD 9D 7D".split(), "S") == 10
+    assert sure_tricks("AD KD QD JD TD AC KC QC AH KH".split(), None) == 10

@@ -142,9 +142,12 @@ def _draw_seats(
     order: list[int],
     rng: random.Random,
     per_seat: int,
+    improve: int = 0,
 ) -> tuple[Hands | None, int, int]:
     """One deal drawn seat by seat in ``order``, each hand redrawn (up to ``per_seat``
-    times) until it fits. (hands or None, total misfit, draws spent)."""
+    times) until it fits, then (``improve`` > 0) mended by up to that many swaps of one
+    card with one of the pool, each kept when it misfits no more. (hands or None, total
+    misfit, draws spent)."""
     cards = pool[:]
     out: Hands = {}
     miss = spent = 0
@@ -164,6 +167,11 @@ def _draw_seats(
                 if m == 0:
                     break
         assert best_miss is not None, "each seat draws at least once"
+        if best_miss and improve:
+            best, best_miss = _mend(
+                best, [c for c in allowed if c not in set(best)], misfit[seat], best_miss, rng, improve
+            )
+            spent += improve
         out[seat] = best
         miss += best_miss
         taken = set(best)
@@ -177,6 +185,28 @@ def _draw_seats(
     return out, miss, spent + 1
 
 
+def _mend(
+    hand: list[str], rest: list[str], misfit: Misfit, miss: int, rng: random.Random, swaps: int
+) -> tuple[list[str], int]:
+    """A hand that misfits, brought closer by random swaps (a rare fit such as a ten's
+    declarer — nearly every trump and the side aces — is one draw in thousands, but a
+    few dozen swaps away from most hands)."""
+    hand, rest = hand[:], rest[:]
+    if not rest:
+        return hand, miss
+    for _ in range(swaps):
+        i, j = rng.randrange(len(hand)), rng.randrange(len(rest))
+        hand[i], rest[j] = rest[j], hand[i]
+        m = misfit(hand)
+        if m <= miss:
+            miss = m
+            if miss == 0:
+                break
+        else:
+            hand[i], rest[j] = rest[j], hand[i]
+    return hand, miss
+
+
 def sample_fitting(
     pool: Sequence[str],
     need: Mapping[int, int],
@@ -185,6 +215,7 @@ def sample_fitting(
     misfit: Mapping[int, Misfit],
     bans: Mapping[int, set[str]] | None = None,
     tries: int = 400,
+    improve: int = 0,
 ) -> Hands:
     """One deal like ``sample_hands`` that also tries to give each seat of ``misfit`` a
     hand it scores 0 (``misfit(cards)``: how far the cards are from what the seat showed,
@@ -195,7 +226,8 @@ def sample_fitting(
     the other seats' odds (whole-deal rejection, ``sample_hands``, gives up long before
     that when two seats are limited). When ``tries`` draws find no deal where every seat
     fits, the deal that missed least is kept: a wrong bid bends the sample, never breaks
-    it. The inferred ``bans`` are dropped for the second half of the draws."""
+    it. The inferred ``bans`` are dropped for the second half of the draws. ``improve``:
+    swaps that mend the best draw of a seat that found no fit (``_mend``)."""
     if not need:
         return {}
     pool = dealable_pool(pool, need, rng)
@@ -205,7 +237,7 @@ def sample_fitting(
     best, best_miss, spent = None, None, 0
     while spent < tries:
         hands, miss, cost = _draw_seats(
-            pool, need, voids, (bans or {}) if spent < tries // 2 else {}, misfit, order, rng, per_seat
+            pool, need, voids, (bans or {}) if spent < tries // 2 else {}, misfit, order, rng, per_seat, improve
         )
         spent += cost
         if hands is not None and (best_miss is None or miss < best_miss):

@@ -32,6 +32,7 @@ from .ai_eval import (
     estimate,
     misere_danger,
     misere_safe,
+    sure_tricks,
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
 from .ai_dd import OutOfNodes, Position
@@ -47,6 +48,8 @@ WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samp
 RAISE_BY = 2  # tricks above the lowest contract by the quick count that make the easy player raise
 MISERE_PAIRS = 4  # мизер discards checked by sampled solving
 DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
+HIGH_LEVEL = 9  # from here a sampled declarer's hand must hold his contract in sure tricks
+MEND_SWAPS = 300  # ... and a hand that fits no draw is mended by swaps (such fits are rare)
 
 
 @dataclass(frozen=True)
@@ -303,13 +306,17 @@ def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
     declarer, trump, level = seen.declarer, seen.trump, seen.level or 6
 
     def promised(cards: list[str]) -> int:
-        """How far (in tenths of a trick) the declarer's hand is from his contract."""
-        return max(0, round(10 * (level - DECLARER_SLACK - estimate(cards, trump))))
+        """How far (in tenths of a trick) the declarer's hand is from his contract. A nine
+        or a ten is counted in sure tricks: the quick estimate lends such a declarer
+        tricks he would never bid on, and the samples then hand the defence tricks it
+        cannot have (both defenders whisting a solid ten)."""
+        count = sure_tricks(cards, trump) if level >= HIGH_LEVEL else estimate(cards, trump)
+        return max(0, round(10 * (level - DECLARER_SLACK - count)))
 
     pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes, deadline=budget.deadline)
     out: list[int] = []
     for _ in range(budget.samples):
-        hands = seen.sample(rng, {declarer: promised})
+        hands = seen.sample(rng, {declarer: promised}, improve=MEND_SWAPS if level >= HIGH_LEVEL else 0)
         if any(len(hands[s]) != 10 for s in seen.active):
             break
         try:

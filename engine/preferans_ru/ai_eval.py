@@ -75,6 +75,34 @@ def estimate(hand: Sequence[str], trump: str | None) -> float:
     return max(0.0, min(total, 10.0))
 
 
+def sure_tricks(hand: Sequence[str], trump: str | None) -> int:
+    """The tricks the declarer takes from the top whatever the layout, leading first: a
+    suit whose top run is at least as long as the cards the others hold in it runs in
+    full, else only its run; while the defenders may still hold a trump, a side suit
+    gives its ace at most (the second round may be ruffed). The count a nine or a ten
+    is bid on."""
+    suits = by_suit(hand)
+
+    def run(ranks: list[int]) -> int:
+        n = 0
+        for want, have in zip(range(14, 6, -1), ranks):
+            if want != have:
+                break
+            n += 1
+        return n
+
+    def solid(ranks: list[int]) -> bool:
+        """The top run outlasts the others' cards of the suit."""
+        return run(ranks) >= 8 - len(ranks)
+
+    total = 0
+    drawn = trump is None or solid(suits[trump])
+    for s, ranks in suits.items():
+        tricks = len(ranks) if solid(ranks) else run(ranks)
+        total += tricks if (s == trump or drawn) else min(tricks, 1)
+    return min(total, 10)
+
+
 def with_talon(hand: Sequence[str], unseen: Sequence[str], trump: str | None) -> float:
     """``estimate`` of the twelve cards after taking the talon, averaged over every pair
     of ``unseen`` cards the talon may be (two losers are then discarded)."""

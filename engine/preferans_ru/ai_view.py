@@ -195,7 +195,9 @@ class Seen:
             need[PILE] = pile
         return need
 
-    def sample(self, rng: random.Random, misfit: Mapping[int, Misfit] | None = None) -> dict[int, list[str]]:
+    def sample(
+        self, rng: random.Random, misfit: Mapping[int, Misfit] | None = None, improve: int = 0
+    ) -> dict[int, list[str]]:
         """One layout of every active hand: the known ones and a random deal of the rest.
         ``misfit``: per seat, how far a dealt hand is from what the auction promised (0:
         it fits); such hands are redrawn a bounded number of times, never forced
@@ -211,7 +213,7 @@ class Seen:
         if not need:
             dealt: dict[int, list[str]] = {}
         elif wanted:
-            dealt = sample_fitting(self.unseen(), need, voids, rng, wanted, bans)
+            dealt = sample_fitting(self.unseen(), need, voids, rng, wanted, bans, improve=improve)
         else:
             dealt = sample_hands(self.unseen(), need, voids, rng, None, bans)
         hands = self.known_hands()
