@@ -79,7 +79,7 @@ class DealViews:
             return "deal_view.ok.sent_already"
         self._remember(key, now)  # before the wait: a second press meanwhile gets the toast
         try:
-            deal = await self.analysis(table, seq)
+            deal = await self.analysis(table, seq, len(seats))
         except BaseException:
             self._sent.pop(key, None)
             raise
@@ -94,7 +94,7 @@ class DealViews:
             listener()
         return "deal_view.ok.sent"
 
-    async def analysis(self, table: TableRow, seq: int) -> dict[str, Any] | None:
+    async def analysis(self, table: TableRow, seq: int, players: int) -> dict[str, Any] | None:
         """The last deal finished by action ``seq``: stored, or computed once."""
         stored = await self.service.repo.get_deal_analysis(table.id, seq)
         if stored is not None:
@@ -102,18 +102,17 @@ class DealViews:
         key = (table.id, seq)
         running = self._running.get(key)
         if running is None:
-            running = asyncio.ensure_future(self._compute(table, seq))
+            running = asyncio.ensure_future(self._compute(table, seq, players))
             self._running[key] = running
             running.add_done_callback(lambda _: self._running.pop(key, None))
         return await asyncio.shield(running)
 
-    async def _compute(self, table: TableRow, seq: int) -> dict[str, Any] | None:
+    async def _compute(self, table: TableRow, seq: int, players: int) -> dict[str, Any] | None:
         actions = await self.service.repo.load_actions(table.id)
         at = next((a for a in actions if a.seq == seq), None)
         if at is None:
             return None  # no such action: a forged button
         log_ = [(a.seat, a.action) for a in actions if a.game_no == at.game_no and a.seq <= seq]
-        players = len(await self.service.repo.get_seats(table.id))
         record = make_record(table.game, players, table.options, log_)
         try:
             deal = await self.service.thinker.run(analyse_last_finished_deal, record)

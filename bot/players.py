@@ -58,7 +58,7 @@ def _seat_name(seat: dict[str, Any]) -> str:
 
 def _game_title(game: str, lang: str, options: dict | None = None) -> str:
     """The game's name; with a finished game's options, as its table showed it ("Chicago")."""
-    return ui_for(game).title(options or {}, lang) if options is not None else t(lang, f"game.{game}")
+    return ui_for(game).title(options or {}, lang)
 
 
 # ---------------------------------------------------------------------- /top

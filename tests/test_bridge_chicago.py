@@ -90,15 +90,18 @@ def test_rubber_default_unchanged():
     assert sheet.vul() == {"NS": True, "EW": False}
 
 
-def test_the_played_table_ends_after_four_deals():
+def play_round(seed: int, choose=None) -> tuple[object, list[list[dict]]]:
+    """A played Chicago table from its first deal to its end: the computers bid and play
+    (``choose(state, legal)`` may answer instead; None: leave it to them). Returns the
+    final state and every action's events."""
     import random
 
     g = get_game("bridge")
-    rng = random.Random(5)
+    rng = random.Random(seed)
     options = {"scoring": "chicago"}
     s = g.initial_state(options, 4)
     s, events = g.apply(s, None, g.new_deal(options, 4, rng, []))
-    vul_seen = [e["vulnerable"] for e in events if e["type"] == "deal"]
+    history = [events]
     for _ in range(5000):
         if g.is_over(s):
             break
@@ -107,8 +110,17 @@ def test_the_played_table_ends_after_four_deals():
             s, events = g.apply(s, None, action)
         else:
             seat = g.to_act(s)[0]
-            s, events = g.apply(s, seat, g.computer_action(g.view(s, seat), g.legal_actions(s, seat), rng))
-        vul_seen += [e["vulnerable"] for e in events if e["type"] == "deal"]
+            legal = g.legal_actions(s, seat)
+            action = (choose and choose(s, legal)) or g.computer_action(g.view(s, seat), legal, rng)
+            s, events = g.apply(s, seat, action)
+        history.append(events)
+    return s, history
+
+
+def test_the_played_table_ends_after_four_deals():
+    g = get_game("bridge")
+    s, history = play_round(5)
+    vul_seen = [e["vulnerable"] for events in history for e in events if e["type"] == "deal"]
     assert g.is_over(s) and g.result(s)["deals"] == 4
     both, none = {"NS": True, "EW": True}, {"NS": False, "EW": False}
     assert vul_seen == [none, {"NS": False, "EW": True}, {"NS": True, "EW": False}, both]
@@ -134,28 +146,13 @@ def test_the_score_only_sheet_writes_the_worked_round():
 def test_a_passed_out_fourth_deal_ends_the_played_round():
     """Three deals played, the fourth passed out: the round is over (§7.7, a passed-out
     deal is one of the four), no fifth deal is dealt."""
-    import random
-
     g = get_game("bridge")
-    rng = random.Random(11)
-    options = {"scoring": "chicago"}
-    s = g.initial_state(options, 4)
-    s, _ = g.apply(s, None, g.new_deal(options, 4, rng, []))
-    events: list = []
-    for _ in range(5000):
-        if g.is_over(s):
-            break
-        action = g.system_action(s, rng)
-        if action:
-            s, events = g.apply(s, None, action)
-            continue
-        seat = g.to_act(s)[0]
-        legal = g.legal_actions(s, seat)
-        if s.sheet.deals == 3 and "pass" in legal:
-            action = "pass"  # everyone passes the fourth deal
-        else:
-            action = g.computer_action(g.view(s, seat), legal, rng)
-        s, events = g.apply(s, seat, action)
+
+    def pass_the_fourth(state, legal):
+        return "pass" if state.sheet.deals == 3 and "pass" in legal else None  # everyone passes it
+
+    s, history = play_round(11, pass_the_fourth)
+    events = history[-1]
     assert g.is_over(s)
     assert [e["type"] for e in events][-3:] == ["passed_out", "deal_scored", "game_over"]
     assert g.result(s)["deals"] == 4

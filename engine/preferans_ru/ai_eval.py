@@ -38,15 +38,21 @@ def by_suit(hand: Sequence[str]) -> dict[str, list[int]]:
     return out
 
 
-def _top_tricks(ranks: list[int], trump_suit: bool) -> float:
-    """Tricks a suit brings from the top: A, A-K, A-K-Q…, half for a guarded king."""
-    if not ranks:
-        return 0.0
+def _top_run(ranks: list[int]) -> int:
+    """How many of the suit's cards run from the ace down without a gap (ranks highest first)."""
     run = 0
     for want, have in zip(range(14, 6, -1), ranks):
         if want != have:
             break
         run += 1
+    return run
+
+
+def _top_tricks(ranks: list[int], trump_suit: bool) -> float:
+    """Tricks a suit brings from the top: A, A-K, A-K-Q…, half for a guarded king."""
+    if not ranks:
+        return 0.0
+    run = _top_run(ranks)
     t = float(run)
     if run == 0 and ranks[0] == 13 and len(ranks) >= 2:
         t += 0.5 if not trump_suit else 1.0 if len(ranks) >= 3 else 0.5
@@ -83,22 +89,14 @@ def sure_tricks(hand: Sequence[str], trump: str | None) -> int:
     is bid on."""
     suits = by_suit(hand)
 
-    def run(ranks: list[int]) -> int:
-        n = 0
-        for want, have in zip(range(14, 6, -1), ranks):
-            if want != have:
-                break
-            n += 1
-        return n
-
     def solid(ranks: list[int]) -> bool:
         """The top run outlasts the others' cards of the suit."""
-        return run(ranks) >= 8 - len(ranks)
+        return _top_run(ranks) >= 8 - len(ranks)
 
     total = 0
     drawn = trump is None or solid(suits[trump])
     for s, ranks in suits.items():
-        tricks = len(ranks) if solid(ranks) else run(ranks)
+        tricks = len(ranks) if solid(ranks) else _top_run(ranks)
         total += tricks if (s == trump or drawn) else min(tricks, 1)
     return min(total, 10)
 
