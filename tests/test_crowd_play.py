@@ -17,8 +17,9 @@ from tests.crowd import crowd_fake_telegram, CrowdGame, ErrorLog, crowd_plays, c
 GROUP = -1001
 NAMES = ["Аня", "Борис", "Вера", "Гоша", "Даша", "Егор"]
 
-# the smallest series each game offers in its lobby; the Russian pulka is cut to a pool of
-# 4 (the lobby's least is 10) to keep the file fast
+# the smallest series each game offers in its lobby (bridge: a Chicago round of four deals,
+# where a rubber of crowd-bid contracts ran to a dozen deals); the Russian pulka is cut to
+# a pool of 4 (the lobby's least is 10) to keep the file fast
 GAMES = {
     "durak": CrowdGame("durak", humans=4),
     "preferans": CrowdGame("preferans", humans=3, options={"bula": lambda o: o.get("bula") == 10}),
@@ -30,7 +31,9 @@ GAMES = {
         stored_options={"pool": 4},
     ),
     "king": CrowdGame("king", humans=2, computers=2),
-    "bridge": CrowdGame("bridge", humans=3, computers=1),
+    "bridge": CrowdGame(
+        "bridge", humans=3, computers=1, options={"scoring": lambda o: o.get("scoring") == "chicago"}
+    ),
     "whist": CrowdGame(
         "whist", humans=3, computers=1, options={"rubbers": lambda o: o.get("match_rubbers_to_win") == 1}
     ),
