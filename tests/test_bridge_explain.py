@@ -60,6 +60,7 @@ def test_a_takeout_double_over_an_opening():
     box = by_call(["1D"])  # E, over N's 1D
     double = box["X"].shown
     assert box["X"].kind == "table" and double.note == "takeout" and double.hcp == (12, 37)
+    assert double.suits == (("D", 0, 2),)  # short in their suit
     assert box["1H"].shown.hcp == (8, 17) and box["1H"].shown.suits == (("H", 5, 13),)
     assert box["2H"].shown.note == "weak jump overcall"
     # advancing the double: the partner of the doubler answers in a suit

@@ -306,7 +306,7 @@ def test_any_auction_is_explained_without_error():
         for k in range(1, len(calls) + 1):  # every stage of the auction, as the DM shows it
             for s in explain(calls[:k], dealer):
                 assert s.hcp is None or 0 <= s.hcp[0] <= s.hcp[1]
-                assert all(3 <= lo <= hi <= 13 for _, lo, hi in s.suits)
+                assert all(0 <= lo <= hi <= 13 and (lo >= 3 or hi <= 2) for _, lo, hi in s.suits)
         view = {"phase": "auction", "auction": calls, "dealer": dealer}
         lines = explanation_lines(view, ["🤖 1", "Ann", "🤖 2", "Bob"], "en")
         if not finished(calls):  # someone is to call: the bidding box's meanings too
@@ -365,7 +365,7 @@ def test_the_bidding_box_over_an_opening_and_after_blackwood():
     bid = lambda call: {"call": "pass"} if call == "P" else {"call": "bid", "level": int(call[0]), "strain": call[1:]}  # noqa: E731
     view = {"phase": "auction", "auction": [bid("1D")], "dealer": 0}
     lines = preview_lines(view, WITH_COMPUTERS, "en")
-    assert "  Pass: —" in lines and "  Double (X): 12+ points · takeout double" in lines
+    assert "  Pass: —" in lines and "  Double (X): 12+ points, ≤2\u202f♦ · takeout double" in lines
     assert "  1\u202f♥: 8–17 points, 5+\u202f♥" in lines
     asked = {"phase": "auction", "auction": [bid(c) for c in ("1H", "P", "3H", "P", "4NT", "P")], "dealer": 0}
     lines = preview_lines(asked, WITH_COMPUTERS, "ru")

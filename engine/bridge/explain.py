@@ -5,7 +5,7 @@ what each call in the bidding box would show (``preview``), as BBO's bidding box
 
 It is ``inference.auction_inferences`` (the one reading of the auction, shared with the
 computers' bidding and card play) cut down to what a player would say aloud: the points,
-the suits of three or more cards, "balanced", and the name of the call when it is
+the suits of three or more cards (or of two at most), "balanced", and the name of the call when it is
 conventional ("Stayman", "transfer to hearts", "takeout"). Public: it reads the calls
 only, never a hand, so every seat gets the same text.
 """
@@ -23,8 +23,9 @@ from .inference import SUITS, HandRange, auction_inferences, call_range, last_me
 MAX_HCP = 37
 # the answers to Blackwood's 4NT (bidding/slam.py): they count aces and show no suit
 BLACKWOOD_ANSWERS = {"5C": "0 or 4 aces", "5D": "1 ace", "5H": "2 aces", "5S": "3 aces"}
-# a suit is named from three cards ("1♦: 3+♦", a raise's support); fewer say nothing
-MIN_NAMED_LENGTH = 3
+# a suit is named from three cards ("1♦: 3+♦", a raise's support) or when at most two
+# ("takeout: ≤2 in their suit"); a range in between says nothing a player would say
+MIN_NAMED_LENGTH, MAX_NAMED_SHORTNESS = 3, 2
 GAME_BIDS = ("3NT", "4H", "4S", "5C", "5D")
 
 
@@ -32,7 +33,7 @@ GAME_BIDS = ("3NT", "4H", "4S", "5C", "5D")
 class Shown:
     seat: int
     hcp: tuple[int, int] | None  # None: no points shown
-    suits: tuple[tuple[str, int, int], ...]  # (suit, at least, at most) for three cards or more
+    suits: tuple[tuple[str, int, int], ...]  # (suit, at least, at most): three cards or more, or at most two
     balanced: bool
     note: str  # the system's name for the seat's last call, "" if none
     forcing: bool  # that call is forcing
@@ -100,7 +101,12 @@ def _shown(seat: int, shown: HandRange, calls: list[str], dealer: int, index: in
     """``shown`` (a range) as a player says it, named by call ``index``."""
     meaning = last_meaning(calls, dealer, index)
     hcp = None if shown.hcp == (0, MAX_HCP) else shown.hcp
-    suits = tuple((s, lo, hi) for s in SUITS for lo, hi in [shown.length[s]] if lo >= MIN_NAMED_LENGTH)
+    suits = tuple(
+        (s, lo, hi)
+        for s in SUITS
+        for lo, hi in [shown.length[s]]
+        if lo >= MIN_NAMED_LENGTH or hi <= MAX_NAMED_SHORTNESS
+    )
     balanced = all(shown.length[s][0] >= 2 and shown.length[s][1] <= 5 for s in SUITS)
     note, forcing = (meaning.note, meaning.forcing) if meaning else ("", False)
     role = slam.role(calls, dealer, index)

@@ -115,7 +115,7 @@ def shown_text(shown: Shown, lang: str, nothing: str = "") -> str:
         )
     for suit, lo, hi in shown.suits:
         # the count before the suit with a narrow no-break space: "5♥" would read as a card
-        count = str(lo) if lo == hi else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
+        count = str(lo) if lo == hi else f"≤{hi}" if lo == 0 else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
         parts.append(f"{count}{NNBSP}{SUIT_SYMBOL[suit]}")
     if shown.balanced:
         parts.append(t(lang, "bridge.explain.balanced"))
