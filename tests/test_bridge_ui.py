@@ -290,7 +290,8 @@ def test_any_auction_is_explained_without_error():
     names what it may."""
     import random
 
-    from bot.games.bridge.texts import explanation_lines
+    from bot.games.bridge.texts import explanation_lines, preview_lines
+    from engine.bridge.auction import finished
     from engine.bridge.explain import explain
     from tests.test_ai_bridge_bidding import random_auction
 
@@ -305,7 +306,90 @@ def test_any_auction_is_explained_without_error():
         for k in range(1, len(calls) + 1):  # every stage of the auction, as the DM shows it
             for s in explain(calls[:k], dealer):
                 assert s.hcp is None or 0 <= s.hcp[0] <= s.hcp[1]
-                assert all(4 <= lo <= hi <= 13 for _, lo, hi in s.suits)
+                assert all(0 <= lo <= hi <= 13 and (lo >= 3 or hi <= 2) for _, lo, hi in s.suits)
         view = {"phase": "auction", "auction": calls, "dealer": dealer}
         lines = explanation_lines(view, ["🤖 1", "Ann", "🤖 2", "Bob"], "en")
+        if not finished(calls):  # someone is to call: the bidding box's meanings too
+            lines += preview_lines(view, ["🤖 1", "Ann", "🤖 2", "Bob"], "en")
         assert not any(CARD_LABEL.search(line) for line in lines)
+
+
+WITH_COMPUTERS = ["Аня", "🤖 Ada", "🤖 Alan", "🤖 Grace"]
+
+
+def to_act(state) -> int:
+    return next(seat for seat in range(4) if G.legal_actions(state, seat))
+
+
+def test_the_bidding_box_says_what_each_call_would_show_with_computers_only():
+    """On her turn to call at a table with computers a person's DM says what each call
+    would show in their system (BBO's bidding box); the others' DMs and a table of four
+    people do not; the lines depend on the calls alone, never on the hand."""
+    state, _ = run(start(), (0, "bid 1NT"), (1, "pass"))
+    assert to_act(state) == 2
+    view = G.view(state, 2)
+    en = render(UI.hand_text(view, WITH_COMPUTERS, "en", "Bridge", G.legal_actions(state, 2)), "HTML")
+    box = en.split("What your call would show (the computers' system):\n")[1].split("\nYour hand:")[0]
+    assert box.splitlines() == [
+        "  Pass: 0–7 points",
+        "  2\u202f♣: 8+ points · Stayman: asks for a four-card major, forcing",
+        "  2\u202f♦: 5+\u202f♥ · transfer to hearts, forcing",
+        "  2\u202f♥: 5+\u202f♠ · transfer to spades, forcing",
+        "  2\u202fNT: 8–9 points · invitational",
+        "  3\u202fNT: 10–15 points",
+        "  4\u202fNT: 16–17 points · quantitative: 6NT with a maximum",
+        "  6\u202fNT: 18–21 points",
+        "  7\u202fNT: 22+ points",
+        "  Other calls: natural — a suit shows 4+ cards, the level shows the points.",
+    ]
+    assert not CARD_LABEL.search(box)
+    ru = render(UI.hand_text(view, WITH_COMPUTERS, "ru", "Бридж", G.legal_actions(state, 2)), "HTML")
+    assert "Что покажет ваша заявка (система компьютеров):\n  Пас: 0–7 очков\n" in ru
+    assert "  2\u202f♣: от 8 очков · Стейман: спрашивает четвёрку в мажоре, форсинг\n" in ru
+    assert ru.index("Что покажет ваша заявка") < ru.index("Ваши карты:")  # the hand stays by the buttons
+    # not her turn: no preview; four people at the table: none either
+    for seat in (0, 1, 3):
+        other = render(UI.hand_text(G.view(state, seat), WITH_COMPUTERS, "en", "Bridge", []), "HTML")
+        assert "What your call would show" not in other
+    people = render(UI.hand_text(view, NAMES, "en", "Bridge", G.legal_actions(state, 2)), "HTML")
+    assert "What your call would show" not in people and "What the calls show" not in people
+    # another deal, the same calls: the same lines
+    other_deal, _ = run(start(hearts_deal()), (0, "bid 1NT"), (1, "pass"))
+    again = render(UI.hand_text(G.view(other_deal, 2), WITH_COMPUTERS, "en", "Bridge", ["pass"]), "HTML")
+    assert box in again
+
+
+def test_the_bidding_box_over_an_opening_and_after_blackwood():
+    from bot.games.bridge.texts import preview_lines
+
+    bid = lambda call: {"call": "pass"} if call == "P" else {"call": "bid", "level": int(call[0]), "strain": call[1:]}  # noqa: E731
+    view = {"phase": "auction", "auction": [bid("1D")], "dealer": 0}
+    lines = preview_lines(view, WITH_COMPUTERS, "en")
+    assert "  Pass: —" in lines and "  Double (X): 12+ points, ≤2\u202f♦ · takeout double" in lines
+    assert "  1\u202f♥: 8–17 points, 5+\u202f♥" in lines
+    asked = {"phase": "auction", "auction": [bid(c) for c in ("1H", "P", "3H", "P", "4NT", "P")], "dealer": 0}
+    lines = preview_lines(asked, WITH_COMPUTERS, "ru")
+    assert "  5\u202f♦: ответ на Блэквуд: 1 туз" in lines and "  5\u202f♠: ответ на Блэквуд: 3 туза" in lines
+    assert preview_lines({**view, "phase": "play"}, WITH_COMPUTERS, "en") == []
+
+
+def test_the_dm_stays_short_on_the_longest_auction():
+    """Every call of the longest possible auction (each bid doubled and redoubled, 7 NT
+    at the end): the DM of the person to call, with the grid, the explanations and the
+    bidding box's meanings, stays far under Telegram's 4096 characters."""
+    state = start()
+    calls = []
+    for bid in BIDS:
+        calls += [f"bid {bid}", "double", "redouble"]
+    longest = 0
+    for action in calls + ["pass", "pass", "pass"]:
+        seat = to_act(state)
+        for lang in ("ru", "en"):
+            text = UI.hand_text(
+                G.view(state, seat), WITH_COMPUTERS, lang, "Бридж · стол 12", G.legal_actions(state, seat)
+            )
+            assert "(система компьютеров)" in text or "(the computers' system)" in text
+            longest = max(longest, len(render(text, "HTML")))
+        state, _ = G.apply(state, seat, action)
+    assert G.view(state, None)["phase"] == "play"
+    assert longest < 2000, longest

@@ -330,3 +330,77 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     assert f"в вистах (по 100 очков): {summary['settlement']['NS']}." in final.text
     assert "вист(ов)" not in final.text
     assert "Мы +" in final.text  # per player: We +k, They −k
+
+
+async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
+    """Аня with three computers: on each of her auction turns her DM says what every call
+    she may make would show in the computers' system (no extra message: it is the hand
+    message's text). She makes the first call it names at her first turn of a deal, and
+    once made the computers' explanation of her call says what the preview said."""
+    from bot.games.bridge.texts import box_label, preview_lines
+    from engine.bridge.explain import preview, worth_listing
+
+    fake = fake_telegram
+    anya = fake.user(1, "Аня")
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    names = ["Аня", "🤖", "🤖", "🤖"]  # only "a computer sits here" matters to the lines
+    plan: dict[int, tuple[str, str]] = {}  # board -> (her call's button, what it would show)
+    seen = {"previews": 0, "agreed": 0, "play": 0}
+
+    async def check():
+        row, state = await bot.state(table.id)
+        view = GAME.view(state, 0)
+        hand = (await bot.hand_message(table.id, anya)).text
+        if view["phase"] != "auction":
+            assert "Что покажет ваша заявка" not in hand
+            seen["play"] += view["phase"] == "play"
+            return False
+        # her turn (the loop asks only then): the bidding box's meanings, as the engine says
+        lines = preview_lines(view, names, "ru")
+        assert lines and "\n".join(lines) in hand, hand
+        assert not CARD_LABEL.search("\n".join(lines))
+        seen["previews"] += 1
+        board, calls = view["board"], view["auction"]
+        if board not in plan:
+            listed, _ = worth_listing(preview(calls, view["dealer"]))
+            first = next(p for p in listed if p.call != "P")
+            line = next(x for x in lines if x.startswith(f"  {box_label(first.call, 'ru')}: "))
+            plan[board] = (box_label(first.call, "ru"), line.split(": ", 1)[1])
+        elif any(c["seat"] == 0 and c["call"] != "pass" for c in calls):
+            # her call made: how the computers read it now is what the preview said
+            assert f"  N (Аня): {plan[board][1]}" in hand, (plan[board], hand)
+            seen["agreed"] += 1
+        return seen["agreed"] >= 1 and seen["play"] >= 1
+
+    def choose(user, buttons, rng):
+        texts = {text: data for text, data in buttons}
+        board = max(plan, default=None)  # check() has just planned the current deal
+        if board is not None and plan[board][0] in texts and not choose.made.get(board):
+            choose.made[board] = True
+            return texts[plan[board][0]]
+        return passive(user, buttons, rng)
+
+    choose.made = {}
+    await bot.play(table.id, [anya], choose=choose, until=check, max_moves=3000)
+    assert seen["previews"] >= 2 and seen["agreed"] >= 1
+
+
+async def test_no_bidding_box_meanings_at_a_table_of_four_people(bot, fake_telegram):
+    """Four people play their own system: no meanings of the computers' system in any DM."""
+    fake = fake_telegram
+    people = [fake.user(i, name) for i, name in enumerate(("Аня", "Борис", "Вера", "Гоша"), start=1)]
+    for user in people:
+        await bot.send(user, user, "/start")
+    await bot.send(people[0], GROUP, "/bridge")
+    for user, seat in zip(people[1:], "ESW"):
+        await sit(bot, user, seat)
+    await bot.press(people[0], await bot.table_message(GROUP), "Начать")
+    table = await bot.table(GROUP)
+    for user, call in zip(people, ("1\u202fБК", "Пас", "2\u202f♣")):
+        hand = await bot.hand_message(table.id, user)
+        assert fake.buttons(hand) and "👉 Ваша заявка." in hand.text  # N deals: each calls in turn
+        assert "Что покажет ваша заявка" not in hand.text and "система компьютеров" not in hand.text
+        await bot.press(user, hand, call)
+    row, state = await bot.state(table.id)
+    assert [c.get("level") for c in GAME.view(state, None)["auction"]] == [1, None, 2]

@@ -84,23 +84,30 @@ def normalize(calls: Iterable[Any]) -> list[str]:
 
 def auction_inferences(calls: list[str], dealer: int) -> dict[int, HandRange]:
     """What each seat's calls promise about its hand (seats 0..3 as in the engine)."""
+    calls = normalize(calls)
+    out = {seat: HandRange() for seat in range(4)}
+    for i in range(len(calls)):
+        seat = (dealer + i) % 4
+        out[seat] = out[seat].intersect(call_range(calls, dealer, i, out))
+    return out
+
+
+def call_range(calls: list[str], dealer: int, index: int, before: dict[int, HandRange]) -> HandRange:
+    """What call ``index`` promises on its own, given what each seat had shown before it
+    (``before``: ``auction_inferences`` of the calls up to it). The bidding box's preview
+    (``explain.preview``) reads a call not yet made with it, so it says what the call
+    would show exactly as it will be read once made."""
     from .bidding import slam  # the bidding package reads inferences too
     from .bidding.placement import natural_range
 
-    calls = normalize(calls)
-    out = {seat: HandRange() for seat in range(4)}
-    for i, call in enumerate(calls):
-        seat = (dealer + i) % 4
-        try:
-            if slam.role(calls, dealer, i):
-                shown = HandRange()  # Blackwood's 4NT and its answer count aces, not a suit
-            else:
-                ms = [m for m in meanings(situation(calls, dealer, i)) if m.call == call]
-                shown = range_of(ms) if ms else natural_range(call, calls[:i], dealer, out)
-        except Exception:  # a strange auction is read loosely rather than crash the partner
-            shown = range_of([natural(call)])
-        out[seat] = out[seat].intersect(shown)
-    return out
+    call = calls[index]
+    try:
+        if slam.role(calls, dealer, index):
+            return HandRange()  # Blackwood's 4NT and its answer count aces, not a suit
+        ms = [m for m in meanings(situation(calls, dealer, index)) if m.call == call]
+        return range_of(ms) if ms else natural_range(call, calls[:index], dealer, before)
+    except Exception:  # a strange auction is read loosely rather than crash the partner
+        return range_of([natural(call)])
 
 
 def last_meaning(calls: list[str], dealer: int, index: int) -> Meaning | None:

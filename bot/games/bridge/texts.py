@@ -1,6 +1,7 @@
 """The small texts of bridge that the table, the hands, the sheet posts and the score-only
 sheet share: bids, calls and contracts, sides and vulnerability, a hand suit by suit,
-the auction grid, and what each seat's calls show in the computers' system.
+the auction grid, what each seat's calls show in the computers' system and what each call
+the bidding box offers would show.
 
 Bids are shown as ``4 ♠`` with a narrow no-break space: ``4♠`` would read as the four of
 spades (a card label) to people and to the leak check alike.
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, esc
-from engine.bridge.explain import MAX_HCP, Shown, explain
+from engine.bridge.auction import bid_parts
+from engine.bridge.explain import MAX_HCP, Shown, explain, preview, worth_listing
 from engine.cards import SUIT_SYMBOL, label
 
 SEATS = ("N", "E", "S", "W")
@@ -101,8 +103,10 @@ def note_key(note: str) -> str:
     return "bridge.note." + "".join(ch if ch.isalnum() else "_" for ch in note.lower()).strip("_")
 
 
-def shown_text(shown: Shown, lang: str) -> str:
-    """One seat's calls as the computers read them: "15–17, balanced · Stayman, forcing"."""
+def shown_text(shown: Shown, lang: str, nothing: str = "") -> str:
+    """One seat's calls as the computers read them: "15–17, balanced · Stayman, forcing";
+    a call that shows nothing but its name is just the name ("Blackwood: asks for aces");
+    one that shows nothing at all is ``nothing`` (default: "nothing particular")."""
     parts = []
     if shown.hcp is not None:
         lo, hi = shown.hcp
@@ -111,26 +115,57 @@ def shown_text(shown: Shown, lang: str) -> str:
         )
     for suit, lo, hi in shown.suits:
         # the count before the suit with a narrow no-break space: "5♥" would read as a card
-        count = str(lo) if lo == hi else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
+        count = str(lo) if lo == hi else f"≤{hi}" if lo == 0 else f"{lo}+" if hi >= 7 else f"{lo}–{hi}"
         parts.append(f"{count}{NNBSP}{SUIT_SYMBOL[suit]}")
     if shown.balanced:
         parts.append(t(lang, "bridge.explain.balanced"))
     named = [t(lang, note_key(shown.note))] if shown.note else []
     if shown.forcing:
         named.append(t(lang, "bridge.explain.forcing"))
-    text = ", ".join(parts) or t(lang, "bridge.explain.nothing")
+    if not parts and named:
+        return ", ".join(named)
+    text = ", ".join(parts) or nothing or t(lang, "bridge.explain.nothing")
     return text + (" · " + ", ".join(named) if named else "")
+
+
+def with_computers(names: list[str]) -> bool:
+    return any(n.startswith(COMPUTER_MARK) for n in names)
 
 
 def explanation_lines(view: dict, names: list[str], lang: str) -> list[str]:
     """During the auction at a table with computers: what each seat's calls show in the
     computers' system (docs/bridge-bidding.md), the robots' explanations of online bridge.
     The calls are public, so every seat gets the same lines."""
-    if view["phase"] != "auction" or not any(n.startswith(COMPUTER_MARK) for n in names):
+    if view["phase"] != "auction" or not with_computers(names):
         return []
     shown = explain(view["auction"], view["dealer"])
     if not shown:
         return []
     lines = [t(lang, "bridge.explain.title")]
     lines += [f"  {SEATS[s.seat]} ({name_of(names, s.seat)}): {shown_text(s, lang)}" for s in shown]
+    return lines
+
+
+BOX_CALLS = {"P": "pass", "X": "double", "XX": "redouble"}
+
+
+def box_label(call: str, lang: str) -> str:
+    """A call in engine notation ("P", "X", "1NT") as its button in the bidding box reads."""
+    if call in BOX_CALLS:
+        return t(lang, f"bridge.btn.{BOX_CALLS[call]}")
+    return bid_text(*bid_parts(call), lang)
+
+
+def preview_lines(view: dict, names: list[str], lang: str) -> list[str]:
+    """On the person's turn to call at a table with computers: what each call of the
+    bidding box would show in the computers' system, as BBO's bidding box says (the
+    calls ``worth_listing`` picks, one line each, and a line for the natural rest). It
+    reads the calls only: the same for any hand in this seat."""
+    if view["phase"] != "auction" or not with_computers(names):
+        return []
+    listed, rest = worth_listing(preview(view["auction"], view["dealer"]))
+    lines = [t(lang, "bridge.preview.title")]
+    lines += [f"  {box_label(p.call, lang)}: {shown_text(p.shown, lang, nothing='—')}" for p in listed]
+    if rest:
+        lines.append("  " + t(lang, "bridge.preview.rest"))
     return lines

@@ -21,6 +21,7 @@ from bot.games.bridge.texts import (
     contract_text,
     explanation_lines,
     name_of,
+    preview_lines,
     plays_text,
     seat_side,
     sheet_summary,
@@ -136,6 +137,8 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     if view["phase"] in ("auction", "play", "claim"):
         lines.append(t(lang, "bridge.auction") + "\n" + auction_grid(view, lang))
     lines += explanation_lines(view, names, lang)
+    if legal and view["phase"] == "auction":
+        lines += preview_lines(view, names, lang)  # above the hand: the hand stays next to the buttons
     if view["phase"] in ("play", "claim"):
         lines += _play_block(view, names, lang, show_dummy=seat != view.get("dummy"))
     lines.append(t(lang, "bridge.your_hand"))
