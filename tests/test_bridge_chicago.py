@@ -91,7 +91,7 @@ def test_rubber_default_unchanged():
 
 
 def play_round(seed: int, choose=None) -> tuple[object, list[list[dict]]]:
-    """A played Chicago table from its first deal to its end: the computers bid and play
+    """A played Chicago table from its first deal to its end: the easy computers bid and play
     (``choose(state, legal)`` may answer instead; None: leave it to them). Returns the
     final state and every action's events."""
     import random
@@ -111,7 +111,7 @@ def play_round(seed: int, choose=None) -> tuple[object, list[list[dict]]]:
         else:
             seat = g.to_act(s)[0]
             legal = g.legal_actions(s, seat)
-            action = (choose and choose(s, legal)) or g.computer_action(g.view(s, seat), legal, rng)
+            action = (choose and choose(s, legal)) or g.computer_action(g.view(s, seat), legal, rng, level="easy")
             s, events = g.apply(s, seat, action)
         history.append(events)
     return s, history
