@@ -7,6 +7,8 @@ import copy
 import json
 import random
 
+import pytest
+
 from engine.base import get_game
 from engine.preferans import ai
 from engine.preferans_family.dd import Solver, mask_of
@@ -144,6 +146,28 @@ def test_a_strong_defence_whists():
     s, _ = run(s, (C, "bid 2"), (A, "pass"), (B, "pass"), (C, "discard 8C"), (C, "discard 9C"), (C, "contract H"))
     assert G.to_act(s) == [A]
     assert strong(G.view(s, A), G.legal_actions(s, A)) == "play"
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_the_issue_31_layout_is_not_defended_by_the_searching_levels(level):
+    """Issue 31's layout in this game: A declares clubs with all eight trumps and A-K♠, B
+    holds every heart, C every diamond. Neither defender plays at normal or strong. (A
+    Balkan contract promises six tricks only, so from either defender's view the partner
+    may hold a trump honour: a layout with a defensive trick is consistent, and the
+    easy player's quick count, which plays here, takes a risk rather than an absurd
+    whist.)"""
+    hands = {
+        A: "AC KC QC JC TC 9C 8C 7C AS KS".split(),
+        B: "AH KH QH JH TH 9H 8H 7H 7S 8S".split(),
+        C: "AD KD QD JD TD 9D 8D 7D 9S TS".split(),
+    }
+    s = start(dealer=C, hands=hands, talon=["JS", "QS"])
+    s, _ = run(s, (A, "bid 5"), (B, "pass"), (C, "pass"), (A, "discard JS"), (A, "discard QS"), (A, "contract C"))
+    for seat in (B, C):
+        assert G.to_act(s) == [seat]
+        choice = ai.computer_action(G.view(s, seat), G.legal_actions(s, seat), random.Random(1), level=level)
+        assert choice == "pass"
+        s, _ = G.apply(s, seat, choice)
 
 
 # ------------------------------------------------------------------ legal, from the view only

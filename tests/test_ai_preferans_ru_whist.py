@@ -1,5 +1,7 @@
-"""Russian preferans whist decisions: полвиста when it is open and the computer would not
-whist (a half-whist is never worse than a pass), at every level."""
+"""Russian preferans decisions after the auction, at every level: полвиста when it is open
+and the computer would not whist (a half-whist is never worse than a pass), a contract
+raised when the hand is clearly worth more. The no-whist rule against hopeless contracts:
+tests/test_ai_preferans_ru_sure.py."""
 
 from __future__ import annotations
 
@@ -53,20 +55,23 @@ def test_the_issue_hands_never_pass_with_half_open(level):
     assert GAME.computer_action(view, legal, random.Random(1), level=level) in ("half", "whist")
 
 
-def test_the_easy_declarer_raises_a_contract_its_hand_counts_well_above():
-    """Bid 6♠ with eight spades and the top clubs (ten tricks by the simple count): the
-    easy computer declares more than the six after the talon, never more than the count."""
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_declarer_raises_a_contract_its_hand_counts_well_above(level):
+    """Bid 6♠ with eight spades and the top clubs (ten tricks by the simple count, ten
+    sure tricks): every level declares more than the six after the talon (the easy one
+    by its count, the others by the sampled score), never more than ten."""
     state = GAME.initial_state(GAME.Options(), 3)
     state, _ = GAME.apply(state, None, DEAL)
     for seat, action in [(0, "bid 6S"), (1, "pass"), (2, "pass"), (0, "discard JC"), (0, "discard QC")]:
         state, _ = GAME.apply(state, seat, action)
     legal = GAME.legal_actions(state, 0)
-    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level=level)
     assert chosen.endswith("S") and chosen in legal
     assert 8 <= int(chosen.split()[1][:-1]) <= 10
 
 
-def test_the_easy_declarer_keeps_a_contract_its_hand_barely_makes():
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_declarer_keeps_a_contract_its_hand_barely_makes(level):
     """Bid 6♠ with a hand of about six or seven tricks: no raise."""
     deal = (
         "deal dealer=2 AS KS QS 7S 8S AC 7C 8D 9D 7H AH KH QH JH TH 9H 8H 9S 9C 8C AD KD QD JD TD JS TS 7D TC JC QC KC"
@@ -79,25 +84,30 @@ def test_the_easy_declarer_keeps_a_contract_its_hand_barely_makes():
     for card in sorted(hand, key=lambda c: "789TJQKA".index(c[0]))[:2]:
         state, _ = GAME.apply(state, 0, f"discard {card}")
     legal = GAME.legal_actions(state, 0)
-    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level="easy")
+    chosen = GAME.computer_action(GAME.view(state, 0), legal, random.Random(1), level=level)
     assert chosen in ("contract 6S", "contract 7S") or not chosen.endswith("S")
 
 
-@pytest.mark.parametrize("level", ["normal", "strong"])
-def test_no_whist_against_a_ten_the_declarer_bid_on_sure_tricks(level):
-    """Issue 31: A bids 10♠ (eight spades and the top clubs), B holds every heart and C
-    every diamond. A declarer bids a ten on ten sure tricks, and in every layout where
-    his hand holds them the defence takes nothing: neither defender whists (each would
-    write the shortfall)."""
-    state = whist_state("10S", "10S")
-    for _ in range(2):
-        if state.phase != "whist":
-            break
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_half_whist_rather_than_pass_against_a_hopeless_contract(level):
+    """With полвиста allowed on tens (``half_whist`` option), the issue's ten: the first
+    defender passes (no layout gives the defence a trick), and the second, for whom the
+    half-whist is open and costs nothing (no play; were the first to whist after all, the
+    half-whister counts as a passer), takes it rather than a pass."""
+    state = GAME.initial_state(GAME.Options(half_whist=(6, 7, 10)), 3)
+    state, _ = GAME.apply(state, None, DEAL)
+    for seat, action in [(0, "bid 10S"), (1, "pass"), (2, "pass"), (0, "discard JC"), (0, "discard QC")]:
+        state, _ = GAME.apply(state, seat, action)
+    state, _ = GAME.apply(state, 0, "contract 10S")
+    said = []
+    while state.phase == "whist":
         seat = GAME.to_act(state)[0]
         legal = GAME.legal_actions(state, seat)
         choice = GAME.computer_action(GAME.view(state, seat), legal, random.Random(1), level=level)
-        assert choice == "pass", (seat, choice)
+        said.append((seat, choice, "half" in legal))
         state, _ = GAME.apply(state, seat, choice)
+    # the first defender, asked again, lets the half-whist stand
+    assert said == [(1, "pass", False), (2, "half", True), (1, "pass", False)]
 
 
 def test_sure_tricks_count_only_what_runs_from_the_top():

@@ -9,9 +9,11 @@ talon and the contract §5.2, the whist decisions and quotas §5.3, the scores �
 - discard and contract (the declarer, 12 cards then 10): for the most promising strains
   the two discards that keep the most tricks, then the contract whose expected score
   over sampled double-dummy layouts is best, never below the bid;
-- whist: the expected whists of whisting (tricks × value) against the shortfall risk
-  (missing quota tricks × the penalty), over sampled layouts of the unseen cards;
-  полвиста when it is worth more than whisting; open whisting (в светлую) always.
+- whist: never against a contract no layout consistent with the whister's view lets the
+  defence take a trick against (``ai_sure.no_defence_trick``, every level); else the
+  expected whists of whisting (tricks × value) against the shortfall risk (missing quota
+  tricks × the penalty), over sampled layouts of the unseen cards; полвиста rather than
+  a pass whenever it is open; open whisting (в светлую) always.
 The easy level takes the same decisions from quick estimates only (``Budget.samples``
 = 0): no search.
 """
@@ -26,6 +28,7 @@ from engine.cards import RANK_VALUE as RV
 from engine.deadline import NEVER, Deadline
 
 from .ai_eval import (
+    HIGH_LEVEL,
     best_strains,
     by_suit,
     declarer_tricks,
@@ -36,6 +39,7 @@ from .ai_eval import (
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
 from .ai_dd import OutOfNodes, Position
+from .ai_sure import no_defence_trick
 
 STRAINS = ("S", "C", "D", "H", "NT")
 VALUE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
@@ -48,8 +52,8 @@ WHIST_EDGE = 12.0  # whists the expected value of whisting must exceed: the samp
 RAISE_BY = 2  # tricks above the lowest contract by the quick count that make the easy player raise
 MISERE_PAIRS = 4  # мизер discards checked by sampled solving
 DECLARER_SLACK = 0.0  # a declarer's sampled hand must estimate at least his contract (he chose it)
-HIGH_LEVEL = 9  # from here a sampled declarer's hand must hold his contract in sure tricks
-MEND_SWAPS = 300  # ... and a hand that fits no draw is mended by swaps (such fits are rare)
+MEND_SWAPS = 300  # a sampled declarer's hand that must hold sure tricks (HIGH_LEVEL) and fits no
+# draw is mended by swaps (such fits are rare)
 
 
 @dataclass(frozen=True)
@@ -337,6 +341,8 @@ def whist_value(level: int, side: int, mine: float, quota: int, wv: int, pen: fl
 
 
 def whist(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -> str:
+    if no_defence_trick(seen):  # every level: no whist the defence cannot take a trick against
+        return "half" if "half" in legal else "pass" if "pass" in legal else legal[0]
     level = seen.level or 6
     v = VALUE[level]
     wv = v * int(seen.options.get("whist_factor", 1))

@@ -26,6 +26,7 @@ from .ai_dd import OutOfNodes, Position
 
 SUITS = "SCDH"
 STRAINS = ("S", "C", "D", "H", "NT")
+HIGH_LEVEL = 9  # from here a declarer holds his contract in sure tricks (``sure_tricks``): he bid it so
 
 
 def by_suit(hand: Sequence[str]) -> dict[str, list[int]]:
