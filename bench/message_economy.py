@@ -28,6 +28,9 @@ message per trick/bout on average, never more than 20 in a minute, <= 4 calls pe
 deal's sheet post (no call of its own), and only a press costs anything — the callback
 answer and one sendMessage to the presser's private chat, never a group message. Its
 double-dummy analysis runs once per deal, in the computers' workers, and is stored.
+"📜 Tricks" in a hand message (bot/trick_view.py) adds nothing either: a press costs the
+callback answer and one edit of the presser's own hand message ("↩ Back" the same),
+never a group message; the scripted players here do not press it.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import PLAYING, OutboxItem, TableRow
 from storage.repository import VersionConflict
+from bot import trick_view
 from bot.games import ui_for
 from bot.press import EngineRefusal, PressPlace, StaleButton, UserError
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, computer_level, move_key
@@ -110,14 +111,24 @@ class Play(TableCore):
     async def switch_keyboard(
         self, table_id: int, version: int, user_id: int, mode: str, place: PressPlace | None = None
     ) -> str:
-        """The DM toggle between ordinary actions and blind covers; changes no game state."""
+        """The DM toggle between ordinary actions and blind covers, or between the hand and
+        the deal's tricks (``bot.trick_view``); changes no game state."""
         (place or PressPlace(user_id, private=True)).require_own_dm(user_id)
         table, seats = await self._load(table_id)
         mine = person_seat(seats, user_id)
-        if mine is None or not mode.isalnum() or len(mode) > 16:
+        if mine is None:
+            raise UserError("err.not_seated")
+        if not mode.isalnum() or len(mode) > 16:
             raise UserError("err.bad_button")
-        if version != table.version:
+        if version != table.version:  # the toast says the message is refreshed: so it is
+            await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
             raise StaleButton()
+        if mode == trick_view.TRICKS:
+            if table.status != PLAYING:
+                raise UserError("err.not_running")
+            view = get_game(table.game).view(await self.state_of(table), mine.seat)
+            if not trick_view.offered(trick_view.tricks_of(table, view)):
+                raise UserError("tricks.err.none")
         await self.repo.set_seat_keyboard(table_id, mine.seat, mode, version)
         await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
         return "ok.move"

@@ -5,7 +5,8 @@ Callback data formats (all < 64 bytes):
                                      the buttons that cycle a value check it)
   ``a:<table>:<version>:<move>``     a legal action, by its key (``move_key``): in a DM,
                                      or under the group message of a score-only table
-  ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers)
+  ``u:<table>:<version>:<mode>``     switch a DM keyboard (e.g. durak's blind covers) or
+                                     the hand message's screen (``tricks``: bot.trick_view)
   ``r:<table>:<version>:<command>``  rematch / close after a game
   ``w:<table>:<game no>:on|off``     watch a game (under the group message) / stop
                                      watching it (in the spectator's DM)
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
+from bot import trick_view
 from bot.games import ui_for
 from bot.games.base import Rows
 from bot.i18n import t
@@ -202,13 +204,18 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     """A player's DM: their view of the table, and buttons for their legal actions."""
     ui, game = ui_for(table.game), get_game(table.game)
     view = game.view(state, seat)
-    legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
     title = display_name(table.settings.get("title") or "", TITLE_WIDTH)
     head = header(table) + (f" — {title}" if title else "")
+    tricks = trick_view.tricks_of(table, view)
+    if mode == trick_view.TRICKS and trick_view.offered(tricks):  # "📜 Tricks" pressed (bot.trick_view)
+        return Screen(trick_view.text(table, seat_names(seats), tricks, head), keyboard(trick_view.back_rows(table)))
+    legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
     text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
     if table.status == CLOSED:  # cancelled, or the bot left the group: nothing to press
         text += "\n" + t(table.lang, "table.closed")
-    return Screen(text, _action_keyboard(table, seats, legal, view, mode, last_deal_rows(table)))
+    # "📜 Tricks" and "🔍 The last deal" share a row under the moves
+    extra = [[button for row in trick_view.button_rows(table, tricks) + last_deal_rows(table) for button in row]]
+    return Screen(text, _action_keyboard(table, seats, legal, view, mode, extra if extra[0] else []))
 
 
 def ping(table: TableRow, reminder: bool = False) -> str:

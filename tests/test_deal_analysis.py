@@ -291,3 +291,17 @@ def test_a_deal_cut_short_by_the_record_is_not_finished(name, players):
     last_deal = max(i for i, a in enumerate(record["actions"]) if a.startswith("deal "))
     cut = dict(record, actions=record["actions"][: last_deal + 2])
     assert [d["finished"] for d in analyse_record(cut)["deals"]] == [True, False]
+
+
+@pytest.mark.parametrize("name", ["bridge", "whist"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_record_cut_inside_the_last_trick_is_analysed(name, seed):
+    """A record may stop anywhere (``cardbot analyse``): cut after the first, second and
+    third card of the last trick, the play so far is there and the costly cards are
+    found — also once North has no card left while others still have one."""
+    record = play_record(name, seed, 4)
+    plays = [i for i, a in enumerate(record["actions"]) if a.split(": ")[-1].startswith("play ")]
+    for at in plays[-4:-1]:
+        (deal,) = analyse_record(dict(record, actions=record["actions"][: at + 1]))["deals"]
+        assert not deal["finished"] and len(deal["tricks"]) == 13 and deal["tricks"][-1]["winner"] is None
+        assert all(c["trick"] <= 13 for c in deal["costly"])

@@ -28,8 +28,9 @@ def sheets(fake):
 
 
 def any_button(user, buttons, rng):
-    """Any offered button: they are exactly the legal actions (checked in Watcher)."""
-    return rng.choice(buttons)[1]
+    """Any offered move: they are exactly the legal actions (checked in Watcher); the
+    other buttons (📜 Tricks, 🔍 The last deal) only show something."""
+    return rng.choice([b for b in buttons if b[1].startswith("a:")])[1]
 
 
 class Watcher:

@@ -40,6 +40,7 @@ MODULE_FUNCTIONS = (
     "draw_picture",
     "result_line",
     "deal_record_text",
+    "tricks_so_far",
 )
 # the ones without a default: every game shows its table, its hands and its buttons (a
 # score-only table has no hands: GameUI.hand_text shows it the group's message)
@@ -80,6 +81,11 @@ class GameUI:
     # "🔍 The deal" (bot.deal_view): deal_record_text(analysis of one deal, names, lang) ->
     # the DM's HTML; None: the game has no deal analysis (durak, the score sheets).
     deal_record_text: Callable[[dict, list[str], str], str] | None = None
+    # "📜 Tricks" (bot.trick_view): tricks_so_far(a seat's view) -> the current deal's tricks
+    # in order, each {"leader", "cards": [[seat, card], ...], "winner"}, the trick on the
+    # table last with "winner" None (a seat None: a card of no player's, e.g. a turned
+    # talon card). Only what the view shows; None: the game has no tricks (durak).
+    tricks_so_far: Callable[[dict], list[dict]] | None = None
     # Players at a table of this game in the benchmarks (bench/); 0: a score-only sheet,
     # not benchmarked.
     bench_players = 0

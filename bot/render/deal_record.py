@@ -59,6 +59,12 @@ def trick_lines(tricks: list[JsonDict], seat_label: Callable[[object], str], lan
     return out
 
 
+def open_trick(plays: Sequence[Sequence[object]], leader: object) -> list[JsonDict]:
+    """The trick on the table as a game's ``tricks_so_far`` lists it last (no winner yet);
+    none when no card lies there."""
+    return [{"leader": leader, "cards": [list(p) for p in plays], "winner": None}] if plays else []
+
+
 def costly_lines(costly: list[JsonDict], seat_label: Callable[[object], str], lang: str) -> list[str]:
     if not costly:
         return [t(lang, "deal_record.no_costly")]

@@ -64,7 +64,7 @@ def costly_cards(
         best.append(best_score(left, leader, trump, [c for _, c in plays[start:i]]))
         remaining.append(len(left[seat]))
         left[seat].remove(card)
-    if plays and left[0]:  # the play stopped early (a claim, a concession): solve where it stopped
+    if plays and any(left):  # the play stopped early (a claim, a concession, a record cut): solve where it stopped
         start = len(plays) - len(plays) % 4
         trick = [c for _, c in plays[start:]]
         if trick:

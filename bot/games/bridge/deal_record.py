@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import display_name, esc, pre_table
-from bot.render.deal_record import compass, costly_lines, section, trick_lines
+from bot.render.deal_record import compass, costly_lines, open_trick, section, trick_lines
 from engine.cards import SUIT_SYMBOL
 from engine.jsondata import JsonDict
+from engine.tricks import winning_index
 
 SEATS = "NESW"
 STRAINS_SHOWN = ("C", "D", "H", "S", "NT")
@@ -95,3 +96,21 @@ def _par_text(contract: str, lang: str) -> str:
     doubled = "X" if rest.startswith("X") else ""
     rest = rest[len(doubled) :]
     return f"{level}{strain_symbol(strain)}{doubled} {seat_letter(rest[0], lang)}{rest[1:]}"
+
+
+def tricks_so_far(view: JsonDict) -> list[JsonDict]:
+    """📜 Tricks (bot.trick_view): this deal's tricks from a seat's view, the trick on the
+    table last (``winner`` None). The view lists the finished tricks' cards in play order
+    (``played``); who played each follows from the opening leader, the declarer's left
+    hand, and each trick's winner leading the next."""
+    contract, declarer = view.get("contract"), view.get("declarer")
+    if not contract or declarer is None:
+        return []
+    trump = None if contract["strain"] == "NT" else contract["strain"]
+    played, leader, out = view["played"], (declarer + 1) % 4, []
+    for start in range(0, len(played) - len(played) % 4, 4):
+        cards = played[start : start + 4]
+        winner = (leader + winning_index(cards, trump)) % 4
+        out.append({"leader": leader, "cards": [[(leader + i) % 4, c] for i, c in enumerate(cards)], "winner": winner})
+        leader = winner
+    return out + open_trick(view["trick"], view["trick_leader"])

@@ -287,6 +287,7 @@ def picture(events: list[dict], view: dict, names: list[str], lang: str) -> dict
 result_line = partnership_result_line
 draw_picture = bridge_picture
 deal_record_text = deal_record.deal_record_text
+tricks_so_far = deal_record.tricks_so_far
 
 
 class BridgeUI(GameUI, module=sys.modules[__name__]):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import display_name, esc
-from bot.render.deal_record import hand_line, section, trick_lines
+from bot.render.deal_record import hand_line, open_trick, section, trick_lines
 from engine.cards import SUIT_SYMBOL, label
 from engine.jsondata import JsonDict
 
@@ -38,3 +38,14 @@ def _laid(action: str, lang: str) -> str:
     if len(words) == 2 and words[0] == "play":
         return label(words[1])
     return esc(action)
+
+
+def tricks_so_far(view: JsonDict) -> list[JsonDict]:
+    """📜 Tricks (bot.trick_view): this deal's tricks from a seat's view, the trick on the
+    table last; none in the seventh and eighth deals, which are not played in tricks."""
+    if view.get("kind") != "tricks":
+        return []
+    done = [
+        {"leader": x["leader"], "cards": [list(p) for p in x["plays"]], "winner": x["winner"]} for x in view["played"]
+    ]
+    return done + open_trick(view["trick"], view["leader"])

@@ -422,6 +422,7 @@ def result_line(result: dict, names: list[str], lang: str) -> str:
 # borrowed from the modules they live in, under the manifest's names
 draw_picture = king_picture
 deal_record_text = deal_record.deal_record_text
+tricks_so_far = deal_record.tricks_so_far
 
 
 class KingUI(GameUI, module=sys.modules[__name__]):

@@ -422,6 +422,7 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
 result_line = settlement_result_line
 draw_picture = preferans_picture
 deal_record_text = deal_record.deal_record_text
+tricks_so_far = deal_record.tricks_so_far
 
 
 class PreferansUI(GameUI, module=sys.modules[__name__]):

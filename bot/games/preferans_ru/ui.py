@@ -267,6 +267,7 @@ picture = score.picture
 result_line = score.result_line
 draw_picture = preferans_ru_picture
 deal_record_text = deal_record.deal_record_text
+tricks_so_far = deal_record.tricks_so_far
 
 
 class PreferansRuUI(GameUI, module=sys.modules[__name__]):

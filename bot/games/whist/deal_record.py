@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import display_name, pre_table
-from bot.render.deal_record import compass, costly_lines, section, trick_lines
+from bot.render.deal_record import compass, costly_lines, open_trick, section, trick_lines
+from engine.analysis_core import tricks_of
 from engine.cards import SUIT_SYMBOL
 from engine.jsondata import JsonDict
 
@@ -38,3 +39,10 @@ def deal_record_text(deal: JsonDict, names: list[str], lang: str) -> str:
         lines.append(section(lang, "deal_record.costly"))
         lines += costly_lines(deal["costly"], letter, lang)
     return "\n".join(lines)
+
+
+def tricks_so_far(view: JsonDict) -> list[JsonDict]:
+    """📜 Tricks (bot.trick_view): this deal's tricks from a seat's view (``played``: the
+    finished tricks' cards with who played each, in order), the trick on the table last."""
+    done = tricks_of([(seat, card) for seat, card in view["played"]], 4, view["trump"])
+    return done + open_trick(view["trick"], view["leader"])

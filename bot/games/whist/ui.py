@@ -355,6 +355,7 @@ def posts(events: list[dict], view: dict, names: list[str], lang: str, history: 
 
 result_line = partnership_result_line
 deal_record_text = deal_record.deal_record_text
+tricks_so_far = deal_record.tricks_so_far
 
 
 class WhistUI(GameUI, module=sys.modules[__name__]):
