@@ -31,9 +31,7 @@ GAMES = {
         stored_options={"pool": 4},
     ),
     "king": CrowdGame("king", humans=2, computers=2),
-    "bridge": CrowdGame(
-        "bridge", humans=3, computers=1, options={"scoring": lambda o: o.get("scoring") == "chicago"}
-    ),
+    "bridge": CrowdGame("bridge", humans=3, computers=1, options={"scoring": lambda o: o.get("scoring") == "chicago"}),
     "whist": CrowdGame(
         "whist", humans=3, computers=1, options={"rubbers": lambda o: o.get("match_rubbers_to_win") == 1}
     ),
