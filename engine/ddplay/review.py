@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.tricks import winning_index
-
-from .solver import best_score, check_position
+from .solver import check_position, play_values
 
 SEATS = "NESW"
 STRAINS = ("C", "D", "H", "S", "NT")
@@ -50,39 +48,17 @@ def costly_cards(
     double-dummy tricks, in the order played. ``plays``: ``(seat, card)`` from the
     opening lead on, as far as the deal was played.
 
-    One search per position, for its best score only (the cheap one): the played card's
-    own score is read from the position it leads to — the other side's best there
-    (within a trick the next player is an opponent), or after a completed trick the
-    trick itself plus the winner's side's best."""
-    left = [list(h) for h in hands]
-    best: list[int] = []  # before each card: the side on play's tricks from here, best play
-    remaining: list[int] = []  # ... and the tricks still to play, the current one included
-    leader = plays[0][0] if plays else 0
-    for i, (seat, card) in enumerate(plays):
-        start = i - i % 4
-        leader = plays[start][0]
-        best.append(best_score(left, leader, trump, [c for _, c in plays[start:i]]))
-        remaining.append(len(left[seat]))
-        left[seat].remove(card)
-    if plays and any(left):  # the play stopped early (a claim, a concession, a record cut): solve where it stopped
-        start = len(plays) - len(plays) % 4
-        trick = [c for _, c in plays[start:]]
-        if trick:
-            best.append(best_score(left, plays[start][0], trump, trick))
-        else:
-            winner = plays[start - 4 + winning_index([c for _, c in plays[start - 4 :]], trump)][0]
-            best.append(best_score(left, winner, trump, []))
+    The double-dummy result of the side not on lead, before and after each card, comes
+    from one DDS call for the whole play (``solver.play_values``); a card that moved its
+    own side's result down by ``k`` cost ``k``. The 13th trick's cards are forced."""
+    if not plays:
+        return []
+    leading_side = plays[0][0] % 2
+    values = play_values(hands, plays[0][0], trump, [card for _, card in plays])
     out = []
-    for i, (seat, card) in enumerate(plays):
-        if i % 4 < 3:  # the next card is an opponent's, in the same trick
-            value = remaining[i] - best[i + 1]
-        else:
-            cards = [c for _, c in plays[i - 3 : i + 1]]
-            winner = plays[i - 3 + winning_index(cards, trump)][0]
-            ours = winner % 2 == seat % 2
-            after = best[i + 1] if i + 1 < len(best) else 0
-            value = int(ours) + (after if ours else remaining[i] - 1 - after)
-        loss = best[i] - value
+    for i, (seat, card) in enumerate(plays[: len(values) - 1]):
+        change = values[i + 1] - values[i]  # for the side not on lead
+        loss = change if seat % 2 == leading_side else -change
         if loss:
             out.append({"trick": i // 4 + 1, "seat": SEATS[seat], "card": card, "loss": loss})
     return out

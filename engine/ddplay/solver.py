@@ -51,11 +51,8 @@ def check_position(hands: Sequence[Sequence[str]], leader: int, trick: Sequence[
         )
 
 
-def solve_counted(
-    hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = (), solutions: int = 3
-) -> tuple[dict[str, int], int]:
-    """``solve`` and the number of search nodes DDS spent: a measure of the work that,
-    unlike a clock, gives the same answer on a busy machine (~0.35 us a node here)."""
+def _deal(hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str]) -> _dds.deal:
+    """DDS's binary ``deal`` of a checked position."""
     check_position(hands, leader, trick)
     dl = _dds.deal()
     dl.trump = SUIT_INDEX[trump] if trump else NO_TRUMP
@@ -75,6 +72,15 @@ def solve_counted(
             masks[suit] |= bit
         for suit in range(4):
             row[suit] = masks[suit]
+    return dl
+
+
+def solve_counted(
+    hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = (), solutions: int = 3
+) -> tuple[dict[str, int], int]:
+    """``solve`` and the number of search nodes DDS spent: a measure of the work that,
+    unlike a clock, gives the same answer on a busy machine (~0.35 us a node here)."""
+    dl = _deal(hands, leader, trump, trick)
     fut = _dds.futureTricks()
     # target -1, solutions 3: the score of every card (1: one best card); mode 1: always search
     _dds.SolveBoard(dl, -1, solutions, 1, fut, 0)
@@ -88,15 +94,32 @@ def solve_counted(
     return out, fut.nodes
 
 
-def best_score(hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = ()) -> int:
-    """The tricks the side on play takes from here on with best play (``solve``'s best
-    score), by the cheaper search that looks for one best card only."""
-    return max(solve_counted(hands, leader, trump, trick, solutions=1)[0].values())
-
-
 def solve(hands: Sequence[Sequence[str]], leader: int, trump: str | None, trick: Sequence[str] = ()) -> dict[str, int]:
     """For the seat on play — ``leader`` plus ``len(trick)`` — each card it may play and
     the tricks its side then takes from here on (the trick in progress included), with
     best play by all four hands. ``hands`` are the cards still held by seats 0..3
     (N, E, S, W as in the engines); ``trick`` the cards already on the table, in order."""
     return solve_counted(hands, leader, trump, trick)[0]
+
+
+def play_values(hands: Sequence[Sequence[str]], leader: int, trump: str | None, cards: Sequence[str]) -> list[int]:
+    """The double-dummy tricks of the side NOT on lead (the declarer's, after an opening
+    lead) before the first of ``cards`` and after each of them: the tricks it has won in
+    the play so far plus its best from there on. ``hands`` as dealt, ``leader`` plays
+    ``cards[0]``; the cards must be a legal play from those hands.
+
+    One DDS call (``AnalysePlayBin``) for the whole play: it keeps one transposition
+    table through the positions and starts each search from the previous result, several
+    times cheaper than a solve per position. Its answer stops after the 12th trick (the
+    13th has one card a hand: nothing to choose), so it may be shorter than ``cards`` + 1."""
+    dl = _deal(hands, leader, trump, ())
+    trace = _dds.playTraceBin()
+    trace.number = len(cards)
+    for i, card in enumerate(cards):
+        if card not in _BIT:
+            raise BadPosition(f"unknown card {card!r}")
+        trace.suit[i] = SUIT_INDEX[card[1]]
+        trace.rank[i] = RANKS.index(card[0]) + 2
+    solved = _dds.solvedPlay()
+    _dds.AnalysePlayBin(dl, trace, solved, 0)
+    return [solved.tricks[k] for k in range(solved.number)]

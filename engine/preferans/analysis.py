@@ -124,14 +124,16 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     hands = [list(h) for h in first.before.hands]
     seats = sorted({s for t in tricks for s, _ in t["cards"]})
     leader = tricks[0]["leader"]
-    out["dd_tricks"] = declarer_tricks(hands, seats, declarer, leader, number)
     if number != BETTEL:
         by_contract = {
             name: declarer_tricks(hands, seats, declarer, leader, CONTRACTS[name]) for name in TRUMP_CONTRACTS
         }
         out["dd_by_contract"] = by_contract
+        out["dd_tricks"] = by_contract[NAME_OF[number]]  # the contract played is one of them
         made = [name for name in TRUMP_CONTRACTS if by_contract[name] >= NEED]
         out["best_contract"] = max(made, key=CONTRACTS.__getitem__) if made else None
+    else:
+        out["dd_tricks"] = declarer_tricks(hands, seats, declarer, leader, number)
     if any(v != "pass" for v in final.defence.values()):  # play, invite, invited: defended
         out["whist_right"] = out["dd_tricks"] > 0 if number == BETTEL else out["dd_tricks"] < NEED
     out["costly"] = costly_cards(hands, seats, declarer, number, tricks)

@@ -73,16 +73,21 @@ class Position:
         return bool(self.solver._ge(h, self.index[leader], (), 1))
 
     def card_values(
-        self, hands: Mapping[int, Sequence[str]], turn: int, trick: Sequence[tuple[int, str]], cards: Sequence[str]
+        self,
+        hands: Mapping[int, Sequence[str]],
+        turn: int,
+        trick: Sequence[tuple[int, str]],
+        cards: Sequence[str],
+        guess: int | None = None,
     ) -> dict[str, int]:
         """For each of ``cards`` (legal for ``turn``): the target's tricks from the
-        current trick on (it included) after that card, with best play afterwards."""
+        current trick on (it included) after that card, with best play afterwards.
+        ``guess``: a likely value of the first card (the search starts there)."""
         h = self._hands(hands)
         played = tuple((self.index[seat], card_bit(c)) for seat, c in trick)
         me = self.index[turn]
         left = len(hands[self.target]) + (1 if any(seat == self.target for seat, _ in trick) else 0)
         out: dict[str, int] = {}
-        guess: int | None = None
         for card in cards:
             bit = card_bit(card)
             after = list(h)

@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.analysis_core import DealLog, deals_of, side_costs, tricks_by_counts
+from engine.analysis_core import DealLog, deals_of, tricks_by_counts
 from engine.jsondata import JsonDict
-from engine.tricks import playable
 
 from .ai_dd import Position
 from .rules import STRAINS, is_misere, level_of, strain_of
@@ -58,29 +57,43 @@ def declarer_tricks(hands: list[list[str]], seats: list[int], declarer: int, lea
 
 
 def costly_cards(
-    hands: list[list[str]], seats: list[int], declarer: int, contract: str, tricks: list[JsonDict]
+    hands: list[list[str]],
+    seats: list[int],
+    declarer: int,
+    contract: str,
+    tricks: list[JsonDict],
+    at_lead: int | None = None,
 ) -> list[JsonDict]:
+    """Each card that lowered (raised, for a defender; on a мизер the other way round)
+    the declarer's double-dummy tricks.
+
+    One value a card, not one per legal card: the declarer's tricks after the card
+    played, searched from the best value there (the card played is usually a best one,
+    so a couple of tests). The best value before a card is the value after the card
+    before it (less the trick just closed, when the declarer took it); at the lead, the
+    solve of the position (``at_lead`` when the caller has it). The solver's table of
+    positions serves the whole deal."""
     misere = is_misere(contract)
     trump = None if misere else _trump(strain_of(contract))
     position = Position(seats, declarer, trump, avoid=misere)
     left = {s: list(hands[s]) for s in seats}
-    values: list[dict[str, int]] = []
-    plays: list[tuple[int, str]] = []
-    trick_of: list[int] = []
+    if at_lead is None:
+        at_lead = position.tricks(left, tricks[0]["leader"]) if tricks else 0
+    best = at_lead
+    out: list[JsonDict] = []
     for number, trick in enumerate(tricks, start=1):
         done: list[tuple[int, str]] = []
         for seat, card in trick["cards"]:
-            led = done[0][1][1] if done else None
-            legal = playable(left[seat], led, trump, True)
-            values.append(position.card_values(left, seat, done, legal))
-            plays.append((seat, card))
-            trick_of.append(number)
+            value = position.card_values(left, seat, done, [card], guess=best)[card]
+            loss = abs(best - value)
+            if loss:
+                out.append({"trick": number, "seat": SEAT_NAMES[seat], "card": card, "loss": loss})
             done.append((seat, card))
             left[seat].remove(card)
-    costs = side_costs(values, plays, wants_high=lambda seat: (seat == declarer) != misere)
-    return [
-        {"trick": trick_of[i], "seat": SEAT_NAMES[plays[i][0]], "card": plays[i][1], "loss": loss} for i, loss in costs
-    ]
+            best = value
+        if trick["winner"] is not None:  # the next trick's value counts from there on
+            best -= trick["winner"] == declarer
+    return out
 
 
 def analyse_deal(deal: DealLog) -> JsonDict:
@@ -124,19 +137,21 @@ def analyse_deal(deal: DealLog) -> JsonDict:
     hands = [list(h) for h in first.before.hands]
     seats = [s for s in final.active]
     leader = tricks[0]["leader"]
-    out["dd_tricks"] = declarer_tricks(hands, seats, declarer, leader, contract)
     if not is_misere(contract):
         by_strain = {st: declarer_tricks(hands, seats, declarer, leader, f"6{st}") for st in STRAINS}
         out["dd_by_strain"] = by_strain
+        out["dd_tricks"] = by_strain[strain_of(contract)]  # the level does not change the play
         made = [(min(t, 10), STRAINS.index(st), st) for st, t in by_strain.items() if t >= NEED_MIN]
         if made:
             level, _, strain = max(made)
             out["best_contract"] = f"{level}{strain}"
         if "whist" in final.whist:
             out["whist_right"] = out["dd_tricks"] < level_of(contract)
-    elif any(w is not None for w in final.whist):
-        out["whist_right"] = out["dd_tricks"] > 0
-    out["costly"] = costly_cards(hands, seats, declarer, contract, tricks)
+    else:
+        out["dd_tricks"] = declarer_tricks(hands, seats, declarer, leader, contract)
+        if any(w is not None for w in final.whist):
+            out["whist_right"] = out["dd_tricks"] > 0
+    out["costly"] = costly_cards(hands, seats, declarer, contract, tricks, out["dd_tricks"])
     return out
 
 
