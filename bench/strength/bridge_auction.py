@@ -125,9 +125,11 @@ cards and a singleton, or with six and three of their trumps (2 boards each).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Callable
 
 from bench.baseline import bridge_bidding as frozen
@@ -236,15 +238,19 @@ class Board:
         self.constructive = constructive(hands, table, self.vul, par_ns)
 
 
-def boards(seed: int, n: int) -> list[Board]:
-    """``n`` fresh boards of the seed, DD tables solved in batches (DDS: at most 40 per call)."""
+def boards(seed: int, n: int, cache: Path | None = None) -> list[Board]:
+    """``n`` fresh boards of the seed, DD tables solved in batches (DDS: at most 40 per
+    call). With ``cache`` (a folder) the solved boards are kept in a JSON file per seed and
+    a later run solves only the boards it lacks."""
     from endplay.dds import calc_all_tables, par
     from endplay.types import Deal, Player
 
     rng = random.Random(seed * 1_000_003 + 424_242)  # not the tuning stream seed * 7919 + 11
     deals = [deal(rng) for _ in range(n)]
-    out: list[Board] = []
-    for start in range(0, n, 32):
+    path = cache / f"auction-boards-seed{seed}.json" if cache else None
+    known: list[dict] = json.loads(path.read_text()) if path and path.exists() else []
+    out = [Board(k + 1, b["hands"], b["table"], b["par"]) for k, b in enumerate(known[:n]) if b["hands"] == deals[k]]
+    for start in range(len(out), n, 32):
         chunk = deals[start : start + 32]
         for hands in chunk:
             check_deal(hands)  # before DDS sees it (bidding/dd.py: no dump.txt)
@@ -253,7 +259,16 @@ def boards(seed: int, n: int) -> list[Board]:
             number = start + k + 1
             par_ns = par(table, _vul(VUL_CYCLE[(number - 1) % 16]), Player((number - 1) % 4)).score
             out.append(Board(number, hands, table.to_list(), par_ns))
+        if path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            rows = [{"hands": b.hands, "table": b.table, "par": b.par} for b in out]
+            path.write_text(json.dumps(rows + known[len(rows) :]))
+        if (start // 32) % 8 == 7:
+            print(f"   bridge auction: {len(out)} of {n} boards solved", file=sys.stderr, flush=True)
     return out
+
+
+CACHE = Path.home() / ".cache" / "cardbot-bench"  # solved boards, outside the repository
 
 
 def dd(hands: list[list[str]], dealer: int, vul: str) -> tuple[list[list[int]], int]:
@@ -378,7 +393,7 @@ def run(quick: bool, seed: int, n: int | None = None, limit_boards: int | None =
     n = n or (QUICK_BOARDS if quick else FULL_BOARDS)
     limit_boards = (QUICK_LIMIT_BOARDS if quick else LIMIT_BOARDS) if limit_boards is None else limit_boards
     start = time.perf_counter()
-    all_boards = boards(seed, n)
+    all_boards = boards(seed, n, CACHE)
     solved = time.perf_counter() - start
     timer = DecisionTimer(as_bot(ai.computer_action, "strong"))
     easy = as_bot(ai.computer_action, "easy")
@@ -386,11 +401,13 @@ def run(quick: bool, seed: int, n: int | None = None, limit_boards: int | None =
     vs_easy = duplicate(all_boards, timer, easy, seed)
     bid_time = time.perf_counter() - start - solved
     print(f"   bridge auction: {n} boards, DD tables {solved:.0f} s, the two matches {bid_time:.0f} s", flush=True)
-    par = from_par(all_boards, timer, seed)
     figs = [
         match_figure("auction match: strong − frozen strong, IMPs a board", vs_frozen, VS_FROZEN_GOAL, True),
         report("   boards where the two tables differ", [1.0 if x else 0.0 for x in vs_frozen], ""),
         match_figure("auction match: strong − easy, IMPs a board", vs_easy, VS_EASY_GOAL, False),
+    ]
+    par = from_par(all_boards, timer, seed)
+    figs += [
         report("auction (diagnostic): |IMPs| from par, all boards", par["all"]),
         report("   constructive boards (par: stronger side's own best)", par["constructive"]),
         report("   competitive boards", par["competitive"]),
@@ -400,6 +417,8 @@ def run(quick: bool, seed: int, n: int | None = None, limit_boards: int | None =
         figs.append(
             Figure(GAME, f"auction (strong): makeable {key} bid and made", p, h, "report", True, "", len(par[key]))
         )
+    for figure in figs:  # the partner-seen reference below takes long: these first
+        print(figure.line(), file=sys.stderr, flush=True)
     if limit_boards:
         figs += limit_reference(all_boards[:limit_boards], seed)
     return figs + timer.figures(GAME)
