@@ -1,7 +1,7 @@
 """Playing strength of the computer players, every game, fixed seeds.
 
-    python -m bench.ai_strength                 # all games, full matches (~minutes)
-    python -m bench.ai_strength --quick         # smaller matches, a smoke run
+    python -m bench.ai_strength                 # all games, full matches (hours on 2 cores)
+    python -m bench.ai_strength --quick         # smaller matches, a smoke run (~15 min)
     python -m bench.ai_strength durak bridge    # some games only
     python -m bench.ai_strength --no-deadline   # node budgets only: reproducible by the seed
 
