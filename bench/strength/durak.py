@@ -15,7 +15,7 @@ import random
 from typing import Callable
 
 from bench.baseline import durak_ai as baseline
-from bench.strength.common import DecisionTimer, Figure, rate_ci
+from bench.strength.common import DecisionTimer, Figure, as_bot, rate_ci
 from engine.cards import RANK_VALUE as RV
 from engine.durak import ai
 from engine.durak import rules as R
@@ -54,8 +54,7 @@ def cheapest(view: dict, legal: list[str], rng: random.Random) -> str:
     return min(covers[open_cards[0]], key=lambda a: cost(a.split()[2]))
 
 
-def strong(view: dict, legal: list[str], rng: random.Random) -> str:
-    return ai.computer_action(view, legal, rng, level="strong")
+strong = as_bot(ai.computer_action, "strong")  # under the bot's deadline (common.UNDER_DEADLINE)
 
 
 def play(players: list[Player], deal: str, options, seed: int) -> dict:

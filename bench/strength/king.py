@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from bench.baseline import king_ai
-from bench.strength.common import DecisionTimer, Figure, at_least
+from bench.strength.common import DecisionTimer, Figure, as_bot, at_least
 from engine.king import GAME as G
 from engine.king import ai
 from engine.king.options import KingOptions
@@ -65,12 +65,12 @@ def _margins(sets: int, seed: int, player) -> list[float]:
 
 def run(quick: bool, seed: int) -> list[Figure]:
     sets = 2 if quick else 24
-    strong = DecisionTimer(lambda v, legal, rng: ai.computer_action(v, legal, rng, level="strong"))
+    strong = DecisionTimer(as_bot(ai.computer_action, "strong"))  # under the bot's deadline
     figures = [
         at_least(GAME, "strong − equal baseline seat, points per game (duplicate)", _margins(sets, seed, strong), 5.0)
     ]
     figures += strong.figures(GAME)
-    normal = lambda v, legal, rng: ai.computer_action(v, legal, rng, level="normal")  # noqa: E731
+    normal = as_bot(ai.computer_action, "normal")
     figures.append(
         at_least(
             GAME,

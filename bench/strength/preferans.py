@@ -60,7 +60,7 @@ import time
 from fractions import Fraction
 
 from bench.baseline import preferans_ai as baseline
-from bench.strength.common import CpuDecisionTimer, Figure, at_least, mean_ci
+from bench.strength.common import DecisionTimer, Figure, as_bot, at_least, mean_ci
 from engine.base import get_game
 from engine.preferans import ai
 from engine.preferans.rules import DECK
@@ -74,8 +74,7 @@ WORKERS = 2
 PRE_PLAY = ("auction", "naming", "discard", "contract", "defence", "kontra")
 
 
-def strong(view: dict, legal: list[str], rng: random.Random) -> str:
-    return ai.computer_action(view, legal, rng, level="strong")
+strong = as_bot(ai.computer_action, "strong")  # under the bot's deadline (common.UNDER_DEADLINE)
 
 
 def play_hand(deal: str, strong_seat: int | None, seed: int, timer=None) -> tuple[list, str, str]:
@@ -118,7 +117,7 @@ def deal_result(deal: str, seed: int, breakdown: bool = False) -> dict:
     """The deal's value (mean over the three seatings of strong − mean(baselines)), the
     strong player's CPU seconds per decision, and (``breakdown``) each seat's gain over
     the all-baseline table with its role and first deviating decision."""
-    timer = CpuDecisionTimer(strong)
+    timer = DecisionTimer(strong)
     base = play_hand(deal, None, seed * 3)[0] if breakdown else None
     total, seats = Fraction(0), []
     for seat in range(3):
@@ -127,7 +126,7 @@ def deal_result(deal: str, seed: int, breakdown: bool = False) -> dict:
         total += adv
         if base is not None:
             seats.append((role, deviated, float(adv - advantage(base, seat))))
-    return {"value": float(total / 3), "seconds": timer.seconds, "seats": seats}
+    return {"value": float(total / 3), "seconds": timer.seconds, "cpu": timer.cpu, "seats": seats}
 
 
 def deals(n: int, seed: int) -> list[str]:
@@ -154,9 +153,9 @@ def measure(n: int, seed: int, breakdown: bool = False, workers: int = WORKERS) 
 
 
 def figures(results: list[dict]) -> list[Figure]:
-    timer = CpuDecisionTimer(strong)
+    timer = DecisionTimer(strong)
     for r in results:
-        timer.seconds += r["seconds"]
+        timer.add(r["seconds"], r["cpu"])
     figure = at_least(
         GAME, "strong − mean(2 baselines), whists per hand (duplicate)", [r["value"] for r in results], GOAL
     )

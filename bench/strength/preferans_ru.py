@@ -42,7 +42,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from bench.strength.common import CpuDecisionTimer, Figure, at_least
+from bench.strength.common import DecisionTimer, Figure, as_bot, at_least
 from engine.base import get_game
 from engine.preferans_ru import ai
 from engine.preferans_ru.rules import DECK
@@ -55,15 +55,12 @@ FULL_DEALS, QUICK_DEALS = 300, 4
 WORKERS = 2
 
 
-def strong(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    return ai.computer_action(view, legal, rng, level="strong")
+# each decision under the bot's deadline (common.UNDER_DEADLINE)
+strong = as_bot(ai.computer_action, "strong")
+easy = as_bot(ai.computer_action, "easy")
 
 
-def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    return ai.computer_action(view, legal, rng, level="easy")
-
-
-def play_deal(deal: str, strong_seat: int, seed: int, timer: CpuDecisionTimer) -> list[Fraction]:
+def play_deal(deal: str, strong_seat: int, seed: int, timer: DecisionTimer) -> list[Fraction]:
     """One deal from a fresh pulka; the settlement right after it."""
     g = get_game(GAME)
     opts = g.Options(**OPTIONS)
@@ -79,12 +76,12 @@ def play_deal(deal: str, strong_seat: int, seed: int, timer: CpuDecisionTimer) -
 
 
 def deal_result(deal: str, seed: int) -> dict[str, Any]:
-    timer = CpuDecisionTimer(strong)
+    timer = DecisionTimer(strong)
     total = Fraction(0)
     for seat in range(3):
         res = play_deal(deal, seat, seed * 3 + seat, timer)
         total += res[seat] - sum(res[x] for x in range(3) if x != seat) / 2
-    return {"value": float(total / 3), "seconds": timer.seconds}
+    return {"value": float(total / 3), "seconds": timer.seconds, "cpu": timer.cpu}
 
 
 def deals(n: int, seed: int) -> list[str]:
@@ -110,9 +107,9 @@ def measure(n: int, seed: int, workers: int = WORKERS) -> list[dict[str, Any]]:
 
 
 def figures(results: list[dict[str, Any]]) -> list[Figure]:
-    timer = CpuDecisionTimer(strong)
+    timer = DecisionTimer(strong)
     for r in results:
-        timer.seconds += r["seconds"]
+        timer.add(r["seconds"], r["cpu"])
     figure = at_least(GAME, "strong − mean(2 easy), whists per deal (duplicate)", [r["value"] for r in results], GOAL)
     return [figure, *timer.figures(GAME)]
 
