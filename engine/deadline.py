@@ -77,12 +77,15 @@ class Pace:
         self.slowest = 0.0
 
     def room_for_another(self) -> bool:
+        # expired() first: a deadline without a clock (AfterChecks) only expires by it
+        if self.deadline.expired():
+            return False
         now = self.deadline.remaining()
         if now == math.inf:
             return True
         self.slowest = max(self.slowest, self.mark - now)
         self.mark = now
-        return now > self.slowest and not self.deadline.expired()
+        return now > self.slowest
 
 
 class OutOfTime(Exception):

@@ -52,6 +52,19 @@ def test_a_deadline_passing_mid_search_still_answers_legally(name, checks):
         assert action in pos["legal"]
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_deadline_without_a_clock_does_cut_the_search(name):
+    """``AfterChecks`` has no clock: the searches that pace their steps (bridge, whist)
+    must still stop at it, or the test above would never cut them."""
+    game = get_game(name)
+    cut_somewhere = False
+    for pos in (p for p in POSITIONS if p["game"] == name and p["level"] == "strong"):
+        cut = AfterChecks(1)
+        game.computer_action(pos["view"], pos["legal"], random.Random(1), level="strong", deadline=cut)
+        cut_somewhere |= cut.left <= 0
+    assert cut_somewhere
+
+
 def test_a_result_cut_by_the_deadline_is_not_cached():
     calls = []
 
