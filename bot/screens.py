@@ -210,7 +210,9 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     if mode == trick_view.TRICKS and trick_view.offered(tricks):  # "📜 Tricks" pressed (bot.trick_view)
         return Screen(trick_view.text(table, seat_names(seats), tricks, head), keyboard(trick_view.back_rows(table)))
     legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
-    text = ui.hand_text(view, seat_names(seats), table.lang, head, legal)
+    # the hand text also knows the computers' level (bridge: only computers that bid by
+    # its system have their calls explained)
+    text = ui.hand_text({**view, "computer_level": computer_level(table)}, seat_names(seats), table.lang, head, legal)
     if table.status == CLOSED:  # cancelled, or the bot left the group: nothing to press
         text += "\n" + t(table.lang, "table.closed")
     # "📜 Tricks" and "🔍 The last deal" share a row under the moves

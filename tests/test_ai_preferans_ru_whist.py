@@ -121,3 +121,24 @@ def test_sure_tricks_count_only_what_runs_from_the_top():
     # trumps drawn by the top four, then six diamonds from the top
     assert sure_tricks("AS KS QS JS AD KD QD JD 9D 7D".split(), "S") == 10
     assert sure_tricks("AD KD QD JD TD AC KC QC AH KH".split(), None) == 10
+
+
+def test_the_quick_defence_count_of_a_long_suit_headed_by_the_ace():
+    """The easy whister's count (``defender_estimate``): against a trump a side ace is a
+    trick in up to four cards, half in five or more (the declarer may be void and ruff
+    it); without trumps nobody ruffs: the ace and the run under it, the whole suit once
+    the run outlasts the others' cards of it (it counted half a trick for all eight)."""
+    estimate = ai_decide.defender_estimate
+    eight = "AH KH QH JH TH 9H 8H 7H 7C 8C".split()  # B's hand of the deal above
+    assert estimate(eight, None) == 8.0  # all eight are winners once on lead
+    # against a trump the declarer is surely void here, yet the half stays: it is what
+    # makes the easy whister whist K♠ 7♠ with these hearts, whose guarded trump king the
+    # count misses (test_ai_preferans_ru_sure.py: a trick against a ten)
+    assert estimate(eight, "S") == 0.5
+    seven = "AH QH JH TH 9H 8H 7H 7C 8C 7D".split()  # the king alone elsewhere: it falls
+    assert estimate(seven, None) == 7.0 and estimate(seven, "S") == 0.5
+    five = "AH KH 9H 8H 7H 7C 8C 9C 7D 8D".split()
+    assert estimate(five, None) == 2.0 and estimate(five, "S") == 0.5
+    four = "AH 9H 8H 7H 7C 8C 9C 7D 8D 9D".split()
+    assert estimate(four, None) == 1.0 and estimate(four, "S") == 1.0
+    assert estimate("AH KH 7H 7C 8C 9C 7D 8D 9D TD".split(), "S") == 1.7  # A-K-x: the king too

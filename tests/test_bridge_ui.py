@@ -359,6 +359,19 @@ def test_the_bidding_box_says_what_each_call_would_show_with_computers_only():
     assert box in again
 
 
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_meanings_only_where_the_computers_bid_by_the_system(level):
+    """The table's level rides in the view (bot.screens.hand): the easy computers bid by
+    points alone, so their table shows neither what the calls show nor what hers would."""
+    state, _ = run(start(), (0, "bid 1NT"), (1, "pass"))
+    view = {**G.view(state, 2), "computer_level": level}
+    text = render(UI.hand_text(view, WITH_COMPUTERS, "en", "Bridge", G.legal_actions(state, 2)), "HTML")
+    shown = level != "easy"
+    assert ("What the calls show (the computers' system):" in text) is shown
+    assert ("What your call would show (the computers' system):" in text) is shown
+    assert "Your hand:" in text
+
+
 def test_the_bidding_box_over_an_opening_and_after_blackwood():
     from bot.games.bridge.texts import preview_lines
 

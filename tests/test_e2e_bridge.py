@@ -117,16 +117,18 @@ async def test_one_human_three_computers_full_rubber(bot, fake_telegram):
     assert "Ваши карты" in hand.text
 
     leads = []
-    explained = []
+    explained = []  # the boards where she called after a bid
 
     async def check():
         await watch_public(bot, table.id)
         row, state = await bot.state(table.id)
         view = GAME.view(state, None)
         if view["phase"] == "auction" and 0 in view["to_act"] and any(c["call"] != "pass" for c in view["auction"]):
-            # her turn to call after a bid: the DM says what the calls show
+            # her turn to call after a bid: the computers are easy (the tests' default) and
+            # bid by points, so the DM explains no call in the system (the strong ones':
+            # test_the_bidding_box_meanings_with_computers)
             hand = await bot.hand_message(table.id, anya)
-            assert "Что показывают заявки (система компьютеров):" in hand.text
+            assert "Что показывают заявки" not in hand.text and "система компьютеров" not in hand.text
             explained.append(view["board"])
         if view["phase"] == "play" and not view["played"] and not view["trick"]:
             # Аня makes the opening lead: nobody has seen dummy yet, in any chat
@@ -333,9 +335,18 @@ async def test_score_only_sheet_with_undo(bot, fake_telegram):
     assert "Мы +" in final.text  # per player: We +k, They −k
 
 
+async def set_computer_level(bot, host, wanted: str) -> None:
+    """The host presses the lobby's 🤖 button until the computers are at ``wanted``."""
+    for _ in range(3):
+        if f"Компьютеры: {wanted}" in (await bot.table_message(GROUP)).text:
+            return
+        await bot.press(host, await bot.table_message(GROUP), lambda text: text.startswith("🤖 "))
+    raise AssertionError(f"the lobby never showed the computers at {wanted}")
+
+
 async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
-    """Аня with three computers: on each of her auction turns her DM says what every call
-    she may make would show in the computers' system (no extra message: it is the hand
+    """Аня with three strong computers: on each of her auction turns her DM says what every
+    call she may make would show in the computers' system (no extra message: it is the hand
     message's text). She makes the first call it names at her first turn of a deal, and
     once made the computers' explanation of her call says what the preview said."""
     from bot.games.bridge.texts import box_label, preview_lines
@@ -344,6 +355,7 @@ async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
     fake = fake_telegram
     anya = fake.user(1, "Аня")
     table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
+    await set_computer_level(bot, anya, "сильные")  # they bid by the system (the tests' default is easy)
     await bot.press(anya, await bot.table_message(GROUP), "Начать")
     names = ["Аня", "🤖", "🤖", "🤖"]  # only "a computer sits here" matters to the lines
     plan: dict[int, tuple[str, str]] = {}  # board -> (her call's button, what it would show)
@@ -385,6 +397,30 @@ async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
     choose.made = {}
     await bot.play(table.id, [anya], choose=choose, until=check, max_moves=3000)
     assert seen["previews"] >= 2 and seen["agreed"] >= 1
+
+
+async def test_no_meanings_where_the_computers_are_easy(bot, fake_telegram):
+    """The easy computers bid by points alone, not by the system: at their table no version
+    of Аня's DM says what the calls show or would show in it."""
+    fake = fake_telegram
+    anya = fake.user(1, "Аня")
+    table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
+    await set_computer_level(bot, anya, "лёгкие")
+    await bot.press(anya, await bot.table_message(GROUP), "Начать")
+    seen = {"turns": 0, "bids": 0}
+
+    async def check():  # on each of her turns
+        row, state = await bot.state(table.id)
+        view = GAME.view(state, 0)
+        if view["phase"] == "auction":
+            seen["turns"] += 1
+            seen["bids"] += any(c["call"] != "pass" for c in view["auction"])
+        return seen["turns"] >= 3 and seen["bids"] >= 1
+
+    await bot.play(table.id, [anya], choose=passive, until=check, max_moves=3000)
+    dm = [version.text for message in fake.msgs[anya.id].values() for version in message.history]
+    assert sum("👉 Ваша заявка." in text for text in dm) >= 3  # her turns to call were drawn
+    assert not any("система компьютеров" in text for text in dm)
 
 
 async def test_no_bidding_box_meanings_at_a_table_of_four_people(bot, fake_telegram):

@@ -21,6 +21,9 @@ from .bidding.system import meanings, situation
 from .inference import SUITS, HandRange, auction_inferences, call_range, last_meaning, normalize
 
 MAX_HCP = 37
+# the computer levels that bid by this system (ai.py: ``normal`` and ``strong`` are
+# ai_strong.py; ``easy`` bids by points alone, ai_easy.py): only their table explains calls
+SYSTEM_LEVELS = ("normal", "strong")
 # the answers to Blackwood's 4NT (bidding/slam.py): they count aces and show no suit
 BLACKWOOD_ANSWERS = {"5C": "0 or 4 aces", "5D": "1 ace", "5H": "2 aces", "5S": "3 aces"}
 # a suit is named from three cards ("1♦: 3+♦", a raise's support) or when at most two

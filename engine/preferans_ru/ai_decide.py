@@ -36,6 +36,7 @@ from .ai_eval import (
     misere_danger,
     misere_safe,
     sure_tricks,
+    top_run,
 )
 from .ai_view import DECK, Seen, parse_level, parse_trump
 from .ai_dd import OutOfNodes, Position
@@ -287,7 +288,10 @@ def contract(seen: Seen, legal: list[str], rng: random.Random, budget: Budget) -
 # ---------------------------------------------------------------------- whist
 def defender_estimate(hand: list[str], trump: str | None) -> float:
     """Tricks this hand takes against a declarer in ``trump``: aces, guarded kings, the
-    trump honours."""
+    trump honours. Against a trump a side ace counts half in a suit of five or more (the
+    declarer may be void and ruff it); without trumps nobody ruffs: the ace and the run
+    under it are tricks, the whole suit once the run outlasts the others' cards of it
+    (as the declarer's ``sure_tricks`` counts)."""
     total = 0.0
     for suit, ranks in by_suit(hand).items():
         if not ranks:
@@ -295,7 +299,10 @@ def defender_estimate(hand: list[str], trump: str | None) -> float:
         if suit == trump:
             total += sum(1.0 for i, r in enumerate(ranks) if r >= 14 - i - (len(ranks) >= 3))
             continue
-        if ranks[0] == 14:
+        if ranks[0] == 14 and trump is None:
+            run = top_run(ranks)
+            total += len(ranks) if run >= 8 - len(ranks) else run
+        elif ranks[0] == 14:
             total += 1.0 if len(ranks) <= 4 else 0.5
             if len(ranks) >= 2 and ranks[1] == 13 and len(ranks) <= 3:
                 total += 0.7

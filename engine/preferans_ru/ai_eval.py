@@ -39,7 +39,7 @@ def by_suit(hand: Sequence[str]) -> dict[str, list[int]]:
     return out
 
 
-def _top_run(ranks: list[int]) -> int:
+def top_run(ranks: list[int]) -> int:
     """How many of the suit's cards run from the ace down without a gap (ranks highest first)."""
     run = 0
     for want, have in zip(range(14, 6, -1), ranks):
@@ -53,7 +53,7 @@ def _top_tricks(ranks: list[int], trump_suit: bool) -> float:
     """Tricks a suit brings from the top: A, A-K, A-K-Q…, half for a guarded king."""
     if not ranks:
         return 0.0
-    run = _top_run(ranks)
+    run = top_run(ranks)
     t = float(run)
     if run == 0 and ranks[0] == 13 and len(ranks) >= 2:
         t += 0.5 if not trump_suit else 1.0 if len(ranks) >= 3 else 0.5
@@ -92,12 +92,12 @@ def sure_tricks(hand: Sequence[str], trump: str | None) -> int:
 
     def solid(ranks: list[int]) -> bool:
         """The top run outlasts the others' cards of the suit."""
-        return _top_run(ranks) >= 8 - len(ranks)
+        return top_run(ranks) >= 8 - len(ranks)
 
     total = 0
     drawn = trump is None or solid(suits[trump])
     for s, ranks in suits.items():
-        tricks = len(ranks) if solid(ranks) else _top_run(ranks)
+        tricks = len(ranks) if solid(ranks) else top_run(ranks)
         total += tricks if (s == trump or drawn) else min(tricks, 1)
     return min(total, 10)
 

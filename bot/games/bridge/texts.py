@@ -12,7 +12,8 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, esc
 from engine.bridge.auction import bid_parts
-from engine.bridge.explain import MAX_HCP, Shown, explain, preview, worth_listing
+from engine.ai_levels import DEFAULT_LEVEL
+from engine.bridge.explain import MAX_HCP, SYSTEM_LEVELS, Shown, explain, preview, worth_listing
 from engine.cards import SUIT_SYMBOL, label
 
 SEATS = ("N", "E", "S", "W")
@@ -132,11 +133,21 @@ def with_computers(names: list[str]) -> bool:
     return any(n.startswith(COMPUTER_MARK) for n in names)
 
 
+def system_shown(view: dict, names: list[str]) -> bool:
+    """Whether a DM says what calls mean in the computers' system: during the auction, at
+    a table with computers that bid by it. ``view["computer_level"]`` is the table's level
+    (bot.screens.hand adds it; a view without it: the engine's default level); the easy
+    computers bid by points alone, so at their table the system's meanings would mislead."""
+    level = view.get("computer_level", DEFAULT_LEVEL)
+    return view["phase"] == "auction" and with_computers(names) and level in SYSTEM_LEVELS
+
+
 def explanation_lines(view: dict, names: list[str], lang: str) -> list[str]:
-    """During the auction at a table with computers: what each seat's calls show in the
-    computers' system (docs/bridge-bidding.md), the robots' explanations of online bridge.
-    The calls are public, so every seat gets the same lines."""
-    if view["phase"] != "auction" or not with_computers(names):
+    """During the auction at a table with computers that bid by the system
+    (``system_shown``): what each seat's calls show in it (docs/bridge-bidding.md), the
+    robots' explanations of online bridge. The calls are public, so every seat gets the
+    same lines."""
+    if not system_shown(view, names):
         return []
     shown = explain(view["auction"], view["dealer"])
     if not shown:
@@ -157,11 +168,11 @@ def box_label(call: str, lang: str) -> str:
 
 
 def preview_lines(view: dict, names: list[str], lang: str) -> list[str]:
-    """On the person's turn to call at a table with computers: what each call of the
-    bidding box would show in the computers' system, as BBO's bidding box says (the
-    calls ``worth_listing`` picks, one line each, and a line for the natural rest). It
-    reads the calls only: the same for any hand in this seat."""
-    if view["phase"] != "auction" or not with_computers(names):
+    """On the person's turn to call at a table with computers that bid by the system
+    (``system_shown``): what each call of the bidding box would show in it, as BBO's
+    bidding box says (the calls ``worth_listing`` picks, one line each, and a line for
+    the natural rest). It reads the calls only: the same for any hand in this seat."""
+    if not system_shown(view, names):
         return []
     listed, rest = worth_listing(preview(view["auction"], view["dealer"]))
     lines = [t(lang, "bridge.preview.title")]
