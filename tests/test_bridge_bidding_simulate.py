@@ -99,3 +99,30 @@ def test_layouts_fit_the_auction():
     assert sorted(c for h in hands for c in h) == sorted(simulate.DECK)
     assert hands[ME] == cards(OPENER)
     assert simulate.misfit(hands[E], inf[E]) == 0  # partner's jump rebid in diamonds
+
+
+class Ticking:
+    """A deadline whose clock advances a fixed step at every look (no real clock)."""
+
+    def __init__(self, seconds: float, step: float) -> None:
+        self.left, self.step = seconds, step
+
+    def remaining(self) -> float:
+        self.left -= self.step
+        return max(0.0, self.left)
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+
+def test_a_deadline_mid_search_keeps_whole_layouts_only():
+    inf = auction_inferences(AUCTION, N)
+    hand, legal = Hand(cards(OPENER)), set(A.legal_calls(AUCTION, N))
+    rule, _ = rule_call(hand, AUCTION, N, ME, legal)
+    cands = simulate.candidates(hand, AUCTION, N, ME, legal, inf, rule)
+    vul = {"NS": False, "EW": False}
+    for seconds in (0.5, 2.0, 6.0):
+        gains = simulate.evaluate(cards(OPENER), AUCTION, N, ME, vul, inf, cands, Ticking(seconds, 0.05))
+        sizes = {len(g) for g in gains.values()}
+        assert len(sizes) == 1 and sizes.pop() < simulate.LAYOUTS  # cut, every candidate alike
+        assert all(x == 0 for x in gains[rule])

@@ -20,7 +20,8 @@ besides the rule call:
 Only the seat's own view is used (its hand and the public auction). Deterministic: the
 layouts come from a generator seeded by the view, and the work is bounded by counts
 (layouts, DDS solves), never by a clock; a ``Deadline`` stops it early, and with fewer than
-``MIN_LAYOUTS`` layouts done the rule call stands.
+``MIN_LAYOUTS`` layouts done the rule call stands. Under a deadline a DDS solve starts only
+while one as slow as the slowest so far still fits (a solve cannot be cut).
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ def evaluate(
     side = seat % 2
     gains: dict[str, list[int]] = {c: [] for c in cands}
     solves = 0
+    slowest_solve = 0.0  # seconds by the deadline's clock (0 with no deadline)
     pace = Pace(deadline)
     for _ in range(LAYOUTS):
         if deadline.expired() or not pace.room_for_another():
@@ -219,10 +221,13 @@ def evaluate(
                 break
             tricks = {}
             for strain, declarer in sorted(needed):
-                if deadline.expired():
-                    return gains
+                before = deadline.remaining()
+                if deadline.expired() or before < slowest_solve:
+                    return gains  # a solve as slow as the slowest so far would come late
                 tricks[(strain, declarer)] = tricks_of(hands, strain, declarer)
                 solves += 1
+                if before != math.inf:
+                    slowest_solve = max(slowest_solve, before - deadline.remaining())
             for c, r in results.items():
                 if r is not None:
                     level, strain, doubling, declarer = r
