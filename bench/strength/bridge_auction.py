@@ -47,7 +47,10 @@ run without deadline; CPU per call p99 0.52 s, wall p99 1.40 s, 66 of 10 400 cal
 0.45). The simulation bids the opponents' calls with the rules, i.e. it knows how the
 frozen copy bids and not how the easy player does: part of the gain against the frozen
 copy is that model being exact. CPU per call mean 74 ms, p99 0.88 s; the simulated calls
-(one in five) mean 0.35 s, p99 1.38 s (no deadline).
+(one in five) mean 0.35 s, p99 1.38 s (no deadline). Checked on seed 2 (boards 1-400, no deadline):
++0.46 ± 0.42 (65 better, 54 worse). After a DDS solve was made to start only while one as
+slow as the slowest so far fits: seed 1, boards 1-450 under the deadline (load 3-4) +0.86 ±
+0.39 (86 better, 39 worse), wall p99 1.15 s, 6 of 3164 calls over 1.5 s (two processes).
 
 History: before issue 31 the goal was mean |IMPs| from par <= 3.0 (four strong bidders,
 300 boards of the stream ``seed * 7919 + 11``, the one the bidder was tuned on). Where the IMPs go (seed 2, 300 boards, 5.29): par reached on 83 boards; per board, the
