@@ -32,6 +32,26 @@ strong bidder 5.11 ± 1.85 and 4.15 ± 1.83 there. Makeable games bid and made 5
 CPU-seconds a board, ~6 CPU-minutes), cached since in ~/.cache/cardbot-bench; the two
 matches and the par diagnostic about 30 s; CPU per call p99 0.7 ms.
 
+Simulation (2026-12-03, issue 31; ``engine/bridge/bidding/simulate.py``, measured slice by
+slice with ``auction_sim.py``): the strong bidder checks placement's calls after partner
+has spoken against up to three alternatives, each bid out by the rules on 16 layouts fitting
+the auction and scored at DDS tricks in IMPs. Seed 1, 1000 boards, paired against the
+frozen copy, no deadline: +0.73 ± 0.26 IMPs a board (174 better, 92 worse; boards 1-300
++0.75 ± 0.52), constructive boards +0.55 ± 0.29 (767), competitive +1.33 ± 0.59 (233).
+Under the deadline (load average ~6 on 2 cores): boards 1-300 +0.71 ± 0.45 (51 better, 22
+worse), all 1000 boards +0.60 ± 0.23 (148 better, 80 worse; 95 boards differ from the
+run without deadline; CPU per call p99 0.52 s, wall p99 1.40 s, 66 of 10 400 calls over
+1.5 s, the longest 3.2 s with the process getting about a third of a core). Against the easy computer (no deadline) +1.22 ± 0.40 (419 better,
+251 worse), where the rules alone give +1.15 ± 0.38: paired, the simulation gains only
++0.07 ± 0.24 there (87 better, 80 worse; constructive +0.12 ± 0.28, competitive -0.11 ±
+0.45). The simulation bids the opponents' calls with the rules, i.e. it knows how the
+frozen copy bids and not how the easy player does: part of the gain against the frozen
+copy is that model being exact. CPU per call mean 74 ms, p99 0.88 s; the simulated calls
+(one in five) mean 0.35 s, p99 1.38 s (no deadline). Checked on seed 2 (boards 1-400, no deadline):
++0.46 ± 0.42 (65 better, 54 worse). After a DDS solve was made to start only while one as
+slow as the slowest so far fits: seed 1, boards 1-450 under the deadline (load 3-4) +0.86 ±
+0.39 (86 better, 39 worse), wall p99 1.15 s, 6 of 3164 calls over 1.5 s (two processes).
+
 History: before issue 31 the goal was mean |IMPs| from par <= 3.0 (four strong bidders,
 300 boards of the stream ``seed * 7919 + 11``, the one the bidder was tuned on). Where the IMPs go (seed 2, 300 boards, 5.29): par reached on 83 boards; per board, the
 wrong side declares (competition, sacrifices, penalty doubles) 1.00, a slam makes but

@@ -17,8 +17,9 @@ def computer_action(
     view: JsonDict, legal: list[str], rng: random.Random, level: str = DEFAULT_LEVEL, deadline: Deadline = NEVER
 ) -> str:
     """One of ``legal``, chosen from this seat's ``view`` only, by ``deadline`` (the
-    auction's calls are rules, quick; a card the search has no deal for in time is the
-    easy player's)."""
+    auction's calls are rules, the strong level's placing calls checked by simulation
+    within the deadline, else the rules' call; a card the search has no deal for in time
+    is the easy player's)."""
     if level == "easy":
         return ai_easy.computer_action(view, legal, rng)
     chooser = by_level(

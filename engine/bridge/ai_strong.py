@@ -1,7 +1,8 @@
 """The strong (and normal) bridge computer: DD-sampling card play (``play_ai``).
 
-- auction: the natural bidding system of ``bidding/`` (docs/bridge-bidding.md); at the
-  normal level one call in four is the easy player's instead;
+- auction: the natural bidding system of ``bidding/`` (docs/bridge-bidding.md); the strong
+  level checks its placing calls by simulation within the deadline (``bidding/simulate.py``);
+  at the normal level one call in four is the easy player's instead, and none is simulated;
 - claim phase: a defender answers with ``ai_easy.claim_is_sound`` (an exact check: he
   sees both the declarer's hand and dummy, so his partner's cards too);
 - claims: the declarer claims the rest only when every card of his side is a winner
@@ -29,10 +30,10 @@ from . import ai_easy, play_ai  # noqa: E402 (after the bidding package, see abo
 NORMAL_EASY_CALLS = 0.25  # the normal level's share of calls made the easy player's way
 
 
-def _call(view: JsonDict, legal: list[str], rng: random.Random, normal: bool) -> str:
-    if normal and rng.random() < NORMAL_EASY_CALLS:
-        return ai_easy.choose_call(view, legal)
-    return choose_call(view, legal)
+def _call(view: JsonDict, legal: list[str], rng: random.Random, normal: bool, deadline: Deadline) -> str:
+    if normal:
+        return ai_easy.choose_call(view, legal) if rng.random() < NORMAL_EASY_CALLS else choose_call(view, legal)
+    return choose_call(view, legal, deadline)  # the strong level simulates its placing calls
 
 
 def _action(
@@ -44,7 +45,7 @@ def _action(
         return legal[0]
     phase = view.get("phase")
     if phase == "auction":
-        action = _call(view, legal, rng, normal)
+        action = _call(view, legal, rng, normal, deadline)
     elif phase == "claim":
         action = "accept" if ai_easy.claim_is_sound(view) else "reject"
     else:

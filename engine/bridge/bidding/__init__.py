@@ -7,15 +7,19 @@ auction) only:
    that the hand fits;
 3. otherwise natural placement by points (``placement.py``) against what partner has shown,
    read from the same table by ``engine/bridge/inference.py``.
-Deterministic: no randomness is used.
+4. with a ``deadline`` (the strong computer), placement's call after partner has spoken is
+   checked against a few alternatives by simulation over layouts that fit the auction
+   (``simulate.py``); without one, rules only.
+Deterministic: the simulation's layouts are seeded by the view.
 """
 
 from __future__ import annotations
 
 from engine.bridge.inference import HandRange, auction_inferences, last_meaning, normalize
+from engine.deadline import Deadline
 from engine.jsondata import JsonDict
 
-from . import slam
+from . import simulate, slam
 from .hand import Hand
 from .placement import GAME, SLAM_HCP, choose_strain, my_points, place, target_level
 from .system import meanings, situation
@@ -31,18 +35,32 @@ def to_action(call: str) -> str:
     return ACTION.get(call) or "bid " + call
 
 
-def choose_call(view: JsonDict, legal: list[str]) -> str:
-    """One of ``legal`` (action strings) for the seat's auction turn."""
+def choose_call(view: JsonDict, legal: list[str], deadline: Deadline | None = None) -> str:
+    """One of ``legal`` (action strings) for the seat's auction turn. With ``deadline``,
+    placement's decisions are simulated (``simulate.py``) within it."""
     calls = normalize(view["auction"])
     legal_calls = {to_call(a) for a in legal}
-    call = decide(Hand(view["hand"]), calls, view["dealer"], view["seat"], legal_calls)
+    hand, dealer, seat = Hand(view["hand"]), view["dealer"], view["seat"]
+    call, placed = rule_call(hand, calls, dealer, seat, legal_calls)
+    if placed and deadline is not None:
+        inf = auction_inferences(calls, dealer)
+        cands = simulate.candidates(hand, calls, dealer, seat, legal_calls, inf, call)
+        vul = {"NS": bool(view["vulnerable"]["NS"]), "EW": bool(view["vulnerable"]["EW"])}
+        call = simulate.choose(view["hand"], calls, dealer, seat, vul, inf, cands, deadline)
     action = to_action(call)
     return action if action in legal else ("pass" if "pass" in legal else legal[0])
 
 
 def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]) -> str:
+    """The rule bidder's call."""
+    return rule_call(hand, calls, dealer, seat, legal)[0]
+
+
+def rule_call(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]) -> tuple[str, bool]:
+    """The rule bidder's call, and whether natural placement made it (not the table,
+    not a slam convention)."""
     if slam.partner_asks(calls, dealer, seat):
-        return slam.answer(hand, legal)
+        return slam.answer(hand, legal), False
     inf = auction_inferences(calls, dealer)
     partner = inf[(seat + 2) % 4]
     reply = slam.partner_answered(calls, dealer, seat)
@@ -50,13 +68,13 @@ def decide(hand: Hand, calls: list[str], dealer: int, seat: int, legal: set[str]
         strain, _ = choose_strain(hand, partner)
         if strain == "NT":
             strain = max("SHDC", key=lambda s: hand.len[s] + partner.min_len(s))
-        return slam.after_answer(hand, reply, strain, my_points(hand, strain, partner) + partner.est(), legal)
+        return slam.after_answer(hand, reply, strain, my_points(hand, strain, partner) + partner.est(), legal), False
     if _slam_in_view(hand, calls, dealer, seat, partner) and "4NT" in legal and slam.asks_for_aces(calls, dealer):
-        return "4NT"  # before the table's game bids: ask for aces
+        return "4NT", False  # before the table's game bids: ask for aces
     for m in meanings(situation(calls, dealer)):
         if m.call in legal and m.fits(hand):
-            return m.call
-    return place(hand, calls, dealer, seat, legal, inf, _forced(calls, dealer, seat))
+            return m.call, False
+    return place(hand, calls, dealer, seat, legal, inf, _forced(calls, dealer, seat)), True
 
 
 def _slam_in_view(hand: Hand, calls: list[str], dealer: int, seat: int, partner: HandRange) -> bool:
