@@ -345,7 +345,8 @@ async def set_computer_level(bot, host, wanted: str) -> None:
 
 
 async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
-    """Аня with three strong computers: on each of her auction turns her DM says what every
+    """Аня with three normal computers (they bid by the system as the strong ones do,
+    without the strong level's search, so the test stays quick): on each of her auction turns her DM says what every
     call she may make would show in the computers' system (no extra message: it is the hand
     message's text). She makes the first call it names at her first turn of a deal, and
     once made the computers' explanation of her call says what the preview said."""
@@ -355,7 +356,7 @@ async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
     fake = fake_telegram
     anya = fake.user(1, "Аня")
     table = await open_table(bot, GROUP, anya, [], computers=3, command="/bridge")
-    await set_computer_level(bot, anya, "сильные")  # they bid by the system (the tests' default is easy)
+    await set_computer_level(bot, anya, "средние")  # they bid by the system (the tests' default is easy)
     await bot.press(anya, await bot.table_message(GROUP), "Начать")
     names = ["Аня", "🤖", "🤖", "🤖"]  # only "a computer sits here" matters to the lines
     plan: dict[int, tuple[str, str]] = {}  # board -> (her call's button, what it would show)
