@@ -161,9 +161,10 @@ def test_inference_never_crashes_on_random_auctions():
 
 # --------------------------------------------------------------- legality, views only
 def test_strong_player_returns_legal_actions_over_random_deals():
-    """Whole auctions of four strong computers (the card play has its own tests)."""
+    """Whole auctions of four strong computers, their placing calls simulated (the card
+    play and the simulation have their own tests)."""
     rng = random.Random(3)
-    for _ in range(12):
+    for _ in range(6):
         state = G.initial_state(G.Options(), 4)
         state, _ = G.apply(state, None, G.new_deal(G.Options(), 4, rng, []))
         while state.phase == "auction":
