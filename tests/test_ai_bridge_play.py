@@ -225,15 +225,15 @@ def test_the_sampler_deals_what_the_auction_showed():
     hand = make_deck(52)[::4]
     pool = [c for c in make_deck(52) if c not in hand]
     need = {E: 13, S: 13, W: 13}
-    fit = {W: lambda cards: play_ai.misfit(cards, shown)}
+    fit = {W: shown.misfit}
     rng = random.Random(2)
     deals = [sample_fitting(pool, need, {E: {"S"}}, rng, fit, None, 400) for _ in range(20)]
     for d in deals:
         assert sorted(d[E] + d[S] + d[W]) == sorted(pool)
         assert not any(c[1] == "S" for c in d[E])  # a void is kept
-    assert sum(play_ai.misfit(d[W], shown) == 0 for d in deals) >= 18
+    assert sum(shown.misfit(d[W]) == 0 for d in deals) >= 18
     # a promise no hand can keep bends the deal, never breaks it
-    impossible = {W: lambda cards: play_ai.misfit(cards, HandRange((38, 40)))}
+    impossible = {W: HandRange((38, 40)).misfit}
     d = sample_fitting(pool, need, {}, rng, impossible, None, 50)
     assert sorted(d[E] + d[S] + d[W]) == sorted(pool) and len(d[W]) == 13
 

@@ -98,7 +98,7 @@ def test_layouts_fit_the_auction():
     hands = simulate.layout(cards(OPENER), ME, inf, random.Random(5), HandRange())
     assert sorted(c for h in hands for c in h) == sorted(simulate.DECK)
     assert hands[ME] == cards(OPENER)
-    assert simulate.misfit(hands[E], inf[E]) == 0  # partner's jump rebid in diamonds
+    assert inf[E].misfit(hands[E]) == 0  # partner's jump rebid in diamonds
 
 
 class Ticking:

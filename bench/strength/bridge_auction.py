@@ -168,6 +168,7 @@ from engine.bridge import ai
 from engine.bridge import auction as A
 from engine.bridge.bidding.dd import DENOMS, calc_table, check_deal, pbn
 from engine.bridge.bidding.hand import Hand
+from engine.bridge.bidding.simulate import imps  # the WBF table the simulating bidder scores by
 from engine.bridge.rules import call_view
 
 GAME = "bridge"
@@ -175,19 +176,10 @@ RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 # duplicate boards 1..16: vulnerability none / NS / EW / both
 VUL_CYCLE = ["-", "NS", "EW", "All", "NS", "EW", "All", "-", "EW", "All", "-", "NS", "All", "-", "NS", "EW"]
-IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000]
-IMP_STEPS += [2250, 2500, 3000, 3500, 4000]
 FULL_BOARDS, QUICK_BOARDS = 1000, 40
 LIMIT_BOARDS, QUICK_LIMIT_BOARDS = 40, 3  # partner-seen reference: ~7 CPU-seconds a board
 VS_FROZEN_GOAL, VS_EASY_GOAL = 0.3, 1.5
 Chooser = Callable[[dict, list, random.Random], str]
-
-
-def imps(diff: int) -> int:
-    """The IMPs of a score difference (WBF table), signed."""
-    d = abs(diff)
-    n = sum(1 for step in IMP_STEPS if d >= step)
-    return n if diff >= 0 else -n
 
 
 def match_imps(ns_score_a: int, ns_score_b: int) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bidding.hand import HCP
 from .bidding.system import Meaning, meanings, natural, situation
 
 SUITS = "SHDC"
@@ -39,6 +40,18 @@ class HandRange:
 
     def min_len(self, suit: str) -> int:
         return self.length[suit][0]
+
+    def misfit(self, cards: Iterable[str]) -> int:
+        """How far ``cards`` are from this range: HCP outside it plus cards outside each
+        suit's length range (0: they fit). The samplers' measure of a dealt hand."""
+        cards = list(cards)
+        hcp = sum(HCP.get(c[0], 0) for c in cards)
+        lo, hi = self.hcp
+        miss = max(0, lo - hcp, hcp - hi)
+        for suit, (lo, hi) in self.length.items():
+            n = sum(1 for c in cards if c[1] == suit)
+            miss += max(0, lo - n, n - hi)
+        return miss
 
     def intersect(self, other: "HandRange") -> "HandRange":
         """Both at once; where they contradict, ``other`` (the later call) wins."""

@@ -30,7 +30,6 @@ from engine.ddplay.sampler import Hands, cheapest_of_equals, sample_fitting, sam
 from engine.jsondata import JsonDict
 from engine.tricks import winning_index
 
-from .ai_easy import HCP
 from .inference import HandRange, auction_inferences
 
 FULL = frozenset(make_deck(52))
@@ -68,18 +67,6 @@ MOST_DEALS = 64
 # draw costs ~10 us, so 4000 stay well under the DDS time of even the cheapest decisions
 FIT_DRAWS = 4000
 FIT_DRAWS_PER_DEAL = (20, 400)
-
-
-def misfit(cards: list[str], wanted: HandRange) -> int:
-    """How far ``cards`` are from what the auction promised: HCP outside the range plus
-    cards outside each suit's length range (0: they fit)."""
-    hcp = sum(HCP.get(c[0], 0) for c in cards)
-    lo, hi = wanted.hcp
-    miss = max(0, lo - hcp, hcp - hi)
-    for suit, (lo, hi) in wanted.length.items():
-        n = sum(1 for c in cards if c[1] == suit)
-        miss += max(0, lo - n, n - hi)
-    return miss
 
 
 def _limits(ranges: dict[int, HandRange]) -> dict[int, HandRange]:
@@ -125,7 +112,7 @@ def choose_play(
     ranges = auction_inferences(_calls(view), view["dealer"]) if view.get("auction") else {}
     played_by = {s: [c for p, c in history + trick if p == s] for s in range(4)}
 
-    fit = {s: (lambda hand, s=s, r=r: misfit(hand + played_by[s], r)) for s, r in _limits(ranges).items() if s in need}
+    fit = {s: (lambda hand, s=s, r=r: r.misfit(hand + played_by[s])) for s, r in _limits(ranges).items() if s in need}
     samples = samples_for(sum(counts), budget)
     draws = min(max(FIT_DRAWS // samples, FIT_DRAWS_PER_DEAL[0]), FIT_DRAWS_PER_DEAL[1])
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from engine.bridge import auction as A
 from engine.deadline import Deadline, Pace
 
-from .hand import HCP, SUITS, Hand
+from .hand import SUITS, Hand
 from .placement import GAME, choose_strain, partner_estimate, their_suits
 from .system import cheapest
 
@@ -129,17 +129,6 @@ def candidates(
 
 
 # ------------------------------------------------------------------ layouts
-def misfit(hand: list[str], wanted: HandRange) -> int:
-    """How far ``hand`` is from what its seat showed (0: it fits)."""
-    hcp = sum(HCP.get(c[0], 0) for c in hand)
-    lo, hi = wanted.hcp
-    miss = max(0, lo - hcp, hcp - hi)
-    for suit, (lo, hi) in wanted.length.items():
-        n = sum(1 for c in hand if c[1] == suit)
-        miss += max(0, lo - n, n - hi)
-    return miss
-
-
 def layout(
     hand: list[str], seat: int, inf: dict[int, HandRange], rng: random.Random, open_range: HandRange
 ) -> list[list[str]]:
@@ -149,7 +138,7 @@ def layout(
     mine = set(hand)
     pool = [c for c in DECK if c not in mine]
     others = [s for s in range(4) if s != seat]
-    fit = {s: (lambda h, r=inf[s]: misfit(h, r)) for s in others if inf[s] != open_range}
+    fit = {s: inf[s].misfit for s in others if inf[s] != open_range}
     dealt = sample_fitting(pool, {s: 13 for s in others}, {}, rng, fit, None, FIT_TRIES, improve=40)
     return [list(hand) if s == seat else dealt[s] for s in range(4)]
 
