@@ -391,3 +391,21 @@ def test_takes_partners_double_out_when_short_in_their_suit():
 def test_prefers_3nt_to_five_of_a_minor():
     # 1C-1S-2C: game values and six diamonds; 5D skipped 3NT (which made, 5D did not)
     assert call("KQJ6.KJ8.KT9754.", ["1C", "P", "1S", "P", "2C", "P"]) == "3NT"
+
+
+def test_competes_at_the_three_level_only_with_nine_trumps_or_the_points():
+    # 1H (2H) by the opponents' easy overcaller: three hearts and 6 points opposite an
+    # opening is eight trumps and about 22 points; 3H was doubled and went three down
+    assert call("Q.Q93.J65.JT9872", ["1H", "2H"], dealer=S) == "P"
+
+
+def test_game_in_my_own_suit_without_a_fit_only_when_it_plays_alone():
+    # 1H P 1S (2D) 2H P: six spades to the king opposite a heart rebid invites (4S was
+    # doubled and went four down); a suit with the top honours bids game
+    assert call("KT7542.A7.A7532.", ["1H", "P", "1S", "2D", "2H", "P"]) == "3S"
+    assert call("AKT742.A7.A753.2", ["1H", "P", "1S", "2D", "2H", "P"]) == "4S"
+
+
+def test_no_natural_notrump_over_their_1nt():
+    # (1NT) P (P): 14 balanced points are no 2NT over a 15-17 opening (doubled, -500)
+    assert call("AJ84.KJ82.Q7.KT4", ["1NT", "P", "P"], dealer=W) == "P"

@@ -41,6 +41,9 @@ NT_LEVELS = {2: 23, 3: 25, 6: 33, 7: 37}
 MAJOR_LEVELS = {3: 21, 4: 24, 6: 31, 7: 35}
 MINOR_LEVELS = {3: 21, 5: 27, 6: 31, 7: 35}
 GAME = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
+# over the opponents' contract a three-level partscore with fewer than nine known trumps
+# needs this many points, not the 21 above: doubled there, eight trumps and 21 go down
+COMPETE_THREE = 23
 SLAM_HCP = 28  # a suit slam also needs this many high-card points between the hands
 # one below game in notrump or a major: partner accepts or declines, never invites back
 INVITATIONS = tuple(f"{GAME[s] - 1}{s}" for s in ("NT", *MAJORS))
@@ -191,6 +194,14 @@ def place(
     level = target_level(strain, combined)
     if level >= 6 and hand.hcp + est < SLAM_HCP:
         level = GAME[strain]  # shape alone does not make a slam
+    competing = not ours and last_bid is not None
+    if competing and strain != "NT" and 3 <= level < GAME[strain] and trumps < 9 and combined < COMPETE_THREE:
+        level = 2
+    stopped = all(hand.stopper(x) for x in their_suits(calls, dealer, seat))
+    minor_game_in_nt = strain in "CD" and level == 5 and "3NT" in legal and stopped  # see below
+    if strain != "NT" and trumps < 8 and level >= GAME[strain] and not minor_game_in_nt:
+        if hand.len[strain] < 7 and not hand.good_suit(strain):
+            level = GAME[strain] - 1  # my own suit with no fit known: game only if it plays alone
     partner_slam = any(c[0] in "67" for i, c in enumerate(calls) if (dealer + i) % 4 == (seat + 2) % 4)
     if partner_slam and ours:
         return "P"  # partner placed a slam: leave it
@@ -215,12 +226,7 @@ def place(
         if last_bid is not None and bid_rank(invite) > bid_rank(last_bid) and invite in legal:
             return invite
     want = f"{level}{strain}"
-    if (
-        strain in "CD"
-        and level == 5
-        and "3NT" in legal
-        and all(hand.stopper(x) for x in their_suits(calls, dealer, seat))
-    ):
+    if strain in "CD" and level == 5 and "3NT" in legal and stopped:
         want = "3NT"  # nine tricks before eleven
     limited = partner.hcp[1] - partner.hcp[0] <= 6
     if last_bid is None or bid_rank(want) > bid_rank(last_bid):
@@ -314,7 +320,7 @@ def _alone(hand: Hand, calls: list[str], dealer: int, seat: int, last_bid: str |
         and hand.semi_balanced
         and nt in legal
         and int(nt[0]) <= 2
-        and (not their or their == "NT" or hand.stopper(their))
+        and (not their or their != "NT" and hand.stopper(their))  # never a natural notrump over theirs
     ):
         return nt
     if (
