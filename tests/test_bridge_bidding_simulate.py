@@ -126,3 +126,21 @@ def test_a_deadline_mid_search_keeps_whole_layouts_only():
         sizes = {len(g) for g in gains.values()}
         assert len(sizes) == 1 and sizes.pop() < simulate.LAYOUTS  # cut, every candidate alike
         assert all(x == 0 for x in gains[rule])
+
+
+def test_a_good_opponent_punishes_what_the_rule_bidders_let_through():
+    assert simulate.punished(4, 0, 8, ours=True, contested=True) == 1  # two down: doubled
+    assert simulate.punished(4, 0, 9, ours=True, contested=True) == 0  # one down
+    assert simulate.punished(4, 0, 8, ours=True, contested=False) == 0  # they never bid
+    assert simulate.punished(3, 1, 9, ours=False, contested=True) == 2  # our double made: redoubled
+    assert simulate.punished(3, 1, 8, ours=False, contested=True) == 1
+
+
+def test_no_sacrifice_the_layouts_only_make_because_nobody_doubles(monkeypatch):
+    # P P 1C 1H 2C 2H 3NT (seed 1 board 127): five hearts, the opponents in 3NT; 4H was
+    # chosen because the rule bidders left it undoubled on the layouts, and went for -300
+    calls = ["P", "P", "1C", "1H", "2C", "2H", "3NT"]
+    view = view_of("2.KT962.AQT52.T6", calls, dealer=S, vul=(True, False))
+    assert choose_call(view, legal_of(calls, S), NEVER) == "pass"
+    monkeypatch.setattr(simulate, "punished", lambda level, doubling, made, ours, contested: doubling)
+    assert choose_call(view, legal_of(calls, S), NEVER) == "bid 4H"

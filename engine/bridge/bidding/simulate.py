@@ -11,7 +11,10 @@ besides the rule call:
 2. on each layout every candidate is made and the rest of the auction is bid out by the
    rule bidder at all four seats (``decide``), and the contract reached is scored at its
    double-dummy tricks (one DDS solve per distinct contract and declarer; a layout where
-   every candidate reaches the same contract needs none and counts 0);
+   every candidate reaches the same contract needs none and counts 0). Our contract two
+   down where the opponents bid, and our double of theirs that makes, are scored as a
+   good opponent would punish them (doubled, redoubled: ``punished``), which the rule
+   bidder at their seats rarely does;
 3. each candidate's IMPs against the rule call's, layout by layout (paired: the same
    layouts for every candidate), are averaged; the best candidate replaces the rule call
    only when its mean gain is at least ``MARGIN`` IMPs and ``Z`` standard errors, so
@@ -85,6 +88,18 @@ def duplicate_score(level: int, strain: str, doubling: int, tricks: int, vulnera
     else:
         score += over * (200 if vulnerable else 100) * (2 if doubling == 2 else 1)
     return score
+
+
+def punished(level: int, doubling: int, made: int, ours: bool, contested: bool) -> int:
+    """The doubling a layout's contract is scored at. The bid-outs' opponents bid by our
+    rules, which rarely double or redouble; other players punish more. Our undoubled
+    contract two or more down in an auction they bid in counts as doubled, and our double
+    of their contract that makes counts as redoubled."""
+    if ours and doubling == 0 and made <= level + 4 and contested:
+        return 1
+    if not ours and doubling == 1 and made >= level + 6:
+        return 2
+    return doubling
 
 
 # ------------------------------------------------------------------ candidates
@@ -194,6 +209,7 @@ def evaluate(
             break
         hands = layout(hand, seat, inf, rng, HandRange())
         results: dict[str, tuple[int, str, int, int] | None] = {}
+        contested: dict[str, bool] = {}  # the opponents bid in the auction that reached it
         for c in cands:
             if deadline.expired():
                 return gains  # this layout unfinished: the ones done
@@ -203,6 +219,7 @@ def evaluate(
             else:
                 contract, declarer = A.contract_and_declarer(final, dealer)
                 results[c] = (contract.level, contract.strain, contract.doubling, declarer)
+                contested[c] = any(x[0].isdigit() for i, x in enumerate(final) if (dealer + i) % 2 != side)
         score = {c: 0 for c in cands}  # the same contract everywhere: 0, no need to solve it
         if len(set(results.values())) > 1:
             needed = {(r[1], r[3]) for r in results.values() if r is not None}
@@ -221,6 +238,7 @@ def evaluate(
                 if r is not None:
                     level, strain, doubling, declarer = r
                     made = tricks[(strain, declarer)]
+                    doubling = punished(level, doubling, made, declarer % 2 == side, contested[c])
                     points = duplicate_score(level, strain, doubling, made, vul[("NS", "EW")[declarer % 2]])
                     score[c] = points if declarer % 2 == side else -points
         for c in cands:
