@@ -23,7 +23,15 @@ quick).
 
     python -m bench.strength.bridge_auction [--quick] [--boards 1000] [--limit-boards 40]
 
-Latest (2026-12-03, seed 1, 1000 boards, under the deadline): strong − frozen 0 on every
+Current (2026-12-03, after three competitive rules and the simulation's punishing doubles;
+``auction_sim.py``, two processes): against the frozen copy, seed 1, 1000 boards, under
+the deadline +0.55 ± 0.22 IMPs a board (no deadline +0.65 ± 0.24; seed 2, boards 1-400,
++0.28 ± 0.43); against the easy computer, no deadline, seed 1 +1.52 ± 0.39, seed 3 (no
+change was tuned on it) +1.73 ± 0.40, seed 2 boards 1-400 +1.28 ± 0.61. The rules alone against
+easy: seed 1 +1.37, seed 3 +1.33 (the frozen rules +1.18 there: the three rules +0.15 ±
+0.13, paired). The figures below are the earlier runs.
+
+Earlier (2026-12-03, seed 1, 1000 boards, under the deadline): strong − frozen 0 on every
 board; strong − easy +1.15 ± 0.38 IMPs a board (goal +1.5: missed); |IMPs| from par 5.03 ±
 0.29, constructive 4.95 ± 0.34 (767 boards), competitive 5.28 ± 0.50 (233); the first 40
 boards: partner-seen 0.89 ± 1.11 (27 constructive) and 4.85 ± 1.70 (13 competitive), the
