@@ -16,11 +16,12 @@ took with the same cards (goal >= +1.0 a deal). And the strong player's time per
 
     python -m bench.strength.whist [--quick] [--deals 300] [--seed 1]
 
-Latest (2026-12-03, seed 1, under the deadline, the 2-core machine at load 12-30; the
-full 300-deal runs were stopped at their time limit): ``must_trump`` on 1.39 ± 0.11 (250
-deals), off 1.55 ± 0.19 (100 deals), both goals missed; strong pair − easy pair +1.00 ±
-0.15 tricks a deal (275 deals, goal met at +1.004). About 27 s of wall clock per deal of
-four strong players on that machine (4.6 CPU-seconds).
+Latest (2026-12-03, seed 1, the fresh deals 0-299, under the deadline on a free 2-core
+machine, ~15 minutes of wall clock per part): ``must_trump`` on 1.21 ± 0.09 tricks lost per
+pair per deal, off 1.28 ± 0.10 (both goals missed; with no deadline, on: 1.19 ± 0.09);
+strong pair − easy pair +1.09 ± 0.14 tricks a deal (goal met); wall p99 0.71 s, 10 of
+46 800 decisions ran to the deadline, CPU p99 0.70 s, mean 0.08 s. Why ≤ 1.0 is out of
+reach with what a player may know, and what was met instead: docs/whist.md.
 
 History (before issue 31: 0.8 was the goal, no deadline, deals 0-99). Last full run (seed 1, 100 deals): 1.13 ± 0.16 tricks lost per pair per deal (1.23 ±
 0.16 before the play inferences of engine/whist/ai_infer.py, the weighted deals of
