@@ -36,6 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable, TypeVar
 
 from bot.games import playable
+from bot.lifeline import end_with_parent
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
 
@@ -87,7 +88,9 @@ def _dropped(future: asyncio.Future) -> None:
 
 
 def _warm_up(games: list[str]) -> None:
-    """Each worker imports the games' engines (their computer players) as it starts."""
+    """Each worker ends with the bot, however the bot dies (bot/lifeline.py), and imports
+    the games' engines (their computer players) as it starts."""
+    end_with_parent()
     for name in games:
         get_game(name)
 

@@ -93,10 +93,12 @@ class ChaosReport:
 
 
 class BotProcess:
-    """``python -m bot.cli run`` on ``database``; its output goes to a file per start."""
+    """``python -m bot.cli run`` on ``database``; its output goes to a file per start.
+    ``env``: more environment for the process (it wins over the defaults below)."""
 
-    def __init__(self, api: HttpBotApi, database: str, workdir: Path) -> None:
+    def __init__(self, api: HttpBotApi, database: str, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.api, self.database, self.workdir = api, database, workdir
+        self.env = env or {}
         self.process: subprocess.Popen | None = None
         self.starts = 0
         self.started_at = 0.0
@@ -112,6 +114,7 @@ class BotProcess:
             CARDBOT_LOG_LEVEL="WARNING",
             CARDBOT_COMPUTER_LEVEL="easy",
         )
+        env.update(self.env)
         self.starts += 1
         self._polls_before = self.api.polls
         log = open(self.workdir / f"bot-{self.starts}.log", "w")
@@ -155,10 +158,10 @@ class BotProcess:
 class Chaos:
     """One bot process (restarted at will) on one database, one fake Telegram."""
 
-    def __init__(self, database: str, workdir: Path, seed: int) -> None:
+    def __init__(self, database: str, workdir: Path, seed: int, env: dict[str, str] | None = None) -> None:
         self.fake = FakeTelegram()
         self.api = HttpBotApi(self.fake).start()
-        self.bot = BotProcess(self.api, database, workdir)
+        self.bot = BotProcess(self.api, database, workdir, env)
         self.database = database
         self.rng = Random(seed)
         self.report = ChaosReport()
