@@ -25,9 +25,17 @@ def _settings():
 
 def _serve(command: str, start) -> int:
     """Run the bot; a failure to start (a bad database URL, say) is logged through the
-    redacting formatter, never printed raw with the URL in it."""
+    redacting formatter, never printed raw with the URL in it. A token Telegram refuses
+    is one line and exit status 2, like any other bad setting."""
+    from telegram.error import InvalidToken
+
     try:
         start()
+    except InvalidToken as error:
+        logging.getLogger("cardbot").critical(
+            "cardbot %s: Telegram refused the bot token (TELEGRAM_BOT_TOKEN): %s", command, error
+        )
+        return 2
     except Exception as error:
         logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error, exc_info=True)
         return 1
@@ -50,6 +58,7 @@ def _webhook(args: argparse.Namespace) -> int:
 
     from bot.app import build_application, install_update_claim
     from bot.config import ConfigError
+    from bot.polling import connect, stoppable_loop
 
     settings = _settings()
     if settings is None:
@@ -63,6 +72,15 @@ def _webhook(args: argparse.Namespace) -> int:
     def start() -> None:
         app = build_application(settings)
         install_update_claim(app)
+        # Telegram unreachable: one line a try until it answers (run_webhook then uses
+        # this loop, the application already initialised); a stop meanwhile ends here.
+        loop = stoppable_loop()
+        try:
+            loop.run_until_complete(connect(app))
+        except (KeyboardInterrupt, SystemExit):
+            loop.run_until_complete(app.shutdown())
+            loop.close()
+            return
         # Every worker sets the same URL and secret: harmless, and no worker is special.
         app.run_webhook(
             listen=host,

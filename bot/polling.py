@@ -6,6 +6,10 @@ inbox (bot/inbox.py) first, then to the application's queue, and only the next
 getUpdates acknowledges it. Otherwise ``run`` does what ``run_polling`` did: post_init
 and post_shutdown (bot/app.py Runtime), stop signals, deleting a webhook at start, and
 one warning line, with no traceback, for each failure of Telegram it waits out.
+
+Telegram unreachable at start (``connect``, also for ``cardbot webhook``): the first call,
+getMe, is retried with the same back-off and one warning line a try, until Telegram
+answers or the bot is stopped; a token Telegram refuses raises ``InvalidToken`` at once.
 """
 
 from __future__ import annotations
@@ -30,22 +34,14 @@ BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each failure in a row
 
 def run(app: Application) -> None:
     """Run the application until SIGINT/SIGTERM (or ``app.stop_running()``)."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-
-    def exit_now() -> None:
-        raise SystemExit
-
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, exit_now)  # post_init binds SIGINT/SIGTERM anew
+    loop = stoppable_loop()
 
     def stop_loop(_: asyncio.Task) -> None:
         loop.stop()
 
     poller: asyncio.Task | None = None
     try:
-        loop.run_until_complete(app.initialize())
+        loop.run_until_complete(connect(app))
         if app.post_init:
             loop.run_until_complete(app.post_init(app))
         loop.run_until_complete(app.start())
@@ -73,6 +69,36 @@ def run(app: Application) -> None:
                     loop.run_until_complete(app.post_shutdown(app))
             finally:
                 loop.close()
+
+
+def stoppable_loop() -> asyncio.AbstractEventLoop:
+    """A new event loop, current in this thread, that SIGINT, SIGTERM and SIGABRT stop by
+    raising SystemExit in it (the Runtime's post_init binds SIGINT and SIGTERM anew)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+
+    def exit_now() -> None:
+        raise SystemExit
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, exit_now)
+    return loop
+
+
+async def connect(app: Application) -> None:
+    """``app.initialize()``, which asks Telegram who the bot is (getMe), retried while
+    Telegram cannot be reached or fails (one warning line a try, then the back-off), until
+    it answers. ``InvalidToken``, Telegram's refusal of the token, is raised at once."""
+    failures = Failures()
+    while True:
+        try:
+            await app.initialize()
+            return
+        except InvalidToken:
+            raise
+        except (TelegramError, ValueError) as error:  # no connection, a timeout, a 5xx page
+            await failures.wait(error, "connecting to Telegram (getMe)")
 
 
 async def poll(app: Application, inbox: Inbox) -> None:
