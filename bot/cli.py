@@ -140,15 +140,21 @@ def _refuse(command: str, message: object) -> int:
 
 
 def _read_json(path: str):
-    """The record as JSON; OSError, UnicodeError or ValueError (json's, or a number over
-    Python's digit limit) for a file that is not one; RecursionError for deep nesting."""
-    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    return json.loads(data.decode("utf-8"))
+    """The record as JSON; RecordTooLarge over MAX_RECORD_BYTES (read no further); OSError,
+    UnicodeError or ValueError (json's, or a number over Python's digit limit) for a file
+    that is not one; RecursionError for deep nesting."""
+    from engine.records import read_record_file
+
+    return json.loads(read_record_file(path).decode("utf-8"))
 
 
 def _load(command: str, path: str):
+    from engine.records import RecordTooLarge
+
     try:
         return _read_json(path), None
+    except RecordTooLarge as error:
+        return None, _refuse(command, error)
     except OSError as error:
         return None, _refuse(command, f"cannot read {path}: {error.strerror or error}")
     except UnicodeError:
@@ -241,6 +247,9 @@ def _playable_games() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine.records import MAX_RECORD_TEXT
+
+    record_help = f"record file (JSON, at most {MAX_RECORD_TEXT}), or - for standard input"
     parser = _Parser(prog="cardbot", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the Telegram bot (long polling)").set_defaults(func=_run)
@@ -260,14 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--db", help="keep the tables in this SQLite file (default: a temporary one)")
     demo.set_defaults(func=_demo)
     replay = sub.add_parser("replay", help="replay a JSON game record and print the final state")
-    replay.add_argument("file", help="record file, or - for standard input")
+    replay.add_argument("file", help=record_help)
     replay.set_defaults(func=_replay)
     analysis = sub.add_parser("analyse", help="every deal of a game record with its double-dummy analysis")
-    analysis.add_argument("file", help="record file, or - for standard input")
+    analysis.add_argument("file", help=record_help)
     analysis.add_argument("--json", action="store_true", help="print JSON, one object per deal")
     analysis.set_defaults(func=_analyse)
     scoring = sub.add_parser("score", help="score sheet of a game played with real cards (JSON record)")
-    scoring.add_argument("file", help="record file, or - for standard input")
+    scoring.add_argument("file", help=record_help)
     scoring.add_argument("--text", action="store_true", help="print the sheet as the bot posts it")
     scoring.add_argument("--lang", choices=["ru", "en"], default="ru", help="language of --text")
     scoring.set_defaults(func=_score)

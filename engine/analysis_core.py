@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from engine.base import Game, get_game
 from engine.errors import EngineError
 from engine.jsondata import JsonDict
+from engine.options import record_options
 from engine.records import RecordError, parse_entry
 from engine.tricks import winning_index
 
@@ -96,7 +97,11 @@ def deals_of(record: Any) -> tuple[Game, list[DealLog]]:
     if not isinstance(actions, list):
         raise RecordError(None, "actions must be a list")
     try:
-        options = game.Options.model_validate(record.get("options") or {})
+        given = record_options(record)
+    except ValueError as exc:
+        raise RecordError(None, str(exc)) from None
+    try:
+        options = game.Options.model_validate(given)
         state = game.initial_state(options, record.get("players"))
     except EngineError as exc:
         raise RecordError(None, exc.reason, code=exc.code) from None

@@ -28,3 +28,19 @@ def parse_model(model: type[M], options: Any, *, from_other_models: bool = False
         where = ".".join(str(p) for p in first.get("loc", ())) or "options"
         detail = f"{where}: {first.get('msg', 'invalid')}"
         raise common_error("bad_options", detail=detail) from None
+
+
+OPTIONS_NOT_AN_OBJECT = "options must be a JSON object (leave it out, or null, for the game's defaults)"
+
+
+def record_options(record: dict[str, Any]) -> dict[str, Any]:
+    """A record's ``options`` (docs/records.md): the object given; ``{}`` -- the game's
+    defaults -- when the key is left out or is null, as a player who names no options
+    means. Anything else (a list, a string, a number, true or false) is no set of options,
+    not even an empty one: ``ValueError(OPTIONS_NOT_AN_OBJECT)``."""
+    options = record.get("options")
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(OPTIONS_NOT_AN_OBJECT)
+    return options

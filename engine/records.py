@@ -24,8 +24,33 @@ from typing import Any
 from engine.base import get_game
 from engine.errors import EngineError
 from engine.jsondata import JsonDict
+from engine.options import record_options
 
 _STRING_ACTION = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$")
+
+# The largest record file the command-line tools read. A whole long match is a few
+# hundred KB; the parsed JSON takes about ten times its size in memory.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+MAX_RECORD_TEXT = "8 MiB"
+
+
+class RecordTooLarge(Exception):
+    """A record file over ``MAX_RECORD_BYTES`` (or an endless stream)."""
+
+
+def read_record_file(path: str, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a record file (``-``: standard input). Reads at most ``limit`` + 1 bytes,
+    so a huge file, /dev/zero or an endless pipe is refused at once (``RecordTooLarge``)
+    instead of filling the memory; ``OSError`` for a file that cannot be read."""
+    if path == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    if len(data) > limit:
+        name = "standard input" if path == "-" else path
+        raise RecordTooLarge(f"{name} is over the {MAX_RECORD_TEXT} a record may have")
+    return data
 
 
 class RecordError(ValueError):
@@ -95,7 +120,11 @@ def replay(record: JsonDict) -> JsonDict:
     if not isinstance(actions, list):
         raise RecordError(None, "actions must be a list")
     try:
-        options = game.Options.model_validate(record.get("options") or {})
+        given = record_options(record)
+    except ValueError as exc:
+        raise RecordError(None, str(exc)) from None
+    try:
+        options = game.Options.model_validate(given)
         state = game.initial_state(options, players)
     except EngineError as exc:
         raise RecordError(None, exc.reason, code=exc.code) from None
@@ -128,9 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m engine.records FILE|-", file=sys.stderr)
         return 2
     try:
-        text = sys.stdin.read() if args[0] == "-" else open(args[0], encoding="utf-8").read()
-        record = json.loads(text)
-    except (OSError, ValueError) as exc:
+        record = json.loads(read_record_file(args[0]).decode("utf-8"))
+    except (OSError, ValueError, RecordTooLarge) as exc:
         print(f"cannot read the record: {exc}", file=sys.stderr)
         return 2
     try:

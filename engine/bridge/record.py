@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.options import record_options
 from engine.score import ScoreError
 
 from .options import BridgeOptions, parse_options, scoring_table
@@ -75,10 +76,10 @@ def write_entry(sheet: Sheet, entry: JsonDict | None, score_honours: bool) -> li
 
 
 def _options(record: JsonDict) -> BridgeOptions:
-    raw = record.get("options")
-    raw = {} if raw is None else raw
-    if not isinstance(raw, dict):
-        raise ScoreError(0, "options must be a JSON object")
+    try:
+        raw = record_options(record)
+    except ValueError as exc:
+        raise ScoreError(0, str(exc)) from None
     try:
         return parse_options(raw)
     except Exception as exc:  # BadOptions

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.jsondata import JsonDict
+from engine.options import record_options
 from engine.preferans_family.numbers import fnum
 from engine.score import ScoreError
 
@@ -22,9 +23,10 @@ HAND_KEYS = {"declarer", "contract", "igra", "defence", "kontra", "tricks", "all
 
 
 def _options(record: JsonDict) -> PreferansOptions:
-    raw = record.get("options") or {}
-    if not isinstance(raw, dict):
-        raise ScoreError(0, "options must be an object")
+    try:
+        raw = record_options(record)
+    except ValueError as exc:
+        raise ScoreError(0, str(exc)) from None
     try:
         return PreferansOptions.model_validate(raw)
     except Exception as exc:  # pydantic's message names the bad option

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.jsondata import JsonDict
+from engine.options import record_options
 from engine.score import ScoreError
 
 from .hand import DECISIONS, AllPassHand, Decision, GameHand, Hand, MisereHand, parse_contract
@@ -34,11 +36,11 @@ class Played:
     lines: tuple[HandLine, ...]
 
 
-def _options(raw: Any) -> PreferansRuOptions:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise ScoreError(0, "options must be an object")
+def _options(record: JsonDict) -> PreferansRuOptions:
+    try:
+        raw = record_options(record)
+    except ValueError as exc:
+        raise ScoreError(0, str(exc)) from None
     try:
         return PreferansRuOptions.model_validate(raw)
     except ValidationError as exc:
@@ -169,7 +171,7 @@ def play(record: Any) -> Played:
     unknown = set(record) - RECORD_KEYS
     if unknown:
         raise ScoreError(0, f"unknown key(s) {', '.join(sorted(unknown))}")
-    options = _options(record.get("options"))
+    options = _options(record)
     players = _players(record.get("players"))
     if options.first_dealer is not None and options.first_dealer not in players:
         raise ScoreError(0, f"first_dealer {options.first_dealer!r} is not one of the players")

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.jsondata import JsonDict
+from engine.options import record_options
 from engine.score import ScoreError
 
 from .options import parse_options
@@ -26,7 +27,11 @@ def build(record: Any) -> Sheet:
     if record.get("game") != "whist":
         raise ScoreError(0, f"this is not a whist record (game {record.get('game')!r})")
     try:
-        options = parse_options(record.get("options") or {})
+        given = record_options(record)
+    except ValueError as exc:
+        raise ScoreError(0, str(exc)) from None
+    try:
+        options = parse_options(given)
     except EngineError as exc:
         raise ScoreError(0, exc.reason) from None
     deals = record.get("deals")
