@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,30 +44,34 @@ async def run(a: argparse.Namespace) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="orphans-") as tmp:
             async with Chaos(str(Path(tmp) / "bot.sqlite3"), Path(tmp), seed=1, env=env) as chaos:
+                left: list[Proc] = []
                 for round_no in range(a.kills):
                     if round_no:
                         chaos.bot.start()
                         await chaos.until(lambda: chaos.bot.ready, "the bot to poll")
-                    assert chaos.bot.process is not None
-                    earlier = {p.pid for p in marked(mark)} - {chaos.bot.process.pid}  # what earlier kills left
+                    earlier = {p.pid for p in left}  # what earlier kills left running
                     started = [p for p in await computers_think(chaos, mark, round_no) if p.pid not in earlier]
                     chaos.bot.kill()
+                    killed = time.monotonic()
                     left = await until_none_left(mark, a.grace)
+                    ended = f"all ended {time.monotonic() - killed:.2f} s after the kill" if not left else ""
                     print(
-                        f"   kill {round_no + 1}: the bot and {len(started) - 1} processes of its own; "
-                        f"{len(left)} processes of the run alive {a.grace:g} s later, "
-                        f"{sum(p.rss_kb for p in left) // 1024} MB",
+                        f"   kill {round_no + 1}: the bot and {len(started) - 1} process(es) it started; "
+                        + (ended or f"{len(left)} of the run alive {a.grace:g} s later, {_mb(left):.0f} MB"),
                         flush=True,
                     )
         left = marked(mark)
     finally:
         kill_marked(mark)
-    rss_mb = sum(p.rss_kb for p in left) / 1024
-    print(f"   left running after {a.kills} kills: {len(left)} processes, {rss_mb:.0f} MB resident")
+    print(f"   left running after {a.kills} kills: {len(left)} processes, {_mb(left):.0f} MB resident")
     for kind, procs in _kinds(left).items():
-        print(f"     {kind}: {len(procs)}, {sum(p.rss_kb for p in procs) / 1024:.0f} MB")
+        print(f"     {kind}: {len(procs)}, {_mb(procs):.0f} MB")
     print(f"   orphans: {len(left)}   goal 0: {verdict(not left)}")
     return 0
+
+
+def _mb(procs: list[Proc]) -> float:
+    return sum(p.rss_kb for p in procs) / 1024
 
 
 def _kinds(procs: list[Proc]) -> dict[str, list[Proc]]:
