@@ -48,6 +48,7 @@ from storage.common import (
     UPDATE_PURGE_EVERY,
     UPDATE_RETENTION_S,
     action_row,
+    changed_settings,
     check_commit,
     check_seats,
     conflict_message,
@@ -76,7 +77,7 @@ from storage.models import (
     TimerRow,
     UserRow,
 )
-from storage.repository import RateFn, StorageError, TableExists, VersionConflict
+from storage.repository import SETTINGS_CHANGES, RateFn, StorageError, TableExists, VersionConflict
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both indexable by column name
 
@@ -388,8 +389,14 @@ class SqlRepository:
     async def _set_table_fields(
         self, db: Session, table_id: int, encoded: dict[str, Any], version: int | None, now: float
     ) -> int:
-        """Update whitelisted columns (+ version, updated_at); return the game_no."""
+        """Update whitelisted columns (+ version, updated_at); return the game_no. The
+        caller holds the table's row lock (``_locked_version``), so ``settings_changes``
+        are applied to the settings as stored, never to a stale copy."""
         cols = dict(encoded)
+        changes = cols.pop(SETTINGS_CHANGES, None)
+        if changes:
+            stored = await db.fetchval("SELECT settings FROM tables WHERE id = :table_id", table_id=table_id)
+            cols["settings"] = changed_settings(stored, changes)
         if version is not None:
             cols["version"] = version
         cols["updated_at"] = now

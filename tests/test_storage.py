@@ -479,6 +479,42 @@ async def test_update_table_fields(repo):
         await repo.update_table(t.id + 999, lang="en")
 
 
+async def test_settings_changes_set_and_remove_keys_of_the_stored_settings(repo):
+    t = await new_table(repo, settings={"timer": 60, "title": "x"})
+    u = await repo.update_table(t.id, settings_changes={"rematch_post": [1, 5, None], "title": None})
+    assert u.settings == {"timer": 60, "rematch_post": [1, 5, None]} and u.version == t.version
+    await repo.commit_actions(t.id, 0, acts(t.id, 1, 1), table_fields={"settings_changes": {"last_deal": [1, 1]}})
+    assert (await repo.get_table(t.id)).settings == {"timer": 60, "rematch_post": [1, 5, None], "last_deal": [1, 1]}
+    u = await repo.update_table(t.id, expected_version=1, settings_changes={"timer": 120})
+    assert u.version == 2 and u.settings["timer"] == 120 and u.settings["last_deal"] == [1, 1]
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings={}, settings_changes={"a": 1})
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings_changes=[("a", 1)])
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings_changes={"a": float("nan")})
+    assert (await repo.get_table(t.id)).settings == u.settings
+
+
+async def test_settings_changes_of_two_repositories_at_once_lose_nothing(store):
+    """Two processes change different keys of one table's settings at once, one of them
+    in a versioned commit: each round both writes are kept (none read a stale copy)."""
+    a, b = await store(), await store()
+    t = await new_table(a, settings={"timer": 60})
+    version = 0
+    for i in range(40):
+        await asyncio.gather(
+            a.update_table(t.id, settings_changes={"rematch_post": [1, i, None] if i % 3 else None}),
+            b.commit_actions(
+                t.id, version, acts(t.id, version + 1, 1), table_fields={"settings_changes": {"last_deal": [1, i]}}
+            ),
+        )
+        version += 1
+        settings = (await a.get_table(t.id)).settings
+        assert settings.get("rematch_post") == ([1, i, None] if i % 3 else None), (i, settings)
+        assert settings["last_deal"] == [1, i] and settings["timer"] == 60, (i, settings)
+
+
 async def test_update_table_version_bump_and_conflict(repo):
     t = await new_table(repo)
     u = await repo.update_table(t.id, expected_version=0, options={"deck": 24})
