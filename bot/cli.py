@@ -26,8 +26,13 @@ def _settings():
 def _serve(command: str, start) -> int:
     """Run the bot; a failure to start (a bad database URL, say) is logged through the
     redacting formatter, never printed raw with the URL in it."""
+    from storage.repository import StorageError
+
     try:
         start()
+    except StorageError as error:  # the database cannot be used (read-only, say): what to fix, in one line
+        logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error)
+        return 1
     except Exception as error:
         logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error, exc_info=True)
         return 1
