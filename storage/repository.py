@@ -230,6 +230,21 @@ class Repository(Protocol):
     async def clear_timer(self, table_id: int, version: int | None = None) -> None: ...
     async def all_timers(self) -> list[TimerRow]: ...
 
+    # --- housekeeping (bot/housekeeping.py says how long each kind is kept) ----------
+    # Each deletes in batches of at most ``batch`` rows, one short transaction a batch,
+    # and returns the rows deleted; running two at once (two workers) is harmless.
+    async def purge_outbox(self, done_before: float, batch: int = ...) -> int:
+        """Outbox rows delivered before ``done_before``; never a pending row."""
+
+    async def purge_inbox(self, handled_before: float, batch: int = ...) -> int:
+        """The ids of updates handled before ``handled_before``; never an unhandled one."""
+
+    async def purge_deal_analyses(self, created_before: float, batch: int = ...) -> int:
+        """Deal analyses stored before ``created_before`` (computed again if asked for)."""
+
+    async def purge_old_snapshots(self, batch: int = ...) -> int:
+        """Every snapshot but the newest of its table."""
+
     # --- the inbox of Telegram updates ------------------------------------------------
     async def store_updates(self, updates: Sequence[tuple[int, str]]) -> list[int]:
         """Store Telegram updates (update id, JSON) before Telegram is told we have them.
