@@ -24,6 +24,7 @@ from bot import command_gate, handlers, ptb_logs
 from bot.admins import AdminCache
 from bot.command_gate import CommandGate
 from bot.games import all_uis
+from bot.housekeeping import Housekeeper
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t
 from bot.inbox import Inbox, InboxProcessor
@@ -43,6 +44,7 @@ STOP_DEADLINE = 8.0  # seconds a stop may take (systemd and docker kill after 10
 class Runtime:
     def __init__(self, app: Application, repo, service: TableService, sender: Sender) -> None:
         self.app, self.repo, self.service, self.sender = app, repo, service, sender
+        self.housekeeper = Housekeeper(repo)
         self._tasks: list[asyncio.Task] = []
 
     async def startup(self, background: bool = True) -> None:
@@ -56,6 +58,7 @@ class Runtime:
                 asyncio.create_task(self._resume(), name="resume"),
                 asyncio.create_task(self.sender.run_forever(), name="sender"),
                 asyncio.create_task(self._timer_loop(), name="timers"),
+                asyncio.create_task(self.housekeeper.run_forever(), name="housekeeping"),
             ]
             if self.app.bot_data["inbox"].sweeping:
                 self._tasks.append(asyncio.create_task(self.app.bot_data["inbox"].sweep_forever(), name="inbox"))

@@ -26,8 +26,11 @@ def _settings():
 def _serve(command: str, start) -> int:
     """Run the bot; a failure to start (a bad database URL, say) is logged through the
     redacting formatter, never printed raw with the URL in it. A token Telegram refuses
-    is one line and exit status 2, like any other bad setting."""
+    is one line and exit status 2, like any other bad setting; a database the bot cannot
+    use (read-only, say) is one line and exit status 1."""
     from telegram.error import InvalidToken
+
+    from storage.repository import StorageError
 
     try:
         start()
@@ -36,6 +39,9 @@ def _serve(command: str, start) -> int:
             "cardbot %s: Telegram refused the bot token (TELEGRAM_BOT_TOKEN): %s", command, error
         )
         return 2
+    except StorageError as error:  # the database cannot be used (read-only, say): what to fix, in one line
+        logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error)
+        return 1
     except Exception as error:
         logging.getLogger("cardbot").critical("cardbot %s stopped: %s", command, error, exc_info=True)
         return 1

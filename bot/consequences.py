@@ -129,7 +129,8 @@ def consequences(
     texts = ui.posts(events, view, names, table.lang, history)
     deal_seq = version if texts and deal_view.ends_shown_deal(table.game, events) else None
     if deal_seq is not None:  # the players' hand messages offer it from now on
-        fields["settings"] = {**table.settings, **fields.get("settings", {}), "last_deal": [table.game_no, deal_seq]}
+        # one key, set in the settings as stored (the sender may be writing another)
+        fields["settings_changes"] = {**fields.get("settings_changes", {}), "last_deal": [table.game_no, deal_seq]}
     after_posts: list[OutboxItem] = []
     if next_deal(ui, before, events):
         # the previous deal's sheet was posted below the table: the table follows it

@@ -175,15 +175,10 @@ class Delivery:
         await self._set_setting(table, "rematch_post", None)
 
     async def _set_setting(self, table, key: str, value) -> None:
-        """One key of the table's settings (read again: the sender's copy may be older)."""
-        current = await self.repo.get_table(table.id)
-        settings = dict((current or table).settings)
-        if value is None:
-            settings.pop(key, None)
-        else:
-            settings[key] = value
-        await self.repo.update_table(table.id, settings=settings)
-        table.settings = settings
+        """One key of the table's settings (None: removed), changed in the stored settings
+        under the table's lock: a move writing another key at the same time keeps it."""
+        stored = await self.repo.update_table(table.id, settings_changes={key: value})
+        table.settings = stored.settings
 
     async def _tell_spectators(self, table) -> None:
         """The group message was just refreshed: so are the spectators' DMs (each one more

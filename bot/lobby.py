@@ -168,13 +168,13 @@ class Lobby(Play):
                 if current in TIMER_CHOICES
                 else 0
             )
-            fields["settings"] = {**table.settings, "timer": nxt}
+            fields["settings_changes"] = {"timer": nxt}
         elif command == "computers":
             level = computer_level(table)
-            fields["settings"] = {**table.settings, "computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
+            fields["settings_changes"] = {"computers": LEVELS[(LEVELS.index(level) + 1) % len(LEVELS)]}
         elif command == "on_timeout":
             mode = "auto" if table.settings.get("on_timeout", "lose") == "lose" else "lose"
-            fields["settings"] = {**table.settings, "on_timeout": mode}
+            fields["settings_changes"] = {"on_timeout": mode}
         elif command == "start":
             require_host()
             return await self._start_from_lobby(table, seats)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from engine.ai_levels import DEFAULT_LEVEL
 from engine.base import get_game
 from storage.models import CLOSED, PLAYING, ActionRow, OutboxItem, SeatRow, TableRow
-from storage.repository import Repository
+from storage.repository import SETTINGS_CHANGES, Repository
 from bot.consequences import Actions, consequences
 from bot.press import Person, UserError
 from bot.sheet_mode import DEFAULT_MODE
@@ -144,7 +144,10 @@ class TableCore:
         )
         table.version = step.version
         for key, value in step.table_fields.items():
-            setattr(table, key, value)
+            if key == SETTINGS_CHANGES:  # what the stored settings became (other keys as read)
+                table.settings = {k: v for k, v in {**table.settings, **value}.items() if v is not None}
+            else:
+                setattr(table, key, value)
         self.states.remember(table.id, step.version, after)
         self._wake()
 

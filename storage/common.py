@@ -25,6 +25,8 @@ from storage.models import (
     UserRow,
 )
 
+from storage.repository import SETTINGS_CHANGES
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -43,6 +45,7 @@ TABLE_FIELDS = frozenset(
         "game_no",
         "game",
         "opener_id",
+        SETTINGS_CHANGES,
     }
 )
 JSON_FIELDS = frozenset({"options", "settings"})
@@ -125,9 +128,16 @@ def encode_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
     unknown = set(fields) - TABLE_FIELDS
     if unknown:
         raise ValueError(f"table fields not updatable: {sorted(unknown)}")
+    if "settings" in fields and SETTINGS_CHANGES in fields:
+        raise ValueError("give settings or settings_changes, not both")
     out: dict[str, Any] = {}
     for key, value in fields.items():
-        if key in JSON_FIELDS:
+        if key == SETTINGS_CHANGES:
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                raise ValueError(f"{key} must be a dict with str keys")
+            dumps(value)  # refused now (ValueError/TypeError) rather than inside the transaction
+            value = dict(value)
+        elif key in JSON_FIELDS:
             if not isinstance(value, dict):
                 raise ValueError(f"{key} must be a dict")
             value = dumps(value)
@@ -184,3 +194,14 @@ def check_commit(table_id: int, expected_version: int, actions: Sequence[ActionR
 
 def conflict_message(table_id: int, stored: int, expected: int) -> str:
     return f"table {table_id} is at version {stored}, expected {expected}"
+
+
+def changed_settings(stored: str | None, changes: Mapping[str, Any]) -> str:
+    """The stored settings JSON with ``changes`` applied (None removes a key)."""
+    settings = loads(stored)
+    for key, value in changes.items():
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+    return dumps(settings)

@@ -48,6 +48,7 @@ from storage.common import (
     UPDATE_PURGE_EVERY,
     UPDATE_RETENTION_S,
     action_row,
+    changed_settings,
     check_commit,
     check_seats,
     conflict_message,
@@ -76,9 +77,11 @@ from storage.models import (
     TimerRow,
     UserRow,
 )
-from storage.repository import RateFn, StorageError, TableExists, VersionConflict
+from storage.repository import SETTINGS_CHANGES, RateFn, StorageError, TableExists, VersionConflict
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both indexable by column name
+
+PURGE_BATCH = 500  # rows a housekeeping transaction deletes at most
 
 
 class Executor(Protocol):
@@ -388,8 +391,14 @@ class SqlRepository:
     async def _set_table_fields(
         self, db: Session, table_id: int, encoded: dict[str, Any], version: int | None, now: float
     ) -> int:
-        """Update whitelisted columns (+ version, updated_at); return the game_no."""
+        """Update whitelisted columns (+ version, updated_at); return the game_no. The
+        caller holds the table's row lock (``_locked_version``), so ``settings_changes``
+        are applied to the settings as stored, never to a stale copy."""
         cols = dict(encoded)
+        changes = cols.pop(SETTINGS_CHANGES, None)
+        if changes:
+            stored = await db.fetchval("SELECT settings FROM tables WHERE id = :table_id", table_id=table_id)
+            cols["settings"] = changed_settings(stored, changes)
         if version is not None:
             cols["version"] = version
         cols["updated_at"] = now
@@ -815,12 +824,59 @@ class SqlRepository:
             for chunk in self.dialect.chunks(ids):
                 await db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY(:ids)", ids=chunk)
 
-    async def purge_outbox(self, done_before: float) -> int:
-        """Housekeeping (not in the protocol): delete rows done before ``done_before``."""
-        async with self._write() as db:
-            return await db.execute(
-                "DELETE FROM outbox WHERE done_at IS NOT NULL AND done_at < :done_before", done_before=done_before
-            )
+    # --- housekeeping (bot/housekeeping.py): what may go, in short transactions ------
+    async def _delete_in_batches(self, query: str, batch: int, **params: Any) -> int:
+        """Run ``query`` (a DELETE of at most ``:batch`` rows) until it deletes fewer:
+        each batch is its own short transaction, so a purge never holds SQLite's write
+        lock (or PostgreSQL's row locks) for long. Returns the rows deleted."""
+        deleted = 0
+        while True:
+            async with self._write() as db:
+                count = await db.execute(query, batch=batch, **params)
+            deleted += count
+            if count < batch:
+                return deleted
+
+    async def purge_outbox(self, done_before: float, batch: int = PURGE_BATCH) -> int:
+        """Delete outbox rows delivered (``done_at``) before ``done_before``; a pending row
+        is never deleted (the sender reads pending rows only)."""
+        return await self._delete_in_batches(
+            """DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
+                   WHERE done_at IS NOT NULL AND done_at < :before LIMIT :batch)""",
+            batch,
+            before=done_before,
+        )
+
+    async def purge_inbox(self, handled_before: float, batch: int = PURGE_BATCH) -> int:
+        """Forget the ids of updates handled before ``handled_before`` (kept until then
+        against Telegram re-sending them); an update not handled yet stays."""
+        return await self._delete_in_batches(
+            """DELETE FROM inbox WHERE update_id IN (SELECT update_id FROM inbox
+                   WHERE handled_at IS NOT NULL AND handled_at < :before LIMIT :batch)""",
+            batch,
+            before=handled_before,
+        )
+
+    async def purge_deal_analyses(self, created_before: float, batch: int = PURGE_BATCH) -> int:
+        """Delete the deal analyses computed before ``created_before``: a cache, since a
+        press of an old 🔍 button computes its analysis again from the action log."""
+        return await self._delete_in_batches(
+            """DELETE FROM deal_analyses WHERE (table_id, seq) IN (SELECT table_id, seq FROM deal_analyses
+                   WHERE created_at < :before LIMIT :batch)""",
+            batch,
+            before=created_before,
+        )
+
+    async def purge_old_snapshots(self, batch: int = PURGE_BATCH) -> int:
+        """Delete every snapshot but the newest of its table: a table is replayed from its
+        latest snapshot and the actions after it, and nothing reads an older one. (A
+        commit adding a newer snapshot meanwhile only makes more of them old.)"""
+        return await self._delete_in_batches(
+            """DELETE FROM snapshots WHERE (table_id, seq) IN (SELECT s.table_id, s.seq FROM snapshots s
+                   WHERE s.seq < (SELECT MAX(n.seq) FROM snapshots n WHERE n.table_id = s.table_id)
+                   LIMIT :batch)""",
+            batch,
+        )
 
     # --- timers --------------------------------------------------------------
     async def set_timer(self, timer: TimerRow) -> None:

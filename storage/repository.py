@@ -34,6 +34,12 @@ from storage.models import (
 # user ids of those who opted out (/stats off), the rows to write.
 RateFn = Callable[[dict[str, RatingRow], set[int]], list[RatingRow]]
 
+# The table field (``update_table``, ``commit_actions``'s ``table_fields``) that sets some
+# keys of ``settings`` -- a value None removes its key -- in the settings as stored, under
+# the table's row lock: writers of different keys never lose each other's writes, as two
+# writers of the whole dict from copies read earlier would.
+SETTINGS_CHANGES = "settings_changes"
+
 
 class StorageError(Exception):
     pass
@@ -88,6 +94,10 @@ class Repository(Protocol):
         self, table_id: int, expected_version: int | None = None, *, seats: list[SeatRow] | None = None, **fields: Any
     ) -> TableRow:
         """Change lobby fields (options, settings, status, group_message_id, lang, game_no).
+        ``settings_changes={key: value}`` sets (None: removes) only those keys of the
+        settings as stored, under the table's row lock: concurrent writers of different
+        keys never lose each other's writes (``commit_actions``'s ``table_fields`` too).
+        Writing the whole ``settings`` from a copy read earlier would.
         With ``expected_version`` it bumps the version by one (lobby edits are versioned too,
         so stale lobby buttons are detected) and raises ``VersionConflict`` on mismatch.
         With ``seats`` the table's seats are replaced (as ``replace_seats``) in the same
@@ -219,6 +229,21 @@ class Repository(Protocol):
 
     async def clear_timer(self, table_id: int, version: int | None = None) -> None: ...
     async def all_timers(self) -> list[TimerRow]: ...
+
+    # --- housekeeping (bot/housekeeping.py says how long each kind is kept) ----------
+    # Each deletes in batches of at most ``batch`` rows, one short transaction a batch,
+    # and returns the rows deleted; running two at once (two workers) is harmless.
+    async def purge_outbox(self, done_before: float, batch: int = ...) -> int:
+        """Outbox rows delivered before ``done_before``; never a pending row."""
+
+    async def purge_inbox(self, handled_before: float, batch: int = ...) -> int:
+        """The ids of updates handled before ``handled_before``; never an unhandled one."""
+
+    async def purge_deal_analyses(self, created_before: float, batch: int = ...) -> int:
+        """Deal analyses stored before ``created_before`` (computed again if asked for)."""
+
+    async def purge_old_snapshots(self, batch: int = ...) -> int:
+        """Every snapshot but the newest of its table."""
 
     # --- the inbox of Telegram updates ------------------------------------------------
     async def store_updates(self, updates: Sequence[tuple[int, str]]) -> list[int]:

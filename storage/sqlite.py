@@ -86,8 +86,12 @@ class SqliteRepository(SqlRepository):
         if self._db is not None:
             return
         if not self.is_memory and not self.path.startswith("file:"):
+            _check_writable(self.path)
             _create_private(self.path)
-        db = await aiosqlite.connect(self.path, isolation_level=None, uri=self.path.startswith("file:"))
+        try:
+            db = await aiosqlite.connect(self.path, isolation_level=None, uri=self.path.startswith("file:"))
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open the SQLite database {self.path}: {error}") from None
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
@@ -107,6 +111,10 @@ class SqliteRepository(SqlRepository):
                     f"database schema version {version} is newer than this code "
                     f"({migrations.latest_version()}); refusing to run"
                 )
+            await _probe_write(db)
+        except sqlite3.OperationalError as error:
+            await db.close()
+            raise StorageError(_not_writable(self.path, error)) from None
         except BaseException:
             await db.close()
             raise
@@ -179,6 +187,37 @@ class SqliteRepository(SqlRepository):
         return None
 
 
+def _check_writable(path: str) -> None:
+    """A database the bot could read but not write would start and then lose every move:
+    refuse it at once, naming what is read-only."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise StorageError(f"the SQLite database {path} is read-only: the bot must be able to write it")
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(
+            f"the folder of the SQLite database {path} is read-only: SQLite writes its -wal and -shm files there"
+        )
+
+
+async def _probe_write(db: aiosqlite.Connection) -> None:
+    """A real write, rolled back: what the permission bits do not tell (a read-only
+    mount, a read-only URI, another user's file when running as root)."""
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        await db.execute("CREATE TABLE write_probe (x INTEGER)")
+    finally:
+        await db.rollback()
+
+
+def _not_writable(path: str, error: sqlite3.OperationalError) -> str:
+    text = str(error)
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return (
+            f"the SQLite database {path} cannot be written ({text}): check the permissions of the file and its folder"
+        )
+    return f"the SQLite database {path} failed at start: {text}"
+
+
 def _create_private(path: str) -> None:
     """The database holds every hand: a new file is readable by its owner only (SQLite
     gives its -wal and -shm companions the database file's mode)."""
@@ -186,3 +225,5 @@ def _create_private(path: str) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
         pass
+    except OSError as error:
+        raise StorageError(f"cannot create the SQLite database {path}: {error.strerror or error}") from None

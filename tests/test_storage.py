@@ -183,8 +183,12 @@ PROTOCOL_METHODS = (
     "store_updates",
     "mark_updates_handled",
     "take_unhandled_updates",
+    "purge_outbox",
+    "purge_inbox",
+    "purge_deal_analyses",
+    "purge_old_snapshots",
 )
-EXTRAS = ("purge_outbox", "set_timer", "schema_version")
+EXTRAS = ("set_timer", "schema_version")
 
 
 @pytest.mark.parametrize("cls", [SqliteRepository, PostgresRepository])
@@ -477,6 +481,42 @@ async def test_update_table_fields(repo):
         await repo.update_table(t.id, status="bogus")
     with pytest.raises(StorageError):
         await repo.update_table(t.id + 999, lang="en")
+
+
+async def test_settings_changes_set_and_remove_keys_of_the_stored_settings(repo):
+    t = await new_table(repo, settings={"timer": 60, "title": "x"})
+    u = await repo.update_table(t.id, settings_changes={"rematch_post": [1, 5, None], "title": None})
+    assert u.settings == {"timer": 60, "rematch_post": [1, 5, None]} and u.version == t.version
+    await repo.commit_actions(t.id, 0, acts(t.id, 1, 1), table_fields={"settings_changes": {"last_deal": [1, 1]}})
+    assert (await repo.get_table(t.id)).settings == {"timer": 60, "rematch_post": [1, 5, None], "last_deal": [1, 1]}
+    u = await repo.update_table(t.id, expected_version=1, settings_changes={"timer": 120})
+    assert u.version == 2 and u.settings["timer"] == 120 and u.settings["last_deal"] == [1, 1]
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings={}, settings_changes={"a": 1})
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings_changes=[("a", 1)])
+    with pytest.raises(ValueError):
+        await repo.update_table(t.id, settings_changes={"a": float("nan")})
+    assert (await repo.get_table(t.id)).settings == u.settings
+
+
+async def test_settings_changes_of_two_repositories_at_once_lose_nothing(store):
+    """Two processes change different keys of one table's settings at once, one of them
+    in a versioned commit: each round both writes are kept (none read a stale copy)."""
+    a, b = await store(), await store()
+    t = await new_table(a, settings={"timer": 60})
+    version = 0
+    for i in range(40):
+        await asyncio.gather(
+            a.update_table(t.id, settings_changes={"rematch_post": [1, i, None] if i % 3 else None}),
+            b.commit_actions(
+                t.id, version, acts(t.id, version + 1, 1), table_fields={"settings_changes": {"last_deal": [1, i]}}
+            ),
+        )
+        version += 1
+        settings = (await a.get_table(t.id)).settings
+        assert settings.get("rematch_post") == ([1, i, None] if i % 3 else None), (i, settings)
+        assert settings["last_deal"] == [1, i] and settings["timer"] == 60, (i, settings)
 
 
 async def test_update_table_version_bump_and_conflict(repo):
@@ -795,6 +835,44 @@ async def test_outbox(repo):
     assert late.id > ids[-1] and late.kind == "ping" and late.target == 0
     assert await repo.purge_outbox(time.time() + 1) == 5
     assert [p.id for p in await repo.pending_outbox()] == [late.id]
+
+
+async def test_housekeeping_deletes_what_its_retention_lets_go_and_nothing_else(repo):
+    """Delivered outbox rows, handled inbox ids and deal analyses older than their cutoff,
+    and every snapshot but a table's newest, go in batches; pending rows, unhandled
+    updates, newer rows, the action log and the finished games stay."""
+    t, u = await new_table(repo), await new_table(repo, chat_id=-200)
+    await repo.commit_actions(t.id, 0, acts(t.id, 1, 3), snapshot={"at": 3})
+    await repo.commit_actions(t.id, 3, acts(t.id, 4, 2), snapshot={"at": 5})
+    await repo.commit_actions(t.id, 5, acts(t.id, 6, 1), snapshot={"at": 6})
+    await repo.commit_actions(u.id, 0, acts(u.id, 1, 1), snapshot={"at": 1})
+    await repo.enqueue([OutboxItem("post", -100, t.id, None, {"text": str(i)}) for i in range(12)])
+    rows = await repo.pending_outbox()
+    await repo.mark_done([r.id for r in rows[:10]])
+    await repo.store_updates([(7000 + i, "{}") for i in range(9)])
+    await repo.mark_updates_handled([7000 + i for i in range(7)])
+    for seq in (3, 5):
+        await repo.put_deal_analysis(t.id, seq, {"seq": seq})
+
+    cutoff = time.time() - 3600  # everything above is newer: nothing goes
+    assert await repo.purge_outbox(cutoff) == 0
+    assert await repo.purge_inbox(cutoff) == 0
+    assert await repo.purge_deal_analyses(cutoff) == 0
+
+    later = time.time() + 1
+    assert await repo.purge_outbox(later, batch=3) == 10  # four batches
+    assert [r.id for r in await repo.pending_outbox()] == [r.id for r in rows[10:]]
+    assert await repo.purge_inbox(later, batch=3) == 7
+    assert await raw(repo, "SELECT update_id FROM inbox ORDER BY update_id") == [(7007,), (7008,)]
+    assert await repo.store_updates([(7000, "{}")]) == [7000]  # forgotten: stored anew
+    assert await repo.purge_deal_analyses(later, batch=1) == 2
+    assert await repo.get_deal_analysis(t.id, 3) is None
+    assert await repo.purge_old_snapshots(batch=1) == 2
+    assert await raw(repo, "SELECT table_id, seq FROM snapshots ORDER BY table_id, seq") == [(t.id, 6), (u.id, 1)]
+    assert await repo.latest_snapshot(t.id) == (6, {"at": 6})
+    assert [a.seq for a in await repo.load_actions(t.id)] == [1, 2, 3, 4, 5, 6]  # the log stays
+    for purge in (repo.purge_old_snapshots(), repo.purge_outbox(later), repo.purge_inbox(later)):
+        assert await purge == 0  # a second run finds nothing: idempotent
 
 
 async def test_outbox_refusals_are_counted_on_the_rows(repo):
