@@ -22,7 +22,7 @@ def post(worker: Worker, body: bytes, secret: str | None = SECRET) -> int:
         headers["X-Telegram-Bot-Api-Secret-Token"] = secret
     request = urllib.request.Request(f"http://127.0.0.1:{worker.port}/telegram", data=body, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=20) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
@@ -31,7 +31,7 @@ def post(worker: Worker, body: bytes, secret: str | None = SECRET) -> int:
 def announce_big_body(worker: Worker, length: int) -> int:
     """Headers announcing a body of ``length`` bytes, and no body: the worker must refuse
     without waiting to read it (sending all of it races with the early answer)."""
-    connection = http.client.HTTPConnection("127.0.0.1", worker.port, timeout=20)
+    connection = http.client.HTTPConnection("127.0.0.1", worker.port, timeout=60)
     try:
         connection.putrequest("POST", "/telegram")
         for name, value in (

@@ -331,7 +331,7 @@ async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_
             data=json.dumps(update).encode(),
             headers={"Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET},
         )
-        with urllib.request.urlopen(request, timeout=20) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status
 
     async with updater:
