@@ -2,8 +2,8 @@
 table never delays a person's press at another.
 
 A process pool sized to the machine (a core left for the event loop) does the work (the search is CPU-bound, and threads
-would share one core through the GIL); ``workers=0`` thinks in a thread instead, which
-the tests use (no processes to start) and which is enough for a very small bot. A
+would share one core through the GIL); ``workers=0`` thinks in one thread instead (one:
+the double-dummy solver is not re-entrant), which the tests use (no processes to start) and which is enough for a very small bot. A
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
 
@@ -107,9 +107,12 @@ class Thinker:
         self._pool: concurrent.futures.Executor | None = None
         self.stopping = False
 
-    def _executor(self) -> concurrent.futures.Executor | None:
-        if self.workers <= 0:
-            return None  # the event loop's default thread pool
+    def _executor(self) -> concurrent.futures.Executor:
+        if self._pool is None and self.workers <= 0:
+            # One thread, not the event loop's pool of several: DDS (endplay, called with
+            # thread index 0) is not re-entrant, and two searches in it at once (a decision
+            # past its deadline still running when the next one starts) crash the process
+            self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="computers")
         if self._pool is None:
             # forkserver: workers start from a clean process, not a copy of this one
             # with its event loop, database threads and sockets

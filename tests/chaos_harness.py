@@ -146,7 +146,7 @@ class BotProcess:
             return
         self.process.send_signal(signal.SIGINT)
         try:
-            self.process.wait(timeout=20)
+            self.process.wait(timeout=120)  # generous: a loaded machine exits slowly
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()

@@ -83,7 +83,7 @@ class DemoProcess:
     def get(self, path: str, token: bool = True) -> tuple[int, bytes, str]:
         """GET as the page does: an API path carries the page's token."""
         url = self.url.rstrip("/") + (self.with_token(path) if token and path.startswith("/api/") else path)
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(url, timeout=60) as response:
             return response.status, response.read(), response.headers.get("Content-Type", "")
 
     def state(self) -> dict[str, Any]:
@@ -98,7 +98,7 @@ class DemoProcess:
             self.url.rstrip("/") + path, data=json.dumps(body).encode(), headers={k: v for k, v in sent.items() if v}
         )
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, json.load(response)
         except urllib.error.HTTPError as error:
             return error.code, json.load(error)

@@ -11,7 +11,7 @@ def raw_request(
     given: the tests forge it) -> (status, body, headers)."""
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
     for name, value in headers.items():
         connection.putheader(name, value)

@@ -69,6 +69,38 @@ async def test_a_failing_player_never_stalls_the_table(caplog):
     assert "computer (strong) failed" in caplog.text
 
 
+async def test_thinking_in_a_thread_runs_one_search_at_a_time(monkeypatch):
+    """``workers=0`` (the tests, CARDBOT_COMPUTER_WORKERS=0): the computers' decisions and
+    the deals' analyses run one after another, never two at once. The double-dummy solver
+    (DDS through endplay, thread index 0) is not re-entrant: in the event loop's pool of
+    threads, a bridge decision still running past its deadline when the next one began
+    crashed the whole process (a segmentation fault, seen beside 4 busy loops)."""
+    import threading
+
+    lock, inside, most = threading.Lock(), [0], [0]
+
+    def searching(*args) -> str:
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.2)  # room for another search to begin meanwhile, were it allowed to
+        with lock:
+            inside[0] -= 1
+        return args[2][0] if len(args) > 2 else "analysed"
+
+    monkeypatch.setattr(thinking, "decide", searching)
+    monkeypatch.setattr(thinking, "SLOW_DECISION", 60.0)
+    monkeypatch.setattr(thinking, "ANSWER_WITHIN", 60.0)  # every search is waited for
+    thinker = Thinker(workers=0)
+    try:
+        asked = [thinker.decide("bridge", {}, ["1C", "P"], seed, "strong") for seed in range(3)]
+        answers = await asyncio.wait_for(asyncio.gather(*asked, thinker.run(searching, "a deal")), 60)
+    finally:
+        thinker.close()
+    assert answers == ["1C", "1C", "1C", "analysed"]
+    assert most[0] == 1
+
+
 async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database, clock, monkeypatch):
     real = thinking.decide
 

@@ -276,7 +276,7 @@ async def test_a_stop_while_a_computer_thinks_logs_no_error(log):
         for pid in pool_workers(thinker):
             os.kill(pid, signal.SIGTERM)
         with pytest.raises(asyncio.CancelledError):
-            await asyncio.wait_for(task, 30)
+            await asyncio.wait_for(task, 60)
     finally:
         thinker.close()
     assert not problems(log), [f"{r.name}: {r.getMessage()}" for r in problems(log)]
@@ -301,7 +301,7 @@ async def test_a_worker_that_died_between_two_decisions(log, monkeypatch, stoppi
                 await asyncio.wait_for(asyncio.ensure_future(thinker.decide("durak", *a_decision())), 30)
         else:
             task = asyncio.ensure_future(thinker.decide("durak", *a_decision()))
-            assert await asyncio.wait_for(task, 30)  # the easy player's move
+            assert await asyncio.wait_for(task, 60)  # the easy player's move
             assert len(warnings(log, "worker died")) == 1, warnings(log)
             assert await asyncio.wait_for(await thinking_in_a_worker(thinker), 60)  # a new pool
     finally:
@@ -316,7 +316,7 @@ async def test_a_worker_that_dies_unasked_is_one_warning_and_the_easy_player_mov
         task = await thinking_in_a_worker(thinker)
         for pid in pool_workers(thinker):
             os.kill(pid, signal.SIGKILL)  # the system's out-of-memory killer
-        assert await asyncio.wait_for(task, 30)  # a move all the same
+        assert await asyncio.wait_for(task, 60)  # a move all the same
         assert len(warnings(log, "worker died")) == 1, warnings(log)
         assert not problems(log), [f"{r.name}: {r.getMessage()}" for r in problems(log)]
         again = await thinking_in_a_worker(thinker)  # a new pool thinks the next time

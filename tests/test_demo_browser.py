@@ -34,7 +34,7 @@ if os.environ.get("CARDBOT_REQUIRE_BROWSER") != "1":
     pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
 ALICE, BOB = 1, 2
-STEP = 20.0  # seconds any one thing may take to show up on the page
+STEP = 60.0  # seconds any one thing may take to show up on the page (generous: a loaded machine)
 
 
 @pytest.fixture
@@ -143,7 +143,7 @@ class Page:
             if attempt or not typed:
                 self.type(chat_id, text)
             try:
-                return self.wait(answered, what, timeout=8)
+                return self.wait(answered, what, timeout=20)
             except AssertionError:
                 continue
         raise AssertionError(f"no answer to {text} in chat {chat_id}: {what}")

@@ -55,7 +55,7 @@ class Polling:
             await self.bot.app.stop()
 
 
-async def until(predicate, what: str, timeout: float = 20.0):
+async def until(predicate, what: str, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if value := predicate():
@@ -64,7 +64,7 @@ async def until(predicate, what: str, timeout: float = 20.0):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-async def settled_until(bot, predicate, what: str, timeout: float = 20.0):
+async def settled_until(bot, predicate, what: str, timeout: float = 60.0):
     """``until``, sending what the outbox holds meanwhile (a command's answer goes there)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -270,7 +270,12 @@ async def test_get_updates_failures_are_one_warning_each_without_traceback(
 
 def test_cardbot_run_stops_cleanly_while_telegram_hangs(tmp_path):
     """SIGTERM while getUpdates and the sender wait on a Telegram that never answers:
-    a clean exit (status 0) within the stop deadline, one warning line at most, no traceback."""
+    a clean exit (status 0) within the stop deadline, one warning line at most, no traceback.
+
+    Status 0 is the deadline's check: the stop's timer (STOP_DEADLINE, bot/app.py) ends a
+    stop still running then with status 1 and its line. A stopwatch around the whole
+    process cannot check it: after the stop, the interpreter's own teardown (about 1.4 s
+    of CPU on a quiet machine, untimed by the bot) took 6-12 s beside 4 busy loops."""
     from tests.fakebot import FakeTelegram
     from tests.http_fake import HttpBotApi
     from tests.test_polling_smoke import start_bot
@@ -281,21 +286,20 @@ def test_cardbot_run_stops_cleanly_while_telegram_hangs(tmp_path):
     try:
         api.wait_for(lambda: api.polls > 0, what="the bot to poll")
         api.unreachable.set()
-        time.sleep(2)  # a poll is stuck now
-        started = time.monotonic()
+        api.wait_for(lambda: api.stuck > 0, what="a poll to be stuck")
         process.send_signal(signal.SIGTERM)
-        try:
-            output, _ = process.communicate(timeout=30)
+        try:  # bounded for a hung stop; generous: a loaded machine exits slowly
+            output, _ = process.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             process.kill()
             output, _ = process.communicate()
-        elapsed = time.monotonic() - started
     finally:
         if process.poll() is None:
             process.kill()
         api.stop()
         fake.close()
-    assert process.returncode == 0 and elapsed < 8, (process.returncode, elapsed, output)
+    assert process.returncode == 0, (process.returncode, output)  # not ended by the stop's timer
+    assert "not stopped after" not in output, output
     assert "Traceback" not in output and "ERROR" not in output, output
 
 
@@ -327,7 +331,7 @@ async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_
             data=json.dumps(update).encode(),
             headers={"Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET},
         )
-        with urllib.request.urlopen(request, timeout=20) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status
 
     async with updater:
@@ -342,12 +346,23 @@ async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_
         await updater.stop()
     assert answers_to(bot.fake, qid) == []
     await bot.restart()  # the worker died with the press in its queue
+    # The sweep's clock (a fake one) stands RETAKE_AFTER_S past the dead worker's claim,
+    # and stands still: the sweep takes the press once, and however long handling it takes
+    # on a busy machine, its own claim never runs out (a real clock against a short lease
+    # made the sweep take it again mid-handling: test_a_press_still_being_handled_when...)
     monkeypatch.setattr(inbox_module, "RETAKE_AFTER_S", 0.2)
+    clock = SweepClock(time.time() + inbox_module.RETAKE_AFTER_S)
+    monkeypatch.setattr(inbox_module, "time", clock)
+    sweeps = count_calls(bot.repo, "take_unhandled_updates")
     await bot.app.start()
     sweep = asyncio.create_task(bot.app.bot_data["inbox"].sweep_forever())
     try:
         await until(lambda: answers_to(bot.fake, qid), "the press to be handled by the sweep")
-        await asyncio.sleep(0.3)  # another sweep finds nothing more
+        await bot.app.update_queue.join()
+        clock.now += 3600  # an hour on: a sweep finds nothing more (it was marked handled)
+        swept = sweeps.count
+        await until(lambda: sweeps.count > swept + 1, "two more sweeps")
+        await bot.app.update_queue.join()
     finally:
         sweep.cancel()
         await asyncio.gather(sweep, return_exceptions=True)
@@ -357,3 +372,83 @@ async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_
     assert len(await bot.actions(table_id)) > len(before)
     assert len(answers_to(bot.fake, qid)) == 1
     assert not bot.fake.answers[qid].text
+
+
+class SweepClock:
+    """``time`` for bot/inbox.py: ``time()`` is ``now``, which moves only when told to."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+class count_calls:
+    """Counts the calls of ``owner.name`` (an async method) from now on."""
+
+    def __init__(self, owner, name: str) -> None:
+        self.count = 0
+        method = getattr(owner, name)
+
+        async def counted(*args, **kwargs):
+            self.count += 1
+            return await method(*args, **kwargs)
+
+        setattr(owner, name, counted)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="a real double answer (bot/inbox.py, being rewritten): the inbox's claim on an update "
+    "is not renewed while its handler runs, and the sweep does not skip updates its own process "
+    "is handling, so a handler still running RETAKE_AFTER_S after the claim (store or take) is "
+    "handed over a second time (the same process's sweep, or another webhook worker's)",
+)
+async def test_a_press_still_being_handled_when_its_claim_runs_out_is_answered_once(
+    fake_telegram, start_bot, monkeypatch
+):
+    """A webhook worker stores a press and starts handling it; the handler is still running
+    (a slow database, a 429 flood wait, a long queue) when RETAKE_AFTER_S has passed since
+    the claim, and the inbox's sweep runs. The press must be answered, and its move
+    applied, once."""
+    from bot import inbox as inbox_module
+    from bot.app import install_update_claim
+
+    fake_telegram.group(GROUP, "Кухня", admins=[1], supergroup=True)
+    bot = await start_bot()
+    table_id, people = await durak(bot)
+    before = await bot.actions(table_id)
+    update, qid = await a_move(bot, table_id, people)
+    install_update_claim(bot.app)
+    inbox = bot.app.bot_data["inbox"]
+
+    handling, go_on = asyncio.Event(), asyncio.Event()
+    process_update = bot.app.process_update
+
+    async def slow_first_handling(received):  # the first run of the press waits for go_on
+        if received.update_id == update["update_id"] and not handling.is_set():
+            handling.set()
+            await go_on.wait()
+        await process_update(received)
+
+    monkeypatch.setattr(bot.app, "process_update", slow_first_handling)
+    clock = SweepClock(time.time())
+    monkeypatch.setattr(inbox_module, "time", clock)
+    await bot.app.start()
+    try:
+        await inbox.hand_over(await inbox.store([update]))  # what the webhook's handler does
+        await asyncio.wait_for(handling.wait(), 60)
+        # the sweep (sweep_forever's body) once RETAKE_AFTER_S has passed since the claim
+        clock.now += inbox_module.RETAKE_AFTER_S + 1
+        await inbox.take_over(inbox_module.time.time() - inbox_module.RETAKE_AFTER_S)
+        await until(lambda: answers_to(bot.fake, qid), "the press to be answered", timeout=60)
+        go_on.set()
+        await bot.app.update_queue.join()
+    finally:
+        go_on.set()
+        await bot.app.stop()
+    await bot.settle()
+    assert len(await bot.actions(table_id)) == len(before) + 1, "the move applied once"
+    assert len(answers_to(bot.fake, qid)) == 1, [c.params for c in answers_to(bot.fake, qid)]

@@ -44,7 +44,7 @@ def start_bot(api: HttpBotApi, db: Path) -> subprocess.Popen:
 def stop_bot(process: subprocess.Popen) -> str:
     process.send_signal(signal.SIGINT)
     try:
-        output, _ = process.communicate(timeout=20)
+        output, _ = process.communicate(timeout=120)  # generous: a loaded machine exits slowly
     except subprocess.TimeoutExpired:
         process.kill()
         output, _ = process.communicate()

@@ -70,7 +70,7 @@ class Worker:
             },
         )
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status
         except urllib.error.HTTPError as error:
             return error.code
@@ -86,7 +86,7 @@ class Worker:
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGINT)
             try:
-                output, _ = self.process.communicate(timeout=20)
+                output, _ = self.process.communicate(timeout=120)  # generous: a loaded machine exits slowly
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 output, _ = self.process.communicate()

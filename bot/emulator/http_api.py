@@ -32,6 +32,7 @@ class HttpBotApi:
         self.served: collections.Counter[str] = collections.Counter()  # calls by method
         # set: Telegram is unreachable -- requests are taken but never answered
         self.unreachable = threading.Event()
+        self.stuck = 0  # requests taken and left unanswered since (tests wait for one)
         self._released = threading.Event()
         self._lock = threading.Lock()  # FakeTelegram is not thread-safe
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -98,6 +99,8 @@ class HttpBotApi:
 
             def do_POST(self):  # noqa: N802 (http.server's naming)
                 if api.unreachable.is_set():
+                    with api._lock:
+                        api.stuck += 1
                     api._released.wait(600)
                     return
                 if not host_allowed(self.headers.get("Host"), api.port):
