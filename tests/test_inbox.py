@@ -342,12 +342,16 @@ async def test_webhook_stores_an_update_before_answering_and_drops_it_when_sent_
         await updater.stop()
     assert answers_to(bot.fake, qid) == []
     await bot.restart()  # the worker died with the press in its queue
-    monkeypatch.setattr(inbox_module, "RETAKE_AFTER_S", 0.2)
+    # a dead worker's update is taken once LEASE_S passed without its heartbeat; the
+    # live worker renews the one it handles, so no sweep takes it while it runs
+    monkeypatch.setattr(inbox_module, "LEASE_S", 1.0)
+    monkeypatch.setattr(inbox_module, "HEARTBEAT_S", 0.1)
+    monkeypatch.setattr(inbox_module, "SWEEP_EVERY_S", 0.1)
     await bot.app.start()
     sweep = asyncio.create_task(bot.app.bot_data["inbox"].sweep_forever())
     try:
         await until(lambda: answers_to(bot.fake, qid), "the press to be handled by the sweep")
-        await asyncio.sleep(0.3)  # another sweep finds nothing more
+        await asyncio.sleep(1.5)  # later sweeps find nothing more
     finally:
         sweep.cancel()
         await asyncio.gather(sweep, return_exceptions=True)
