@@ -32,6 +32,7 @@ from bot.sender import Sender
 from bot.service import TableService
 from bot.thinking import Thinker
 from storage.factory import repository_for
+from storage.repository import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ BASE_COMMANDS = ("newgame", "language", "sheets", "help", "rules", "cancel", "to
 TIMER_POLL_SECONDS = 1.0
 CONCURRENT_UPDATES = 16
 STOP_DEADLINE = 8.0  # seconds a stop may take (systemd and docker kill after 10)
+STORAGE_RETRY_S = 1.0  # the database lost: what waits for it tries again this often
 
 
 class Runtime:
@@ -89,10 +91,15 @@ class Runtime:
         self.app.stop_running()
 
     async def _resume(self) -> None:
-        try:
-            await self.service.resume()
-        except Exception:
-            log.exception("resuming interrupted tables failed")
+        while True:
+            try:
+                await self.service.resume()
+                return
+            except StorageError:  # the database is lost (logged once): resumed when it is back
+                await asyncio.sleep(STORAGE_RETRY_S)
+            except Exception:
+                log.exception("resuming interrupted tables failed")
+                return
 
     async def shutdown(self) -> None:
         self.service.thinker.stop()
@@ -124,6 +131,8 @@ class Runtime:
                 await self.service.fire_timers()
             except asyncio.CancelledError:
                 raise
+            except StorageError:
+                pass  # the database is lost (logged once, storage.health): the timers wait for it
             except Exception:
                 log.exception("timer loop failed")
             await asyncio.sleep(TIMER_POLL_SECONDS)

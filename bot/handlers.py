@@ -32,6 +32,7 @@ from bot.i18n import LANGUAGES, pick_lang, t
 from bot import sheet_mode
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError
+from storage.repository import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -431,6 +432,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(context.error, RetryAfter):  # Telegram's flood control: expected, not a bug
         log.warning("flood wait while answering an update: %s", context.error)
         return
+    if isinstance(context.error, StorageUnavailable):  # logged once an outage (storage.health)
+        await _not_saved(update, context)
+        return
     # Telegram failed a reply (5xx, a page that is not JSON, timeout) or may not write there
     # (403, another 4xx but 400): not a bug. A 400 (BadRequest) is the bot's own mistake and
     # keeps its traceback.
@@ -445,6 +449,22 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query:
         await answer(update.callback_query, t("en", "err.internal"))
+
+
+async def _not_saved(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The database was lost while an update was handled: nothing of it was written (each
+    write is one transaction). The person hears so straight from Telegram, not through the
+    outbox, which is in the database too."""
+    if not isinstance(update, Update) or update.effective_user is None:
+        return
+    text = t(pick_lang(update.effective_user.language_code), "err.not_saved")
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.effective_message is not None and update.effective_message.text:
+            await update.effective_message.reply_text(text, do_quote=is_group(update))
+    except TelegramError as error:
+        log.warning("could not say 'not saved' in chat %s: %s", chat_of(update).id, short(error))
 
 
 def install(app: Application) -> None:

@@ -9,7 +9,7 @@ import logging
 from engine.base import get_game
 from engine.errors import EngineError
 from storage.models import PLAYING, OutboxItem, TableRow
-from storage.repository import VersionConflict
+from storage.repository import StorageError, VersionConflict
 from bot import trick_view
 from bot.games import ui_for
 from bot.press import EngineRefusal, PressPlace, StaleButton, UserError
@@ -18,6 +18,7 @@ from bot.table_core import Loaded, TableCore, person_seat
 
 log = logging.getLogger(__name__)
 
+STORAGE_RETRY_S = 1.0  # the database lost: the computers try again this often
 MAX_COMPUTER_STEPS = 2000  # a safety bound; a durak game never needs this many moves in a row
 STALE_SCAN_LIMIT = 64  # buttons drawn more moves ago than this are simply outdated
 
@@ -154,6 +155,9 @@ class Play(TableCore):
                 self._computers_again.discard(table_id)
                 try:
                     await self.run_computers(table_id)
+                except StorageError:  # the database is lost (logged once): again when it is back
+                    await asyncio.sleep(STORAGE_RETRY_S)
+                    self._computers_again.add(table_id)
                 except Exception:  # the moves stay due: the next press, timer or restart runs them
                     log.exception("table %s: computers' moves failed", table_id)
                 if table_id not in self._computers_again:

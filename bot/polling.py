@@ -24,12 +24,18 @@ from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
-from bot.inbox import Inbox
+from bot.i18n import pick_lang, t
+from bot.inbox import Effects, Inbox
+from storage.repository import StorageError
 
 log = logging.getLogger(__name__)
 
 LONG_POLL_S = 10  # getUpdates waits this long for an update
-BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each failure in a row
+BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # after each failure of Telegram in a row
+# the database lost: storing is tried again this often, so what waits for it is answered
+# within a second or two of its return
+STORAGE_RETRY_S = 1.0
+REFUSED_MEMORY = 10_000
 
 
 def run(app: Application) -> None:
@@ -105,20 +111,21 @@ async def poll(app: Application, inbox: Inbox) -> None:
     """Delete a webhook, hand over what an earlier process stored and did not handle, then
     poll: each batch is stored, then queued; the next call's offset acknowledges it."""
     failures = Failures()
+    started = time.time()  # updates stored from now on are this process's own
     while True:
         try:
             await app.bot.delete_webhook(drop_pending_updates=False)
-            # one poller per bot: whatever is stored and unhandled was its process's
-            await inbox.take_over(time.time())
             break
         except InvalidToken:
             raise
         except (NetworkError, RetryAfter) as error:
             await failures.wait(error, "starting to poll")
-        except Exception as error:  # the database: wait for it like for Telegram
-            await failures.wait(error, "taking over stored updates")
+    taken_over = False  # what an earlier process stored and did not handle: handed over once
     offset: int | None = None
+    refused: set[int] = set()  # presses told "not saved" while the database was lost
     while True:
+        if not taken_over:
+            taken_over = await take_over(inbox, started)
         try:
             updates = await app.bot.get_updates(offset=offset, timeout=LONG_POLL_S, allowed_updates=Update.ALL_TYPES)
         except InvalidToken:
@@ -131,12 +138,50 @@ async def poll(app: Application, inbox: Inbox) -> None:
             continue
         try:
             fresh = await inbox.store([u.to_dict() for u in updates])
+        except StorageError:  # the database is lost (logged once): not acknowledged, read again
+            await refuse_presses(app, updates, refused)
+            await asyncio.sleep(STORAGE_RETRY_S)
+            continue
         except Exception as error:  # not stored: not acknowledged either, so read again
             await failures.wait(error, "storing updates")
             continue
         failures.reset()
-        await inbox.hand_over(fresh)
+        told = [u for u in fresh if u["update_id"] in refused]
+        await inbox.hand_over([u for u in fresh if u["update_id"] not in refused])
+        for data in told:  # answered "not saved": the person presses again, this one is done
+            await inbox.finish(Update.de_json(data, app.bot), Effects())
+            refused.discard(data["update_id"])
         offset = max(u.update_id for u in updates) + 1
+        if len(refused) > REFUSED_MEMORY:
+            refused.clear()
+
+
+async def take_over(inbox: Inbox, started: float) -> bool:
+    """One poller per bot: whatever was stored before it started and is unhandled was an
+    earlier process's. False while the database is lost (tried again after the next poll)."""
+    try:
+        await inbox.take_over(started)
+        return True
+    except StorageError:  # logged once an outage (storage.health)
+        return False
+    except Exception as error:
+        log.warning("taking over stored updates failed (%s); trying again", error)
+        return False
+
+
+async def refuse_presses(app: Application, updates: list[Update], refused: set[int]) -> None:
+    """The database is lost: each button press in the batch hears so at once, as a toast
+    (a press waits for no outage: Telegram drops its answer after 15 s). Commands wait,
+    unacknowledged, and are answered when the database is back."""
+    for update in updates:
+        query = update.callback_query
+        if query is None or update.update_id in refused:
+            continue
+        refused.add(update.update_id)
+        try:
+            await query.answer(t(pick_lang(query.from_user.language_code), "err.not_saved"), show_alert=True)
+        except TelegramError as error:
+            log.warning("could not answer a press of user %s: %s", query.from_user.id, error)
 
 
 class Failures:

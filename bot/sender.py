@@ -33,7 +33,7 @@ from bot.pacing import ChatPacing, GroupBudget
 from bot.table_states import TableStates
 from bot.telegram_errors import refused, short
 from storage.models import OutboxItem
-from storage.repository import Repository
+from storage.repository import Repository, StorageError
 
 __all__ = ["ChatPacing", "GroupBudget", "Sender"]
 
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 STANDBY_POLL = 5.0  # seconds between a standby worker's attempts to become the sender
 IDLE_POLL = 30.0  # seconds between drains when nothing wakes the sender
+STORAGE_RETRY = 1.0  # seconds between drains while the database is lost
 PAGE = 1000  # outbox rows read per drain
 CONCURRENT_CHATS = 32  # chats served at the same time in one drain
 REFUSED_TRIES = 3  # a row Telegram refuses (a 4xx) is tried this often in all, then given up
@@ -102,6 +103,7 @@ class Sender:
         self.delivery = Delivery(bot, repo, states, thinking, self.budget, self.pacing)
         self.wakeup = asyncio.Event()  # the service's listeners set it when the outbox gets rows
         self._refused_until: dict[int, float] = {}  # refused row's id -> when to try it again
+        self._sent_unmarked: set[int] = set()  # new messages sent while the database was lost
 
     # ------------------------------------------------------------------ loop
     async def run_forever(self) -> None:
@@ -122,6 +124,8 @@ class Sender:
                     continue
             except asyncio.CancelledError:
                 raise
+            except StorageError:  # the database is lost (logged once): the rows wait for it
+                wait = STORAGE_RETRY
             except Exception:  # keep the loop alive; the rows stay pending
                 log.exception("sender drain failed")
                 wait = 5.0
@@ -135,6 +139,9 @@ class Sender:
         """Send everything that may go now. Returns seconds until throttled rows may go
         (None when nothing is left waiting). Chats are served side by side (a slow
         Telegram call for one chat holds up no other); within a chat, rows go in order."""
+        if self._sent_unmarked:  # sent while the database was lost: recorded now
+            await self.repo.mark_done(sorted(self._sent_unmarked))
+            self._sent_unmarked.clear()
         items = await self.repo.pending_outbox(limit=PAGE)
         chats: dict[int, dict[tuple, list[OutboxItem]]] = {}
         for item in items:
@@ -221,8 +228,14 @@ class Sender:
                     delay = self.pacing.failed(chat_id)
                     log.warning("Telegram failed %s (%s); again in %.0f s", _what(first), short(error), delay)
                     return _sooner(_sooner(wait, delay), later)
-            except Exception:
-                log.exception("could not deliver %s; dropped", first)
+            except StorageError:  # the database is lost (logged once): the rows stay, the chat waits
+                return _sooner(_sooner(wait, STORAGE_RETRY), later)
+            except Exception as error:  # a bug drawing the row: a few tries, like a refusal
+                retry = self._refused(rows, error)
+                if retry is not None:
+                    later = _sooner(later, retry)
+                    await self.repo.outbox_refused(_ids(rows))
+                    continue
                 sent = False
             self._refused_until.pop(first.id, None)
             if sent and is_group_message:
@@ -230,18 +243,30 @@ class Sender:
             if sent:
                 self.pacing.spend(chat_id)
             if first.kind in NEW_MESSAGE_KINDS:  # new messages: never send one twice,
-                await self.repo.mark_done(_ids(rows))  # so done at once, not after the drain
+                await self._mark_sent(_ids(rows))  # so done at once, not after the drain
             else:
                 done += _ids(rows)
         return _sooner(wait, later)
 
-    def _refused(self, rows: list[OutboxItem], error: TelegramError) -> float | None:
-        """Telegram refused the rows' call once more: seconds until they are tried again,
-        or None when that was their last try (given up with one warning line). The tries
-        are counted in the rows, so a restart does not start the count again."""
+    async def _mark_sent(self, ids: list[int]) -> None:
+        """New messages Telegram took: done now. With the database lost they are kept
+        as sent in this process (never sent again) and recorded at its return."""
+        try:
+            await self.repo.mark_done(ids)
+        except StorageError:
+            self._sent_unmarked.update(ids)
+
+    def _refused(self, rows: list[OutboxItem], error: Exception) -> float | None:
+        """Telegram refused the rows' call once more (or drawing them failed: a bug):
+        seconds until they are tried again, or None when that was their last try (given up
+        with one line in the log). The tries are counted in the rows, so a restart does not
+        start the count again."""
         first, tries = rows[0], max(row.attempts for row in rows) + 1
         if tries >= REFUSED_TRIES:
-            log.warning("Telegram refused %s %d times (%s); given up", _what(first), tries, short(error))
+            if isinstance(error, TelegramError):
+                log.warning("Telegram refused %s %d times (%s); given up", _what(first), tries, short(error))
+            else:
+                log.error("could not draw %s (%d tries); given up", _what(first), tries, exc_info=error)
             return None
         delay = REFUSED_RETRY * 4 ** (tries - 1)
         assert first.id is not None
@@ -249,5 +274,8 @@ class Sender:
             for key in list(self._refused_until)[: len(self._refused_until) // 2]:
                 del self._refused_until[key]
         self._refused_until[first.id] = self.clock() + delay
-        log.info("Telegram refused %s (%s); tried again in %.0f s", _what(first), short(error), delay)
+        if isinstance(error, TelegramError):
+            log.info("Telegram refused %s (%s); tried again in %.0f s", _what(first), short(error), delay)
+        else:
+            log.warning("could not draw %s (%s); tried again in %.0f s", _what(first), error, delay)
         return delay

@@ -14,6 +14,7 @@ The secret token is still checked by PTB first, for every request that is read.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from http import HTTPStatus
@@ -22,12 +23,18 @@ from typing import Any, cast
 import tornado.web
 from tornado.http1connection import HTTP1Connection
 from telegram import Update
+from telegram.error import TelegramError
 from telegram.ext import ExtBot
 from telegram.ext._utils import webhookhandler
+
+from bot.i18n import pick_lang, t
+from storage.repository import StorageError
 
 log = logging.getLogger(__name__)
 
 BODY_LIMIT = 256 * 1024
+STORE_RETRY_S = 1.0  # the database lost: an update's store is tried again this often...
+STORE_PATIENCE_S = 20.0  # ...this long, then Telegram gets a 500 and sends it again later
 
 
 @tornado.web.stream_request_body
@@ -61,15 +68,44 @@ class LimitedTelegramHandler(webhookhandler.TelegramHandler):
         except Exception:
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST, reason="Malformed update") from None
         try:
-            fresh = await self.inbox.store([data])
+            fresh = await self._store(data, update)
+        except StorageError:  # the outage is logged once (storage.health)
+            raise tornado.web.HTTPError(HTTPStatus.INTERNAL_SERVER_ERROR) from None
         except Exception as error:
             log.warning("could not store update %s (Telegram sends it again): %s", data["update_id"], error)
             raise tornado.web.HTTPError(HTTPStatus.INTERNAL_SERVER_ERROR) from None
+        if fresh is None:  # a press during an outage, told so: not for later
+            self.set_status(HTTPStatus.OK)
+            return
         self.set_status(HTTPStatus.OK)
         if fresh:
             if isinstance(self.bot, ExtBot):  # as PTB's handler does (arbitrary callback data)
                 self.bot.insert_callback_data(update)
             await self.update_queue.put(update)
+
+    async def _store(self, data: dict, update: Update) -> list[dict] | None:
+        """Store the update; with the database lost, a press hears "not saved" at once
+        (None: nothing stored, nothing to do) and anything else is held here, tried again
+        every second, for ``STORE_PATIENCE_S`` (answered within a second of the database's
+        return) before Telegram is left to send it again."""
+        waited = 0.0
+        while True:
+            try:
+                return await self.inbox.store([data])
+            except StorageError:
+                if update.callback_query is not None:
+                    query = update.callback_query
+                    try:
+                        await query.answer(
+                            t(pick_lang(query.from_user.language_code), "err.not_saved"), show_alert=True
+                        )
+                    except TelegramError as error:
+                        log.warning("could not answer a press of user %s: %s", query.from_user.id, error)
+                    return None
+                if waited >= STORE_PATIENCE_S:
+                    raise
+            await asyncio.sleep(STORE_RETRY_S)
+            waited += STORE_RETRY_S
 
 
 def harden(inbox: Any) -> None:

@@ -39,7 +39,7 @@ back -- is a ``VersionConflict`` too. Claims (``mark_reminded``, ``store_updates
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from types import EllipsisType
 from typing import Any, Protocol, Self
@@ -767,8 +767,15 @@ class SqlRepository:
         return erased
 
     # --- outbox --------------------------------------------------------------
+    # Rows a caller wants written later, with something else (bot.inbox: a command's answer
+    # goes with its update's "handled" mark, ``finish_update``): given the rows, it keeps
+    # what it takes and returns the rows to write now.
+    outbox_diverter: Callable[[list[OutboxItem]], list[OutboxItem]] | None = None
+
     async def enqueue(self, items: list[OutboxItem]) -> None:
         items = list(items)
+        if self.outbox_diverter is not None:
+            items = self.outbox_diverter(items)
         if not items:
             return
         async with self._transaction() as db:
@@ -966,6 +973,33 @@ class SqlRepository:
                 await db.execute(
                     """UPDATE inbox SET handled_at = :now, payload = NULL
                        WHERE update_id = ANY(:ids) AND handled_at IS NULL""",
+                    now=time.time(),
+                    ids=chunk,
+                )
+
+    async def finish_update(self, update_id: int, outbox: Sequence[OutboxItem] = ()) -> bool:
+        """The claim of the protocol: mark the update handled and queue ``outbox`` in one
+        transaction, only if it was not handled yet (True); else nothing is written."""
+        now = time.time()
+        async with self._transaction() as db:
+            claimed = await db.execute(
+                """UPDATE inbox SET handled_at = :now, payload = NULL
+                   WHERE update_id = :update_id AND handled_at IS NULL""",
+                now=now,
+                update_id=int(update_id),
+            )
+            if claimed:
+                await self._insert_outbox(db, list(outbox), now)
+        return bool(claimed)
+
+    async def renew_updates(self, update_ids: Sequence[int]) -> None:
+        ids = [int(i) for i in update_ids]
+        if not ids:
+            return
+        async with self._write() as db:
+            for chunk in self.dialect.chunks(ids):
+                await db.execute(
+                    "UPDATE inbox SET taken_at = :now WHERE update_id = ANY(:ids) AND handled_at IS NULL",
                     now=time.time(),
                     ids=chunk,
                 )

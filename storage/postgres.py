@@ -34,9 +34,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -44,9 +44,11 @@ import asyncpg
 from storage import pg_migrations
 from storage.core import Session, SqlRepository
 from storage.dialect import OUTBOX_CHANNEL, POSTGRES
+from storage.health import Health
 from storage.repository import StorageError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # What a lost dedicated connection (lead lock, listener) may raise on use or reconnect.
 # InternalClientError: a connection the server cut in the middle of a query is left in a
@@ -59,6 +61,29 @@ _CONNECTION_ERRORS = (
     asyncpg.InternalClientError,
 )
 _CLOSE_TIMEOUT_S = 10.0
+# the listener is back within this long of the server: a worker's wake-ups wait for it
+_RELISTEN_MAX_DELAY_S = 1.0
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Does ``error`` mean the server cannot be reached or written now (stopped,
+    restarting, out of disk or connections, a standby), rather than a bad query?"""
+    if isinstance(error, asyncpg.QueryCanceledError):  # a statement timeout: the query's
+        return False
+    if isinstance(error, asyncpg.InterfaceError):  # also raised for misuse: only a lost connection
+        return "closed" in str(error).lower()
+    return isinstance(
+        error,
+        (
+            OSError,
+            asyncio.TimeoutError,
+            asyncpg.PostgresConnectionError,
+            asyncpg.InternalClientError,
+            asyncpg.exceptions.OperatorInterventionError,  # shutting down, starting up
+            asyncpg.exceptions.InsufficientResourcesError,  # disk full, too many connections
+            asyncpg.exceptions.ReadOnlySQLTransactionError,  # a standby
+        ),
+    )
 
 
 def schema_from_url(url: str) -> str | None:
@@ -89,18 +114,22 @@ def _count(status: str) -> int:
 class _Executor:
     """Statements on one connection, or on the pool (a connection a statement)."""
 
-    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
+    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool, repo: PostgresRepository) -> None:
         self._conn = conn
+        self._repo = repo
+        # a read on the pool is tried once more when its connection was lost: after a
+        # server restart the pool's idle connections are dead
+        self._read_tries = 2 if isinstance(conn, asyncpg.Pool) else 1
 
     async def fetch(self, sql: str, args: Sequence[Any]) -> list[asyncpg.Record]:
-        rows: list[asyncpg.Record] = await self._conn.fetch(sql, *args)
+        rows: list[asyncpg.Record] = await self._repo.checked(lambda: self._conn.fetch(sql, *args), self._read_tries)
         return rows
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        return _count(await self._conn.execute(sql, *args))
+        return _count(await self._repo.checked(lambda: self._conn.execute(sql, *args)))
 
     async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
-        await self._conn.executemany(sql, rows)
+        await self._repo.checked(lambda: self._conn.executemany(sql, rows))
 
 
 class PostgresRepository(SqlRepository):
@@ -108,13 +137,14 @@ class PostgresRepository(SqlRepository):
 
     dialect = POSTGRES
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+    def __init__(self, url: str, *, min_size: int = 0, max_size: int = 10) -> None:
         self.url = url
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
         self._schema: str | None = None
         self._closing = False
+        self.health = Health("PostgreSQL")
         # try_lead_sender
         self._lead_conn: asyncpg.Connection | None = None
         self._lead_guard = asyncio.Lock()
@@ -185,18 +215,55 @@ class PostgresRepository(SqlRepository):
 
     # --- what storage.core runs on ---------------------------------------------
     def _read(self) -> Session:
-        return Session(_Executor(self.pool), self.dialect)
+        return Session(_Executor(self.pool, self), self.dialect)
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Session]:
         """One statement needs no transaction: it runs on any pooled connection."""
-        yield Session(_Executor(self.pool), self.dialect)
+        yield Session(_Executor(self.pool, self), self.dialect)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Session]:
-        """A pooled connection inside a transaction (rolled back on any error)."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield Session(_Executor(conn), self.dialect)
+        """A pooled connection inside a transaction (rolled back on any error). A
+        connection found dead at BEGIN (nothing run yet) is replaced once."""
+        pool = self.pool
+        conn: asyncpg.Connection = await self.checked(pool.acquire, tries=2)
+        try:
+            transaction = conn.transaction()
+            try:
+                await self.checked(transaction.start)
+            except StorageError:
+                await pool.release(conn)
+                conn = await self.checked(pool.acquire, tries=2)
+                transaction = conn.transaction()
+                await self.checked(transaction.start)
+            try:
+                yield Session(_Executor(conn, self), self.dialect)
+            except BaseException:
+                with suppress(Exception):
+                    await transaction.rollback()
+                raise
+            await self.checked(transaction.commit)
+        finally:
+            await pool.release(conn)
+
+    async def checked(self, call: Callable[[], Awaitable[T]], tries: int = 1) -> T:
+        """``await call()``, its "server unavailable" errors as ``StorageUnavailable``
+        (storage.health); tried up to ``tries`` times for those errors."""
+        for left in range(tries - 1, -1, -1):
+            try:
+                result = await call()
+            except Exception as error:
+                if not is_unavailable(error):
+                    raise
+                if self._pool is not None:  # the pool's other connections are as dead
+                    await self._pool.expire_connections()
+                if left:
+                    continue
+                raise self.health.unavailable(error) from error
+            self.health.ok()
+            return result
+        raise AssertionError("tries must be at least 1")
 
     def _is_unique_violation(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)
@@ -214,8 +281,8 @@ class PostgresRepository(SqlRepository):
                 try:
                     await self._lead_conn.fetchval("SELECT 1")
                     return True
-                except _CONNECTION_ERRORS:
-                    log.warning("outbox sender lock connection lost; trying again")
+                except _CONNECTION_ERRORS as exc:
+                    log.info("outbox sender lock connection lost (%s); trying again", exc)
                     self._drop_lead_conn()
             elif self._lead_conn is not None and self._lead_conn.is_closed():
                 self._drop_lead_conn()
@@ -226,7 +293,7 @@ class PostgresRepository(SqlRepository):
                     await self._lead_conn.fetchval("SELECT pg_try_advisory_lock($1)", self._sender_key())
                 )
             except _CONNECTION_ERRORS as exc:
-                log.warning("cannot take the outbox sender lock: %s", exc)
+                self.health.unavailable(exc)  # logged once an outage, not once a try
                 self._drop_lead_conn()
             return self._is_lead
 
@@ -246,7 +313,7 @@ class PostgresRepository(SqlRepository):
         _ = self.pool  # raises if not open
         async with self._listen_guard:  # one listening connection, however many callers
             if self._listen_conn is None and self._relisten_task is None:
-                await self._connect_listener()  # may raise: then nothing is registered
+                await self.checked(self._connect_listener)  # may raise: then nothing is registered
             if callback not in self._callbacks:  # calling again after a failure is fine
                 self._callbacks.append(callback)
 
@@ -274,7 +341,7 @@ class PostgresRepository(SqlRepository):
     def _on_listener_lost(self, conn: object) -> None:
         if self._closing or conn is not self._listen_conn:
             return
-        log.warning("outbox LISTEN connection lost; reconnecting")
+        log.info("outbox LISTEN connection lost; reconnecting")
         self._listen_conn = None
         self._relisten_task = asyncio.get_running_loop().create_task(self._relisten())
 
@@ -284,9 +351,9 @@ class PostgresRepository(SqlRepository):
             try:
                 await self._connect_listener()
             except _CONNECTION_ERRORS as exc:
-                log.warning("outbox LISTEN reconnect failed: %s", exc)
+                self.health.unavailable(exc)  # logged once an outage, not once a try
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
+                delay = min(delay * 2, _RELISTEN_MAX_DELAY_S)
                 continue
             self._relisten_task = None
             self._wake()

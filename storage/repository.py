@@ -45,6 +45,13 @@ class StorageError(Exception):
     pass
 
 
+class StorageUnavailable(StorageError):
+    """The database cannot be reached or written now (PostgreSQL stopped or restarting, a
+    dropped connection, SQLite's disk full or a read-only file): nothing of the call was
+    written, and the same call may succeed later. Logged once per outage
+    (``storage.health``), so callers wait for it quietly."""
+
+
 class VersionConflict(StorageError):
     """The table moved on since it was loaded; reload and retry (or report stale)."""
 
@@ -254,6 +261,16 @@ class Repository(Protocol):
 
     async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:
         """Their handlers finished: never handed over again (their JSON is dropped)."""
+
+    async def finish_update(self, update_id: int, outbox: Sequence[OutboxItem] = ()) -> bool:
+        """The update's handler finished: mark it handled and queue the ``outbox`` rows it
+        caused (its answer, its files) in ONE transaction, so a crash leaves both or
+        neither. A claim: only the call that marked it writes (True); an update already
+        handled (by another worker that took it over) writes nothing (False)."""
+
+    async def renew_updates(self, update_ids: Sequence[int]) -> None:
+        """This process is still handling these updates: their ``taken_at`` is now, so no
+        other worker takes them over (a heartbeat)."""
 
     async def take_unhandled_updates(self, taken_before: float, max_attempts: int) -> list[tuple[int, str]]:
         """A claim of the stored updates not handled yet and last taken before

@@ -38,7 +38,24 @@ import aiosqlite
 from storage import migrations
 from storage.core import Session, SqlRepository
 from storage.dialect import SQLITE
+from storage.health import Health
 from storage.repository import StorageError
+
+# SQLite's words for "cannot be read or written now": the disk is full, the file is
+# read-only, the disk failed, the file is gone, another process holds the write lock past
+# busy_timeout. A retry later may work; nothing of the statement was written.
+_UNAVAILABLE = (
+    "database or disk is full",
+    "readonly database",
+    "disk i/o error",
+    "unable to open database file",
+    "database is locked",
+)
+
+
+def is_unavailable(error: BaseException) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in _UNAVAILABLE)
+
 
 _MEMORY_PATHS = ("", ":memory:")
 
@@ -52,17 +69,17 @@ class _Executor:
         self._guard = repo._lock if locking else nullcontext()
 
     async def fetch(self, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
-        async with self._guard:
+        async with self._guard, self._repo.checked():
             return list(await self._repo.db.execute_fetchall(sql, args))
 
     async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        async with self._guard:
+        async with self._guard, self._repo.checked():
             # The statement has run to its end; closing the cursor would cost one more
             # hop to aiosqlite's thread, and the garbage collector closes it anyway.
             return (await self._repo.db.execute(sql, args)).rowcount
 
     async def executemany(self, sql: str, rows: list[list[Any]]) -> None:
-        async with self._guard:
+        async with self._guard, self._repo.checked():
             await self._repo.db.executemany(sql, rows)
 
 
@@ -76,6 +93,7 @@ class SqliteRepository(SqlRepository):
         self.busy_timeout_ms = int(busy_timeout_ms)
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.health = Health(f"the SQLite database {os.path.basename(self.path) or self.path}")
 
     # --- lifecycle -----------------------------------------------------------
     @property
@@ -148,14 +166,27 @@ class SqliteRepository(SqlRepository):
         return Session(_Executor(self, locking=True), self.dialect)
 
     @asynccontextmanager
+    async def checked(self) -> AsyncIterator[None]:
+        """SQLite's "cannot write now" errors as ``StorageUnavailable`` (storage.health)."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if is_unavailable(error):
+                raise self.health.unavailable(error) from error
+            raise
+        self.health.ok()
+
+    @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Session]:
         """BEGIN IMMEDIATE ... COMMIT under the lock, ROLLBACK on any error."""
         async with self._lock:
             db = self.db
             try:
-                await db.execute("BEGIN IMMEDIATE")
+                async with self.checked():
+                    await db.execute("BEGIN IMMEDIATE")
                 yield Session(_Executor(self, locking=False), self.dialect)
-                await db.execute("COMMIT")
+                async with self.checked():
+                    await db.execute("COMMIT")
             except BaseException:
                 await self._rollback(db)
                 raise

@@ -187,6 +187,8 @@ PROTOCOL_METHODS = (
     "purge_inbox",
     "purge_deal_analyses",
     "purge_old_snapshots",
+    "finish_update",
+    "renew_updates",
 )
 EXTRAS = ("set_timer", "schema_version")
 
@@ -1198,3 +1200,23 @@ async def test_create_table_race_across_repositories(store):
     res = await asyncio.gather(new_table(a, chat_id=-9), new_table(b, chat_id=-9), return_exceptions=True)
     assert sum(isinstance(r, TableExists) for r in res) == 1, res
     assert len(await a.tables_with_status()) == 1
+
+
+async def test_finishing_an_update_writes_its_rows_with_the_mark_once(repo):
+    """finish_update: the "handled" mark and the update's own rows in one transaction, a
+    claim: of several finishes of one update (two workers) exactly one writes."""
+    await repo.store_updates([(41, '{"n":41}')])
+    reply = OutboxItem("reply", 5, None, payload={"text": "hi"})
+    results = await asyncio.gather(*(repo.finish_update(41, [reply]) for _ in range(4)))
+    assert sorted(results) == [False] * 3 + [True]
+    assert [item.payload for item in await repo.pending_outbox()] == [{"text": "hi"}]
+    assert await repo.take_unhandled_updates(time.time() + 1, max_attempts=3) == []  # handled
+    assert await repo.finish_update(999, [reply]) is False  # never stored: nothing written
+    assert len(await repo.pending_outbox()) == 1
+
+
+async def test_renewing_updates_keeps_them_from_being_taken_over(repo):
+    await repo.store_updates([(51, "{}"), (52, "{}")])
+    await raw(repo, "UPDATE inbox SET taken_at = ?", time.time() - 100)  # both look abandoned
+    await repo.renew_updates([51])  # ...but this worker is still on 51
+    assert await repo.take_unhandled_updates(time.time() - 10, max_attempts=3) == [(52, "{}")]
