@@ -92,6 +92,14 @@ def _warm_up(games: list[str]) -> None:
         get_game(name)
 
 
+def _analysis_worker(games: list[str]) -> None:
+    """The analysis lane's worker: the lowest CPU priority, so the deal analysis uses only
+    what the computers' workers and the event loop leave (on Linux a nice-19 process gets
+    about 1.5 % of a core against a busy nice-0 one)."""
+    _warm_up(games)
+    os.nice(19)
+
+
 def default_workers() -> int:
     """One worker per CPU but one: the event loop keeps a core to answer presses while
     the computers think (on 2 cores, 2 busy workers starved it: answers took seconds)."""
@@ -102,6 +110,7 @@ class Thinker:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
         self._pool: concurrent.futures.Executor | None = None
+        self._lane: concurrent.futures.Executor | None = None  # the deal analyses'
         self.stopping = False
 
     def _executor(self) -> concurrent.futures.Executor | None:
@@ -179,10 +188,28 @@ class Thinker:
         except Exception:
             return legal[0]
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
-        """Other CPU-bound work of the bot (a deal's double-dummy analysis) in the same
-        workers, off the event loop; ``function`` must be importable by name (pickled)."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), function, *args)
+    async def analyse(self, function: Callable[..., T], *args: object) -> T:
+        """Other CPU-bound work of the bot (a deal's double-dummy analysis) in its own
+        lane: one process at the lowest priority (a thread with ``workers=0``), one task
+        at a time, so it never takes a computer's worker or its CPU; ``function`` must be
+        importable by name (pickled)."""
+        if self._lane is None:
+            if self.workers <= 0:
+                self._lane = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="analysis")
+            else:
+                context = multiprocessing.get_context("forkserver")
+                games = [ui.name for ui in playable()]
+                self._lane = concurrent.futures.ProcessPoolExecutor(
+                    1, mp_context=context, initializer=_analysis_worker, initargs=(games,)
+                )
+        lane = self._lane
+        try:
+            return await asyncio.get_running_loop().run_in_executor(lane, function, *args)
+        except BrokenProcessPool:
+            if self._lane is lane:  # a new one for the next analysis
+                self._lane = None
+                lane.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def stop(self) -> None:
         """The bot is stopping: a decision its workers fail from now on is cancelled."""
@@ -196,3 +223,6 @@ class Thinker:
     def close(self) -> None:
         self.stop()
         self._drop_pool()
+        if self._lane is not None:
+            self._lane.shutdown(wait=False, cancel_futures=True)
+            self._lane = None
