@@ -16,6 +16,15 @@ clock for every process of the machine on Linux). A search still running just be
 ``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
 core) is not waited for: the easy player answers then.
 
+Fallbacks: a decision answered without its search (no answer by the deadline, the worker
+took it up only after the search's deadline, a worker died, a player failed) is logged
+with its reason and counted in ``Thinker.fallbacks`` beside ``Thinker.decisions`` (the
+bench reads them: bench/capacity.py).
+
+Lanes: the computers' decisions have the pool; other CPU-bound work (the deal analysis,
+bot/deal_view.py) runs in ``Thinker.analyse``, a lane of its own: one process at the
+lowest CPU priority, one task at a time, so it never holds a computer's worker or its CPU.
+
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
 called such a decision is cancelled quietly: the computer's move stays due and is made at
@@ -25,6 +34,7 @@ the next start (TableService.resume).
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import logging
 import multiprocessing
@@ -80,6 +90,15 @@ def decide(
     return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
 
 
+def decide_timed(
+    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float | None = None
+) -> tuple[str, float]:
+    """``decide`` in a worker, with the monotonic time it started: the caller sees how long
+    the decision waited in the queue."""
+    started = time.monotonic()
+    return decide(game_name, view, legal, seed, level, search_until), started
+
+
 def _dropped(future: asyncio.Future) -> None:
     """A late search's answer, unused; its failure (a worker killed meanwhile) is no news."""
     if not future.cancelled():
@@ -112,6 +131,9 @@ class Thinker:
         self._pool: concurrent.futures.Executor | None = None
         self._lane: concurrent.futures.Executor | None = None  # the deal analyses'
         self.stopping = False
+        self.decisions = 0  # asked with a choice to make
+        self.fallbacks: collections.Counter[str] = collections.Counter()  # answered without search, by reason
+        self._in_flight = 0  # decisions in the pool now
 
     def _executor(self) -> concurrent.futures.Executor | None:
         if self.workers <= 0:
@@ -143,25 +165,29 @@ class Thinker:
             level = DEFAULT_LEVEL
         if len(legal) == 1:
             return legal[0]  # nothing to think about: spare the round trip
+        self.decisions += 1
         loop = asyncio.get_running_loop()
         pool = self._executor()
+        ahead = self._in_flight  # decisions already in the pool: more than its workers queue
         try:  # a pool whose worker died while idle refuses the call at once
-            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level, search_until)
+            future = loop.run_in_executor(pool, decide_timed, game_name, view, legal, seed, level, search_until)
+            self._in_flight += 1
+            future.add_done_callback(self._one_less)
             try:
                 if on_slow is not None:
                     try:
-                        decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                        decided, started = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
                     except asyncio.TimeoutError:
                         await on_slow()
                     else:
-                        return decided
+                        return self._searched(game_name, level, decided, started - asked, ahead)
                 left = asked + ANSWER_WITHIN - NET_MARGIN - time.monotonic()
-                decided = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
+                decided, started = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
             except asyncio.TimeoutError:
-                # the search overran its deadline (one step of it longer than the margin
-                # on a starved core): the easy player answers now, the search's answer is
-                # dropped when it comes
-                log.info("%s computer (%s): no answer by the deadline; the easy player moves", game_name, level)
+                # no answer in time: queued behind other decisions, or one step of the
+                # search longer than the margin on a starved core. The easy player
+                # answers now; the search's answer is dropped when it comes
+                self._fell_back(game_name, level, "late", f"{ahead} decision(s) ahead of it, {self.workers} worker(s)")
                 future.add_done_callback(_dropped)
                 return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
@@ -174,19 +200,36 @@ class Thinker:
             if self.stopping:
                 log.info("stopping: the %s computer's move is made at the next start", game_name)
                 raise asyncio.CancelledError from error
-            log.warning(
-                "%s computer (%s): its worker died (%s); the easy player moves instead", game_name, level, error
-            )
+            self._fell_back(game_name, level, "worker_died", str(error), logging.WARNING)
         except Exception:
             # A bug in a player: the table must not stall on it. The easy player is quick
             # and simple; it moves this time.
             log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
+            self.fallbacks["failed"] += 1
         else:
-            return decided
+            return self._searched(game_name, level, decided, started - asked, ahead)
         try:
             return decide(game_name, view, legal, seed, "easy")
         except Exception:
             return legal[0]
+
+    def _one_less(self, _: object) -> None:
+        self._in_flight -= 1
+
+    def _searched(self, game_name: str, level: str, decided: str, queued: float, ahead: int) -> str:
+        """The worker's answer; counted as a fallback when it took the decision up only
+        after the search's deadline (the engine then answers with its quick player)."""
+        if queued >= SEARCH_WITHIN and level != "easy":
+            self._fell_back(game_name, level, "queued", f"{queued:.2f} s in the queue, {ahead} decision(s) ahead")
+        return decided
+
+    def _fell_back(self, game_name: str, level: str, reason: str, detail: str, level_: int = logging.INFO) -> None:
+        """A decision answered without its search: logged with why, and counted
+        (``fallbacks``, by reason, beside ``decisions``: a bench reads both)."""
+        self.fallbacks[reason] += 1
+        log.log(
+            level_, "%s computer (%s): no search, the quick player moves (%s: %s)", game_name, level, reason, detail
+        )
 
     async def analyse(self, function: Callable[..., T], *args: object) -> T:
         """Other CPU-bound work of the bot (a deal's double-dummy analysis) in its own
