@@ -91,6 +91,27 @@ def deal_records(seed: int) -> dict[str, list[dict[str, Any]]]:
     return {name: [play_record(name, seed * 1000 + k, players[name], deals=1) for k in range(6)] for name in ANALYSED}
 
 
+async def warm(thinker: Thinker, positions: dict, late: LateCounter) -> None:
+    """Every worker started and warm before the timing: a cold worker's imports take
+    seconds on a busy host (a thinker without ``ready``: until a round of strong decisions,
+    one per worker, has no fallback)."""
+    ready = getattr(thinker, "ready", None)
+    if ready is not None:
+        await ready()
+    found = positions["durak"]
+    for _ in range(100):
+        before = late.count
+        await asyncio.gather(
+            *(thinker.decide("durak", p["view"], p["legal"], p["seed"], "strong") for p in found[: thinker.workers])
+        )
+        if late.count == before:
+            break
+    if hasattr(thinker, "fallbacks"):
+        thinker.fallbacks.clear()
+        thinker.dropped_after.clear()
+    late.count = 0
+
+
 class Run:
     def __init__(self, thinker: Thinker, positions: dict, records: dict, deal_rounds: int) -> None:
         self.thinker, self.positions, self.records, self.deal_rounds = thinker, positions, records, deal_rounds
@@ -145,8 +166,7 @@ async def one_size(args: argparse.Namespace, tables: int, positions: dict, recor
     logging.getLogger("bot.thinking").addHandler(late)
     logging.getLogger("bot.thinking").setLevel(logging.INFO)
     try:
-        first = positions["durak"][0]
-        await thinker.decide("durak", first["view"], first["legal"], 1, "easy")  # warm the pool
+        await warm(thinker, positions, late)
         run = Run(thinker, positions, records, args.deal_rounds)
         load = os.getloadavg()[0]
         stop_at = time.monotonic() + args.seconds
@@ -156,6 +176,7 @@ async def one_size(args: argparse.Namespace, tables: int, positions: dict, recor
         counted = getattr(thinker, "fallbacks", None)
         fell = sum(counted.values()) if counted is not None else late.count
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(counted.items())) if counted else ""
+        dropped = sorted(getattr(thinker, "dropped_after", []))
         n = len(run.walls)
         p99 = percentile(run.walls, 99)
         share = fell / n if n else 0.0
@@ -165,12 +186,17 @@ async def one_size(args: argparse.Namespace, tables: int, positions: dict, recor
             f" {share:>8.1%} {agree:>7.0%} {percentile(run.lags, 99):>8.3f}"
             f" {len(run.view_answers):>4} {percentile(run.view_answers, 99):>7.2f} {percentile(run.view_messages, 99):>7.2f}"
             f"   p99 {verdict(p99 <= ANSWER_WITHIN)}, fallbacks {verdict(share <= 0.01)}"
-            + (f" ({reasons})" if reasons else ""),
+            + (f" ({reasons})" if reasons else "")
+            + (f"; late answers came at {_spread(dropped)} s" if dropped else ""),
             flush=True,
         )
     finally:
         logging.getLogger("bot.thinking").removeHandler(late)
         thinker.close()
+
+
+def _spread(values: list[float]) -> str:
+    return "/".join(f"{percentile(values, q):.2f}" for q in (0, 50, 90, 100))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -98,6 +98,9 @@ class Runtime:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         await self.service.stop_computers()
+        views = self.app.bot_data.get("deal_views")
+        if views is not None:
+            await views.close()
         self.service.thinker.close()
         await self.repo.close()
 

@@ -110,8 +110,9 @@ class DealViews:
         if not (user and user.dm_open):  # the bot may not write first
             raise UserError("watch.err.start_bot")
         deal = (table_id, seq)
-        if user_id in self._waiting.get(deal, ()):
-            return "deal_view.ok.preparing"  # a double click while it is computed
+        if deal in self._waiting:  # being prepared (so checked): the presser joins the wait
+            self._waiting[deal].add(user_id)
+            return "deal_view.ok.preparing"
         now = service.clock()
         key = (user_id, table_id, seq)
         if now - self._sent.get(key, -RESEND_AFTER) < RESEND_AFTER:
@@ -120,21 +121,18 @@ class DealViews:
         if stored is None:
             if not ends_a_deal(table, len(seats), await repo.load_actions(table_id), seq):
                 raise UserError("deal_view.err.not_over")
-            if deal in self._waiting:  # someone else's press is being answered: join it
-                self._waiting[deal].add(user_id)
-                return "deal_view.ok.preparing"
             stored = await repo.get_deal_analysis(table_id, seq)  # stored meanwhile?
         if stored is not None:
             self._remember(key, now)
             await self._send(table, [user_id], stored)
             return "deal_view.ok.sent"
-        if deal not in self._waiting:
+        if deal in self._waiting:  # another press started it while this one read
+            self._waiting[deal].add(user_id)
+        else:
             self._waiting[deal] = {user_id}
             task = asyncio.ensure_future(self._prepare(table, seq))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        else:
-            self._waiting[deal].add(user_id)
         return "deal_view.ok.preparing"
 
     async def _prepare(self, table: TableRow, seq: int) -> None:
@@ -183,6 +181,13 @@ class DealViews:
         """Wait until every analysis asked for is sent (tests, and a clean shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """The bot is stopping: the analyses being prepared are dropped (pressed again
+        after the start, they are computed then)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _remember(self, key: tuple[int, int, int], now: float) -> None:
         if len(self._sent) > REMEMBERED:

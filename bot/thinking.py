@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import functools
 import logging
 import multiprocessing
 import os
@@ -54,9 +55,11 @@ T = TypeVar("T")
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
 ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
-# seconds from the question to the end of the search: with the CPU oversubscribed (bench/
-# ai_deadline.py) the answer's way back from the worker took up to 0.15 s
-SEARCH_WITHIN = 1.3
+# seconds from the question to the end of the search, 0.2 s before the answer is no longer
+# waited for: at 1.3 s (0.05 s of margin) the searches cut at their deadline on a host at
+# load 15 on 2 cores came back at 1.40-1.66 s, too late by the worker -> pipe -> event
+# loop way back (bench/capacity.py), and the quick player answered instead
+SEARCH_WITHIN = 1.15
 NET_MARGIN = 0.15  # seconds before ANSWER_WITHIN: a search still running then is not waited for
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 
@@ -91,24 +94,41 @@ def decide(
 
 
 def decide_timed(
-    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float | None = None
+    game_name: str,
+    view: dict,
+    legal: list[str],
+    seed: int,
+    level: str,
+    search_until: float | None = None,
+    search_for: float | None = None,
 ) -> tuple[str, float]:
     """``decide`` in a worker, with the monotonic time it started: the caller sees how long
-    the decision waited in the queue."""
+    the decision waited in the queue. ``search_for``: seconds the search may take from
+    its start at most (its share of a busy pool), besides ``search_until``."""
     started = time.monotonic()
+    if search_for is not None and search_until is not None:
+        search_until = min(search_until, started + search_for)
     return decide(game_name, view, legal, seed, level, search_until), started
 
 
-def _dropped(future: asyncio.Future) -> None:
-    """A late search's answer, unused; its failure (a worker killed meanwhile) is no news."""
-    if not future.cancelled():
-        future.exception()
+def fair_share(ahead: int, workers: int) -> float | None:
+    """The longest search a decision may make when ``ahead`` decisions are in the pool
+    before it: none beyond the deadline while a worker is free; with a queue, the
+    workers' time to the deadline shared among every decision in the pool, so the queue
+    drains by the deadline and each gets a shallower search, not the quick player."""
+    if ahead < workers:
+        return None
+    return SEARCH_WITHIN * workers / (ahead + 1)
 
 
 def _warm_up(games: list[str]) -> None:
     """Each worker imports the games' engines (their computer players) as it starts."""
     for name in games:
         get_game(name)
+
+
+def _ready() -> None:
+    """A task that only makes the pool start a worker (Thinker._executor)."""
 
 
 def _analysis_worker(games: list[str]) -> None:
@@ -134,6 +154,8 @@ class Thinker:
         self.decisions = 0  # asked with a choice to make
         self.fallbacks: collections.Counter[str] = collections.Counter()  # answered without search, by reason
         self._in_flight = 0  # decisions in the pool now
+        self._started: list[concurrent.futures.Future[None]] = []  # the workers' start (_ready)
+        self.dropped_after: collections.deque[float] = collections.deque(maxlen=1000)
 
     def _executor(self) -> concurrent.futures.Executor | None:
         if self.workers <= 0:
@@ -146,7 +168,16 @@ class Thinker:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=_warm_up, initargs=(games,)
             )
+            # start every worker now: the pool starts one only when a task finds none
+            # idle, and a decision that waited for a cold worker (its imports take
+            # seconds on a busy host) missed its deadline (bench/capacity.py)
+            self._started = [self._pool.submit(_ready) for _ in range(self.workers)]
         return self._pool
+
+    async def ready(self) -> None:
+        """Wait until every worker has started (a bench times warm workers only)."""
+        self._executor()
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
 
     async def decide(
         self,
@@ -170,7 +201,8 @@ class Thinker:
         pool = self._executor()
         ahead = self._in_flight  # decisions already in the pool: more than its workers queue
         try:  # a pool whose worker died while idle refuses the call at once
-            future = loop.run_in_executor(pool, decide_timed, game_name, view, legal, seed, level, search_until)
+            share = fair_share(ahead, self.workers) if self.workers > 0 else None  # threads: no queue
+            future = loop.run_in_executor(pool, decide_timed, game_name, view, legal, seed, level, search_until, share)
             self._in_flight += 1
             future.add_done_callback(self._one_less)
             try:
@@ -188,7 +220,7 @@ class Thinker:
                 # search longer than the margin on a starved core. The easy player
                 # answers now; the search's answer is dropped when it comes
                 self._fell_back(game_name, level, "late", f"{ahead} decision(s) ahead of it, {self.workers} worker(s)")
-                future.add_done_callback(_dropped)
+                future.add_done_callback(functools.partial(self._dropped, asked))
                 return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
             # a worker died: killed by the signal that stops the bot (whose handler may
@@ -212,6 +244,13 @@ class Thinker:
             return decide(game_name, view, legal, seed, "easy")
         except Exception:
             return legal[0]
+
+    def _dropped(self, asked: float, future: asyncio.Future) -> None:
+        """A late search's answer, unused: when it came (``dropped_after``, seconds after
+        the question: a step overrun or a queue); its failure (a worker killed meanwhile)
+        is no news."""
+        if not future.cancelled() and future.exception() is None:
+            self.dropped_after.append(time.monotonic() - asked)
 
     def _one_less(self, _: object) -> None:
         self._in_flight -= 1

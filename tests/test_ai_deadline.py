@@ -159,3 +159,26 @@ async def test_a_running_analysis_does_not_make_a_decision_fall_back(tmp_path, m
         (tmp_path / "released").touch()
         await asyncio.wait_for(analysis, 120)
         thinker.close()
+
+
+def test_a_busy_pool_shares_its_time_rather_than_queue_past_the_deadline():
+    """With a worker free a decision searches to the deadline; behind a queue, the
+    workers' time to the deadline is shared among the decisions in the pool."""
+    assert thinking.fair_share(0, 1) is None and thinking.fair_share(1, 2) is None
+    assert thinking.fair_share(2, 2) == pytest.approx(thinking.SEARCH_WITHIN * 2 / 3)
+    assert thinking.fair_share(9, 1) == pytest.approx(thinking.SEARCH_WITHIN / 10)
+
+
+def test_a_share_bounds_the_search_from_when_the_worker_takes_it_up(monkeypatch):
+    until = []
+
+    def record(game_name, view, legal, seed, level, search_until=None):
+        until.append(search_until)
+        return legal[0]
+
+    monkeypatch.setattr(thinking, "decide", record)
+    far = time.monotonic() + 100
+    _, started = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, 0.25)
+    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, None)
+    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", started - 1, 0.25)
+    assert until == [started + 0.25, far, started - 1]
