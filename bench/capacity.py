@@ -2,6 +2,7 @@
 
     python -m bench.capacity                          # ~6 min: 60 s per size, 2 cores
     python -m bench.capacity --tables 20 --seconds 120 --workers 2
+    python -m bench.capacity --busy 4                 # four busy loops beside it
 
 Each table is one person and strong computers (the games of bench.ai_deadline in turn:
 durak, both preferans, King, bridge, whist). A table's round: each computer decides in
@@ -28,6 +29,7 @@ import argparse
 import asyncio
 import json
 import logging
+import multiprocessing
 import os
 import random
 import sys
@@ -40,7 +42,7 @@ from typing import Any
 if __package__ in (None, ""):  # `python bench/capacity.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
-from bench.ai_deadline import GAMES, decisions  # noqa: E402
+from bench.ai_deadline import GAMES, _spin, decisions  # noqa: E402
 from bench.common import header, percentile, verdict  # noqa: E402
 from bot import thinking  # noqa: E402
 from bot.thinking import ANSWER_WITHIN, Thinker  # noqa: E402
@@ -206,8 +208,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=None, help="computer workers (default: the bot's)")
     p.add_argument("--deal-rounds", type=int, default=8, help="rounds of a table between two 🔍 chances")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--busy", type=int, default=0, help="processes spinning beside it all along (a busy host)")
     args = p.parse_args(argv)
+    if args.busy:
+        stop_at = time.monotonic() + 3600  # the spinners end by themselves if this process dies
+        with multiprocessing.get_context("spawn").Pool(args.busy) as busy:
+            spinning = busy.map_async(_spin, [stop_at] * args.busy)
+            try:
+                return measure(args)
+            finally:
+                busy.terminate()
+                del spinning
+    return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
     header("tables at once, strong computers, people at a human pace")
+    if args.busy:
+        print(f"   {args.busy} processes spin beside it all along (a busy host)")
     positions = positions_and_reference(args.seed)
     records = deal_records(args.seed)
     workers = Thinker(args.workers).workers
