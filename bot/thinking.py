@@ -14,7 +14,11 @@ margin left for the answer's way back. The clock starts when the decision is ask
 not when a worker takes it up: time queued in the pool counts (``time.monotonic`` is one
 clock for every process of the machine on Linux). A search still running just before
 ``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
-core) is not waited for: the easy player answers then.
+core) is not waited for: the easy player answers then. Every worker starts with the pool
+(a cold one's imports take seconds on a busy host). Behind a queue (more decisions in the
+pool than workers) a decision's search is capped at its fair share of the workers' time
+to the deadline (``fair_share``), so the pool drains by the deadline with shallower
+searches rather than answering the last ones with the quick player.
 
 Fallbacks: a decision answered without its search (no answer by the deadline, the worker
 took it up only after the search's deadline, a worker died, a player failed) is logged
