@@ -7,7 +7,7 @@
 
 Each figure is printed with its 95 % interval next to its goal (the goals of issue 31).
 Every computer decision is taken as the bot takes it: under the bot's deadline
-(bot/thinking.py: the search stops 1.3 s after the question), so on a loaded machine the
+(bot/thinking.py: the search stops 1.15 s after the question), so on a loaded machine the
 strong players search less and the figures say so (each game prints the share of its
 decisions that ran to the deadline). The baselines are the frozen copies of earlier
 computers in ``bench/baseline/``; the double-dummy figures use the DDS solver (``endplay``).

@@ -108,6 +108,9 @@ class Runtime:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         await self.service.stop_computers()
+        views = self.app.bot_data.get("deal_views")
+        if views is not None:
+            await views.close()
         self.service.thinker.close()
         await self.repo.close()
 
@@ -141,6 +144,9 @@ class Runtime:
         """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling.
         A worker that does not lead the sending (another one does) has nothing to send."""
         await self.service.idle()  # the computers' answers first: they add outbox rows
+        views = self.app.bot_data.get("deal_views")
+        if views is not None:  # and the deal analyses asked for (bot.deal_view)
+            await views.idle()
         if not await self.repo.try_lead_sender():
             return
         for _ in range(rounds):

@@ -1,9 +1,10 @@
 """Where computer players think: off the event loop, so a strong player's search at one
 table never delays a person's press at another.
 
-A process pool sized to the machine (a core left for the event loop) does the work (the search is CPU-bound, and threads
+A process pool sized to the machine (a worker per core) does the work (the search is CPU-bound, and threads
 would share one core through the GIL); ``workers=0`` thinks in one thread instead (one:
-the double-dummy solver is not re-entrant), which the tests use (no processes to start) and which is enough for a very small bot. A
+the double-dummy solver is not re-entrant; the deal analyses share that thread), which the
+tests use (no processes to start) and which is enough for a very small bot. A
 decision carries its own seed, drawn by the caller, so a table's play stays
 reproducible from the caller's random source.
 
@@ -14,7 +15,20 @@ margin left for the answer's way back. The clock starts when the decision is ask
 not when a worker takes it up: time queued in the pool counts (``time.monotonic`` is one
 clock for every process of the machine on Linux). A search still running just before
 ``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
-core) is not waited for: the easy player answers then.
+core) is not waited for: the easy player answers then. Every worker starts with the pool
+(a cold one's imports take seconds on a busy host). Behind a queue (more decisions in the
+pool than workers) a decision's search is capped at its fair share of the workers' time
+to the deadline (``fair_share``), so the pool drains by the deadline with shallower
+searches rather than answering the last ones with the quick player.
+
+Fallbacks: a decision answered without its search (no answer by the deadline, the worker
+took it up only after the search's deadline, a worker died, a player failed) is logged
+with its reason and counted in ``Thinker.fallbacks`` beside ``Thinker.decisions`` (the
+bench reads them: bench/capacity.py).
+
+Lanes: the computers' decisions have the pool; other CPU-bound work (the deal analysis,
+bot/deal_view.py) runs in ``Thinker.analyse``, a lane of its own: one process at the
+lowest CPU priority, one task at a time, so it never holds a computer's worker or its CPU.
 
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
@@ -25,7 +39,9 @@ the next start (TableService.resume).
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
+import functools
 import logging
 import multiprocessing
 import os
@@ -45,9 +61,11 @@ T = TypeVar("T")
 
 SLOW_DECISION = 1.0  # seconds: past this the table shows "🤖 thinking…"
 ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
-# seconds from the question to the end of the search: with the CPU oversubscribed (bench/
-# ai_deadline.py) the answer's way back from the worker took up to 0.15 s
-SEARCH_WITHIN = 1.3
+# seconds from the question to the end of the search, 0.2 s before the answer is no longer
+# waited for: at 1.3 s (0.05 s of margin) the searches cut at their deadline on a host at
+# load 15 on 2 cores came back at 1.40-1.66 s, too late by the worker -> pipe -> event
+# loop way back (bench/capacity.py), and the quick player answered instead
+SEARCH_WITHIN = 1.15
 NET_MARGIN = 0.15  # seconds before ANSWER_WITHIN: a search still running then is not waited for
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
 
@@ -81,10 +99,32 @@ def decide(
     return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
 
 
-def _dropped(future: asyncio.Future) -> None:
-    """A late search's answer, unused; its failure (a worker killed meanwhile) is no news."""
-    if not future.cancelled():
-        future.exception()
+def decide_timed(
+    game_name: str,
+    view: dict,
+    legal: list[str],
+    seed: int,
+    level: str,
+    search_until: float | None = None,
+    search_for: float | None = None,
+) -> tuple[str, float]:
+    """``decide`` in a worker, with the monotonic time it started: the caller sees how long
+    the decision waited in the queue. ``search_for``: seconds the search may take from
+    its start at most (its share of a busy pool), besides ``search_until``."""
+    started = time.monotonic()
+    if search_for is not None and search_until is not None:
+        search_until = min(search_until, started + search_for)
+    return decide(game_name, view, legal, seed, level, search_until), started
+
+
+def fair_share(ahead: int, workers: int) -> float | None:
+    """The longest search a decision may make when ``ahead`` decisions are in the pool
+    before it: none beyond the deadline while a worker is free; with a queue, the
+    workers' time to the deadline shared among every decision in the pool, so the queue
+    drains by the deadline and each gets a shallower search, not the quick player."""
+    if ahead < workers:
+        return None
+    return SEARCH_WITHIN * workers / (ahead + 1)
 
 
 def _warm_up(games: list[str]) -> None:
@@ -95,17 +135,38 @@ def _warm_up(games: list[str]) -> None:
         get_game(name)
 
 
+def _ready() -> None:
+    """A task that only makes the pool start a worker (Thinker._executor)."""
+
+
+def _analysis_worker(games: list[str]) -> None:
+    """The analysis lane's worker: the lowest CPU priority, so the deal analysis uses only
+    what the computers' workers and the event loop leave (on Linux a nice-19 process gets
+    about 1.5 % of a core against a busy nice-0 one)."""
+    _warm_up(games)
+    os.nice(19)
+
+
 def default_workers() -> int:
-    """One worker per CPU but one: the event loop keeps a core to answer presses while
-    the computers think (on 2 cores, 2 busy workers starved it: answers took seconds)."""
-    return max(1, (os.cpu_count() or 1) - 1)
+    """One worker per CPU, measured (bench/capacity.py, README "Computer players"): on 2
+    cores 2 workers held 50 busy tables without a fallback where 1 worker queued (its
+    decisions waited past their deadline) and 3 only time-sliced the same CPU; the event
+    loop's lag at a press stayed under 10 ms with every worker busy (the searches stop at
+    their deadline, so a worker never holds a core for long)."""
+    return max(1, os.cpu_count() or 1)
 
 
 class Thinker:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
         self._pool: concurrent.futures.Executor | None = None
+        self._lane: concurrent.futures.Executor | None = None  # the deal analyses'
         self.stopping = False
+        self.decisions = 0  # asked with a choice to make
+        self.fallbacks: collections.Counter[str] = collections.Counter()  # answered without search, by reason
+        self._in_flight = 0  # decisions in the pool now
+        self._started: list[concurrent.futures.Future[None]] = []  # the workers' start (_ready)
+        self.dropped_after: collections.deque[float] = collections.deque(maxlen=1000)
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None and self.workers <= 0:
@@ -121,7 +182,16 @@ class Thinker:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=_warm_up, initargs=(games,)
             )
+            # start every worker now: the pool starts one only when a task finds none
+            # idle, and a decision that waited for a cold worker (its imports take
+            # seconds on a busy host) missed its deadline (bench/capacity.py)
+            self._started = [self._pool.submit(_ready) for _ in range(self.workers)]
         return self._pool
+
+    async def ready(self) -> None:
+        """Wait until every worker has started (a bench times warm workers only)."""
+        self._executor()
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
 
     async def decide(
         self,
@@ -140,26 +210,31 @@ class Thinker:
             level = DEFAULT_LEVEL
         if len(legal) == 1:
             return legal[0]  # nothing to think about: spare the round trip
+        self.decisions += 1
         loop = asyncio.get_running_loop()
         pool = self._executor()
+        ahead = self._in_flight  # decisions already in the pool: more than its workers queue
         try:  # a pool whose worker died while idle refuses the call at once
-            future = loop.run_in_executor(pool, decide, game_name, view, legal, seed, level, search_until)
+            share = fair_share(ahead, self.workers) if self.workers > 0 else None  # threads: no queue
+            future = loop.run_in_executor(pool, decide_timed, game_name, view, legal, seed, level, search_until, share)
+            self._in_flight += 1
+            future.add_done_callback(self._one_less)
             try:
                 if on_slow is not None:
                     try:
-                        decided = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                        decided, started = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
                     except asyncio.TimeoutError:
                         await on_slow()
                     else:
-                        return decided
+                        return self._searched(game_name, level, decided, started - asked, ahead)
                 left = asked + ANSWER_WITHIN - NET_MARGIN - time.monotonic()
-                decided = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
+                decided, started = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
             except asyncio.TimeoutError:
-                # the search overran its deadline (one step of it longer than the margin
-                # on a starved core): the easy player answers now, the search's answer is
-                # dropped when it comes
-                log.info("%s computer (%s): no answer by the deadline; the easy player moves", game_name, level)
-                future.add_done_callback(_dropped)
+                # no answer in time: queued behind other decisions, or one step of the
+                # search longer than the margin on a starved core. The easy player
+                # answers now; the search's answer is dropped when it comes
+                self._fell_back(game_name, level, "late", f"{ahead} decision(s) ahead of it, {self.workers} worker(s)")
+                future.add_done_callback(functools.partial(self._dropped, asked))
                 return decide(game_name, view, legal, seed, "easy")
         except BrokenProcessPool as error:
             # a worker died: killed by the signal that stops the bot (whose handler may
@@ -171,24 +246,66 @@ class Thinker:
             if self.stopping:
                 log.info("stopping: the %s computer's move is made at the next start", game_name)
                 raise asyncio.CancelledError from error
-            log.warning(
-                "%s computer (%s): its worker died (%s); the easy player moves instead", game_name, level, error
-            )
+            self._fell_back(game_name, level, "worker_died", f"its worker died ({error})", logging.WARNING)
         except Exception:
             # A bug in a player: the table must not stall on it. The easy player is quick
             # and simple; it moves this time.
             log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
+            self.fallbacks["failed"] += 1
         else:
-            return decided
+            return self._searched(game_name, level, decided, started - asked, ahead)
         try:
             return decide(game_name, view, legal, seed, "easy")
         except Exception:
             return legal[0]
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
-        """Other CPU-bound work of the bot (a deal's double-dummy analysis) in the same
-        workers, off the event loop; ``function`` must be importable by name (pickled)."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), function, *args)
+    def _dropped(self, asked: float, future: asyncio.Future) -> None:
+        """A late search's answer, unused: when it came (``dropped_after``, seconds after
+        the question: a step overrun or a queue); its failure (a worker killed meanwhile)
+        is no news."""
+        if not future.cancelled() and future.exception() is None:
+            self.dropped_after.append(time.monotonic() - asked)
+
+    def _one_less(self, _: object) -> None:
+        self._in_flight -= 1
+
+    def _searched(self, game_name: str, level: str, decided: str, queued: float, ahead: int) -> str:
+        """The worker's answer; counted as a fallback when it took the decision up only
+        after the search's deadline (the engine then answers with its quick player)."""
+        if queued >= SEARCH_WITHIN and level != "easy":
+            self._fell_back(game_name, level, "queued", f"{queued:.2f} s in the queue, {ahead} decision(s) ahead")
+        return decided
+
+    def _fell_back(self, game_name: str, level: str, reason: str, detail: str, level_: int = logging.INFO) -> None:
+        """A decision answered without its search: logged with why, and counted
+        (``fallbacks``, by reason, beside ``decisions``: a bench reads both)."""
+        self.fallbacks[reason] += 1
+        log.log(
+            level_, "%s computer (%s): no search, the quick player moves (%s: %s)", game_name, level, reason, detail
+        )
+
+    async def analyse(self, function: Callable[..., T], *args: object) -> T:
+        """Other CPU-bound work of the bot (a deal's double-dummy analysis) in its own
+        lane: one process at the lowest priority (a thread with ``workers=0``), one task
+        at a time, so it never takes a computer's worker or its CPU; ``function`` must be
+        importable by name (pickled)."""
+        if self._lane is None:
+            if self.workers <= 0:  # the computers' one thread: DDS is not re-entrant
+                self._lane = self._executor()
+            else:
+                context = multiprocessing.get_context("forkserver")
+                games = [ui.name for ui in playable()]
+                self._lane = concurrent.futures.ProcessPoolExecutor(
+                    1, mp_context=context, initializer=_analysis_worker, initargs=(games,)
+                )
+        lane = self._lane
+        try:
+            return await asyncio.get_running_loop().run_in_executor(lane, function, *args)
+        except BrokenProcessPool:
+            if self._lane is lane:  # a new one for the next analysis
+                self._lane = None
+                lane.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def stop(self) -> None:
         """The bot is stopping: a decision its workers fail from now on is cancelled."""
@@ -202,3 +319,7 @@ class Thinker:
     def close(self) -> None:
         self.stop()
         self._drop_pool()
+        if self._lane is not None:
+            self._lane.shutdown(wait=False, cancel_futures=True)
+            self._lane = None
+        self._drop_pool()  # (with workers=0 the lane was the pool: it starts anew if asked)

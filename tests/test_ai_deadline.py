@@ -4,9 +4,11 @@ when there is none (``NEVER``: the node budgets alone, reproducible by the seed)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -134,4 +136,63 @@ async def test_a_search_that_overruns_is_not_waited_for(monkeypatch, caplog):
         release.set()
         thinker.close()
     assert action == real("durak", pos["view"], pos["legal"], 1, "easy")
-    assert "no answer by the deadline; the easy player moves" in caplog.text
+    assert thinker.decisions == 1 and thinker.fallbacks == {"late": 1}
+
+
+def hold_the_lane(folder: str) -> None:
+    """A stand-in for a deal analysis (run in the analysis lane's process): says it has
+    started, then holds its lane until the test releases it (at most two minutes)."""
+    Path(folder, "started").touch()
+    for _ in range(12_000):
+        if Path(folder, "released").exists():
+            return
+        time.sleep(0.01)
+
+
+async def test_a_running_analysis_does_not_make_a_decision_fall_back(tmp_path, monkeypatch):
+    """The deal analysis has its own lane: while one runs, a computer's decision still gets
+    a worker and its search, and is not answered by the quick player. The deadline is made
+    generous (no wall clock here: a busy host only makes the decision slower); sharing the
+    computers' one worker, the decision would wait for the analysis past it."""
+    monkeypatch.setattr(thinking, "ANSWER_WITHIN", 20.0)
+    monkeypatch.setattr(thinking, "SEARCH_WITHIN", 19.0)
+    pos = next(p for p in POSITIONS if p["game"] == "durak" and p["level"] == "strong")
+    thinker = Thinker(workers=1)
+    analysis = asyncio.ensure_future(thinker.analyse(hold_the_lane, str(tmp_path)))
+    try:
+        for _ in range(12_000):  # until the analysis runs (its process started)
+            if (tmp_path / "started").exists() or analysis.done():
+                break
+            await asyncio.sleep(0.01)
+        assert (tmp_path / "started").exists()
+        action = await thinker.decide("durak", pos["view"], pos["legal"], 1, "strong")
+        assert action in pos["legal"]
+        assert thinker.decisions == 1 and not thinker.fallbacks
+        assert not analysis.done()  # it was running all along
+    finally:
+        (tmp_path / "released").touch()
+        await asyncio.wait_for(analysis, 120)
+        thinker.close()
+
+
+def test_a_busy_pool_shares_its_time_rather_than_queue_past_the_deadline():
+    """With a worker free a decision searches to the deadline; behind a queue, the
+    workers' time to the deadline is shared among the decisions in the pool."""
+    assert thinking.fair_share(0, 1) is None and thinking.fair_share(1, 2) is None
+    assert thinking.fair_share(2, 2) == pytest.approx(thinking.SEARCH_WITHIN * 2 / 3)
+    assert thinking.fair_share(9, 1) == pytest.approx(thinking.SEARCH_WITHIN / 10)
+
+
+def test_a_share_bounds_the_search_from_when_the_worker_takes_it_up(monkeypatch):
+    until = []
+
+    def record(game_name, view, legal, seed, level, search_until=None):
+        until.append(search_until)
+        return legal[0]
+
+    monkeypatch.setattr(thinking, "decide", record)
+    far = time.monotonic() + 100
+    _, started = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, 0.25)
+    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, None)
+    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", started - 1, 0.25)
+    assert until == [started + 0.25, far, started - 1]

@@ -2,13 +2,15 @@
 it: the button comes under the sheet of a finished deal; a press sends the presser, in
 their DM, the deal as dealt and played with its double-dummy figures; nothing of a deal
 not yet over can come out this way (a forged button, a press before any deal ended),
-only the table's group and its seated players may press it, a crowd pressing at once
-gets one computation, and a repeated press only a toast."""
+only the table's group and its seated players may press it, a press is answered before
+the analysis is ready, a crowd pressing at once gets one computation, a button that does
+not end a deal is refused, and a repeated press gets only a toast."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 import pytest
 
@@ -19,6 +21,9 @@ from engine.records import make_record
 from tests.e2e import CARD_LABEL, open_table
 
 GROUP = -1001
+PREPARING = "Готовлю разбор сдачи — он придёт в ваш личный чат с ботом."
+SENT = "Разбор сдачи — в вашем личном чате с ботом."
+NOT_OVER = "Эта сдача ещё не кончилась: её карты скрыты."
 
 GAMES = [  # (game, command, people, computers)
     ("bridge", "/bridge", 1, 3),
@@ -93,9 +98,10 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     post = next(m for m in fake.messages(GROUP) if any(d == data for _, d in fake.buttons(m)))
     assert [text for text, d in fake.buttons(post) if d == data] == ["🔍 Разбор сдачи"]
 
-    # a seated player presses it under the sheet: the deal comes to her DM, once
+    # a seated player presses it under the sheet: the press is answered at once, the
+    # deal comes to her DM when it is analysed, once
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert answer.text == "Разбор сдачи — в вашем личном чате с ботом." and not answer.show_alert
+    assert answer.text == PREPARING and not answer.show_alert
     shown = fake.last_message(anya.id)
     assert shown.text.startswith("🔍")
     assert cards_shown(shown.text) >= dealt_labels(expected)  # every hand as dealt
@@ -104,8 +110,8 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
 
     # a member of the group who did not play may see a finished deal; one the bot may
     # not write to is told to open the private chat first
-    answer = await bot.press(stranger, post, "🔍 Разбор сдачи")
-    assert not answer.show_alert and fake.last_message(stranger.id).text == shown.text
+    answer = await bot.press(stranger, post, "🔍 Разбор сдачи")  # stored: sent at once
+    assert answer.text == SENT and fake.last_message(stranger.id).text == shown.text
     answer = await bot.press(silent, post, "🔍 Разбор сдачи")
     assert answer.show_alert and not fake.messages(silent.id)
 
@@ -120,7 +126,13 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     assert "под сообщением стола" in answer.text
 
 
-async def test_a_forged_button_in_a_running_deal_shows_only_the_deal_before(bot, fake_telegram):
+async def test_a_button_that_does_not_end_a_deal_is_refused(bot, fake_telegram, monkeypatch):
+    """Only the action that ended a deal names it: any other ``seq`` (a forged button in
+    the middle of the next deal, one just before the end) is refused and computes nothing,
+    so one deal is analysed, stored and sent once whatever ``seq`` is pressed."""
+    import bot.deal_view as deal_view
+
+    calls = counted_analyses(monkeypatch, deal_view)
     fake = fake_telegram
     anya = fake.user(1, "Аня")
     table = await open_table(bot, GROUP, anya, [], computers=2, command="/sochi")
@@ -131,35 +143,58 @@ async def test_a_forged_button_in_a_running_deal_shows_only_the_deal_before(bot,
         return sum(a.seat is None and a.action.startswith("deal ") for a in actions) >= 2 and bool(deal_buttons(fake))
 
     await bot.play(table.id, [anya], choose=quiet, until=second_deal_under_way, max_moves=600)
+    (data,) = deal_buttons(fake)
+    end = int(data.split(":")[2])
     now = (await bot.table(GROUP)).version  # an action of the second deal, not yet over
     _, state = await bot.state(table.id)
-    assert state.phase != "deal"
+    assert state.phase != "deal" and now > end
+    seqs = [a.seq for a in await bot.repo.load_actions(table.id)]
+    others = [s for s in seqs if s != end][-20:] + [end - 1, now + 5]
     message = await bot.table_message(GROUP)
-    answer = await bot.press_raw(anya, GROUP, message.message_id, f"d:{table.id}:{now}")
-    assert not answer.show_alert
+    for seq in others:
+        answer = await bot.press_raw(anya, GROUP, message.message_id, f"d:{table.id}:{seq}")
+        assert answer.text == NOT_OVER, seq
+    assert calls == [] and not [m for m in fake.messages(anya.id) if m.text.startswith("🔍")]
+    # the deal's own button: the first deal, exactly, nothing of the second
+    answer = await bot.press_raw(anya, GROUP, message.message_id, data)
+    assert answer.text == PREPARING and len(calls) == 1
     shown = fake.last_message(anya.id)
-    first = analyse_last_finished_deal(await record_to(bot, table.id, now))
+    first = analyse_last_finished_deal(await record_to(bot, table.id, end))
     assert first is not None and first["deal"] == 1
-    # exactly the first deal's record, nothing of the second
     names = [s.name for s in sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)]
     assert shown.raw_text == ui_for("preferans_ru").deal_record_text(first, names, "ru")
     assert shown.text.startswith("🔍 Раздача 1 ")
+    assert await bot.repo.get_deal_analysis(table.id, end) == first
+    for seq in others:
+        assert await bot.repo.get_deal_analysis(table.id, seq) is None
 
 
-async def test_a_crowd_pressing_at_once_gets_one_computation(bot, fake_telegram, monkeypatch):
-    import bot.deal_view as deal_view
-
-    calls = []
+def counted_analyses(monkeypatch, deal_view, gate: threading.Event | None = None) -> list[int]:
+    """Count the analyses computed (each waits for ``gate`` first, when given)."""
+    calls: list[int] = []
     real = deal_view.analyse_last_finished_deal
 
     def counted(record):
         calls.append(1)
+        if gate is not None:
+            assert gate.wait(300), "the test never opened the gate"
         return real(record)
 
     monkeypatch.setattr(deal_view, "analyse_last_finished_deal", counted)
+    return calls
+
+
+async def test_the_press_is_answered_before_the_analysis_and_a_crowd_gets_one(bot, fake_telegram, monkeypatch):
+    """While the analysis runs (held here by a gate) every press, a crowd's double clicks
+    included, is answered at once; then one computation, one stored row, one message to
+    each person who asked."""
+    import bot.deal_view as deal_view
+
+    gate = threading.Event()
+    calls = counted_analyses(monkeypatch, deal_view, gate)
     fake = fake_telegram
     anya = fake.user(1, "Аня")
-    crowd = [fake.user(10 + i, f"Гость {i}") for i in range(5)]
+    crowd = [fake.user(10 + i, f"Гость {i}") for i in range(8)]
     for person in crowd:
         await bot.send(person, person, "/start")
     table = await open_table(bot, GROUP, anya, [], computers=2, command="/sochi")
@@ -171,16 +206,20 @@ async def test_a_crowd_pressing_at_once_gets_one_computation(bot, fake_telegram,
     await bot.play(table.id, [anya], choose=quiet, until=first_deal_posted, max_moves=600)
     (data,) = deal_buttons(fake)
     post = next(m for m in fake.messages(GROUP) if any(d == data for _, d in fake.buttons(m)))
-    answers = await asyncio.gather(
-        *(fake.press(bot.app, person, post, callback_data=data) for person in [*crowd, *crowd])
-    )
+    presses = [fake.press(bot.app, person, post, callback_data=data) for person in [*crowd, *crowd, *crowd[:3]]]
+    try:  # a generous bound: a press that waited for the analysis would wait for the gate
+        answers = await asyncio.wait_for(asyncio.gather(*presses), 120)
+    finally:
+        gate.set()
+    assert all(a is not None and a.text == PREPARING and not a.show_alert for a in answers)
+    assert not any(m.text.startswith("🔍") for p in crowd for m in fake.messages(p.id))
     await bot.settle()
     assert len(calls) == 1
-    assert all(a is not None and not a.show_alert for a in answers)
     for person in crowd:  # each got the deal once, however often they pressed
         assert [m.text.startswith("🔍") for m in fake.messages(person.id)].count(True) == 1
-    # the analysis is kept: a press after a restart of this process's memory computes nothing
+    # the analysis is kept: a press after a restart of this process's memory computes
+    # nothing and is answered with the deal at once
     bot.app.bot_data.pop("deal_views", None)
     bot.clock.advance(120)
-    await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert len(calls) == 1 and fake.last_message(anya.id).text.startswith("🔍")
+    answer = await bot.press(anya, post, "🔍 Разбор сдачи")
+    assert answer.text == SENT and len(calls) == 1 and fake.last_message(anya.id).text.startswith("🔍")

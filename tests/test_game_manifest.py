@@ -225,6 +225,11 @@ def test_every_list_of_games_is_the_registry(monkeypatch):
         def __init__(self, workers, mp_context, initializer, initargs):
             started["games"] = initargs[0]
 
+        def submit(self, fn):  # the thinker starts every worker at once
+            done = thinking.concurrent.futures.Future()
+            done.set_result(None)
+            return done
+
     monkeypatch.setattr(thinking.concurrent.futures, "ProcessPoolExecutor", Pool)
     thinking.Thinker(workers=1)._executor()
     assert started["games"][-1] == "sixth" and started["games"][:-1] == names
