@@ -68,6 +68,34 @@ def test_whist_quota_personal_changes_nothing_from_eight_up():
     assert hands_written({"whist_quota": "personal"}, hand) == expected
 
 
+def test_whist_quota_personal_if_short_nobody_pays_when_the_two_made_the_quota():
+    """PyPref / kpref (issue 45): Сочи 6♠, tricks A 6, B 3, C 1: the two took 4, the quota,
+    so nobody pays (``personal`` charges C 2 here)."""
+    hand = [both_whist("6S", 6, 3, 1)]
+    assert hands_written({"whist_quota": "personal_if_short"}, hand) == [({"A": 2}, {}, {"BA": 6, "CA": 2})]
+
+
+def test_whist_quota_personal_if_short_each_pays_his_own_half_uncovered():
+    """Сочи 6♠ (v = pen = 2), tricks A 7, B 3, C 0: the two took 3 of 4. Each answers for his
+    own two: B none, C 2 tricks, 2 · 2 = 4 in his mountain, B's extra trick no cover (shared:
+    C lacks 2 − 1 = 1, 2). Сочи 7♥ (v = 4), tricks A 9, B 0, C 1: the two took 1 of 2; B
+    lacks his one, 4; C has his. A pool +2 and +4."""
+    six = [both_whist("6S", 7, 3, 0)]
+    assert hands_written({"whist_quota": "personal_if_short"}, six) == [({"A": 2}, {"C": 4}, {"BA": 6})]
+    assert hands_written({"whist_quota": "shared"}, six) == [({"A": 2}, {"C": 2}, {"BA": 6})]
+    seven = [both_whist("7H", 9, 0, 1)]
+    assert hands_written({"whist_quota": "personal_if_short"}, seven) == [({"A": 4}, {"B": 4}, {"CA": 4})]
+    assert hands_written({"whist_quota": "shared"}, seven) == [({"A": 4}, {"B": 4}, {"CA": 4})]
+
+
+def test_whist_quota_personal_if_short_from_eight_up_is_the_second_whisters_trick():
+    """Сочи 8♠ (v = 6), tricks A 10, B 0, C 0: the second whister (C) answers for the one
+    quota trick, 6, in every convention."""
+    hand = [both_whist("8S", 10, 0, 0)]
+    for quota in ("shared", "personal", "personal_if_short"):
+        assert hands_written({"whist_quota": quota}, hand) == [({"A": 6}, {"C": 6}, {})]
+
+
 # ------------------------------------------------------------------------------ raspasy_reset
 ALL_PASS = {"all_pass": True, "tricks": {"A": 1, "B": 4, "C": 5}}
 RESET_HANDS = [
