@@ -214,3 +214,36 @@ def test_defaults_and_reload():
     )
     custom = parse_options({"system": "rostov", "consolation_rate": "ten", "raspasy_tie": "split"})
     assert parse_options(custom.model_dump(mode="json")) == custom
+
+
+# a pulka worked by hand with whist_quota personal_if_short (Сочи, pool 10)
+PULKA = [
+    both_whist("6S", 7, 3, 0),  # A +2 pool; B→A 6; the two took 3 of 4: C pays his own 2, 4
+    {  # B 7♥, C and A whist, 1 + 2 = 3 ≥ 2: nobody pays; B +4; C→B 4, A→B 8
+        "declarer": "B",
+        "contract": "7H",
+        "whist": {"C": "whist", "A": "whist"},
+        "tricks": {"B": 7, "C": 1, "A": 2},
+    },
+    {"all_pass": True, "tricks": {"A": 2, "B": 3, "C": 5}},  # mountains A 2, B 3, C 5
+    {  # C 6♣ one down: C mountain 2; A→C 2 + B→C 2 consolation; greedy A→C 5 · 2 = 10
+        "declarer": "C",
+        "contract": "6C",
+        "whist": {"A": "whist", "B": "pass"},
+        "tricks": {"C": 5, "A": 3, "B": 2},
+    },
+]
+
+
+def test_a_pulka_worked_by_hand_with_personal_if_short():
+    """Pools A 2, B 4, C 0 (P 6); mountains A 2, B 3, C 4 + 5 + 2 = 11 (M 16). Each player's
+    result is his whists written less those written on him, + 10 · (pool − mountain),
+    − 10/3 · (P − M): A 20 − 6 + 0 + 100/3 = 142/3; B 8 − 12 + 10 + 100/3 = 118/3;
+    C 4 − 14 − 110 + 100/3 = −260/3. With the shared quota C pays 2 on the first hand, not 4:
+    M 14, A 122/3, B 98/3, C −220/3. (PyPref's plscore.py, replayed on this pulka, gives the
+    personal_if_short figures.)"""
+    out = score(record({"pool": 10, "whist_quota": "personal_if_short"}, PULKA))
+    assert out["settlement"] == {"A": "142/3", "B": "118/3", "C": "-260/3"}
+    assert {p: v["mountain"] for p, v in out["players"].items()} == {"A": 2, "B": 3, "C": 11}
+    shared = score(record({"pool": 10, "whist_quota": "shared"}, PULKA))
+    assert shared["settlement"] == {"A": "122/3", "B": "98/3", "C": "-220/3"}
