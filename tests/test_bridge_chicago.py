@@ -316,3 +316,18 @@ def test_we_win_a_game_is_said_only_for_a_game():
                 x["kind"] == "chicago_game" for e in events if e["type"] == "deal_scored" for x in e["entries"]
             )
         assert said == games
+
+
+def test_cardbot_score_reads_a_chicago_record_by_the_laws(tmp_path, capsys):
+    """``cardbot score`` on issue 45's round: the laws unless the record asks for each deal."""
+    import json
+
+    from bot.cli import main
+
+    path = tmp_path / "chicago.json"
+    for options, totals in (({}, {"NS": 640, "EW": 260}), ({"chicago_scoring": "each_deal"}, {"NS": 240, "EW": 310})):
+        path.write_text(json.dumps(chicago(ISSUE_ROUND, **options)), encoding="utf-8")
+        assert main(["score", str(path)]) == 0
+        assert json.loads(capsys.readouterr().out)["rubbers"][0]["totals"] == totals
+    assert main(["score", "--text", "--lang", "en", str(path)]) == 0
+    assert "They win the Chicago." in capsys.readouterr().out
