@@ -4,6 +4,7 @@ vulnerability schedule, the passed-out deal, the played game and the score-only 
 
 from __future__ import annotations
 
+import pytest
 
 from engine.base import get_game
 from engine.bridge.options import parse_options, scoring_table
@@ -331,3 +332,36 @@ def test_cardbot_score_reads_a_chicago_record_by_the_laws(tmp_path, capsys):
         assert json.loads(capsys.readouterr().out)["rubbers"][0]["totals"] == totals
     assert main(["score", "--text", "--lang", "en", str(path)]) == 0
     assert "They win the Chicago." in capsys.readouterr().out
+
+
+def test_an_old_record_of_the_bot_replays_as_it_was_played():
+    """A /history record written before ``chicago_scoring`` existed (every option named but
+    that one) of a round with a passed-out deal: the next dealer dealt after it, as the old
+    scheme wanted. It replays to the same result; read by the laws it could not (the same
+    dealer would have had to deal again)."""
+    import random
+
+    from engine.records import RecordError, make_record, replay
+
+    g = get_game("bridge")
+    rng = random.Random(3)
+    options = {"scoring": "chicago", "chicago_scoring": "each_deal"}
+    s = g.initial_state(options, 4)
+    log = [(None, g.new_deal(options, 4, rng, []))]
+    s, _ = g.apply(s, None, log[0][1])
+    while not g.is_over(s):
+        action = g.system_action(s, rng)
+        seat = None
+        if action is None:
+            seat = g.to_act(s)[0]
+            legal = g.legal_actions(s, seat)
+            passing = s.sheet.deals == 1 and "pass" in legal  # the second deal is passed out
+            action = "pass" if passing else g.computer_action(g.view(s, seat), legal, rng, level="easy")
+        s, _ = g.apply(s, seat, action)
+        log.append((seat, action))
+    record = make_record("bridge", 4, options, log)
+    del record["options"]["chicago_scoring"]
+    assert replay(record)["result"] == g.result(s)
+    record["options"] = {"scoring": "chicago"}  # named by hand: the laws
+    with pytest.raises(RecordError, match="deals now"):
+        replay(record)
