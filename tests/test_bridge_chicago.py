@@ -365,3 +365,16 @@ def test_an_old_record_of_the_bot_replays_as_it_was_played():
     record["options"] = {"scoring": "chicago"}  # named by hand: the laws
     with pytest.raises(RecordError, match="deals now"):
         replay(record)
+
+
+def test_a_lobby_stored_before_the_option_shows_the_scheme_it_will_play():
+    from bot.games.bridge import ui
+
+    old = parse_options({"scoring": "chicago"}).model_dump()
+    del old["chicago_scoring"]
+    assert "Chicago, each deal alone" in str(ui.option_rows(old, "en"))
+    assert "every deal on its own" in " ".join(ui.lobby_lines(old, "en"))
+    assert ui.next_option(old, "scoring")["scoring"] == "rubber"
+    new = ui.next_option(parse_options(None).model_dump(), "scoring")
+    assert (new["scoring"], new["chicago_scoring"]) == ("chicago", "laws")
+    assert "Chicago (4 deals)" in str(ui.option_rows(new, "en"))

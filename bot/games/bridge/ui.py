@@ -31,6 +31,7 @@ from bot.games.bridge.texts import (
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
+from engine.bridge.options import parse_options
 from engine.bridge.pbn import export_all
 from engine.bridge.words import WORDS
 from engine.cards import label
@@ -234,10 +235,13 @@ def lobby_lines(options: dict, lang: str) -> list[str]:
 
 
 def _scoring(options: dict) -> str:
-    """The scoring button's value: rubber, chicago (by the laws) or chicago_each_deal."""
-    if options.get("scoring") != "chicago":
+    """The scoring button's value: rubber, chicago (by the laws) or chicago_each_deal. Read
+    through the options model: a table stored before ``chicago_scoring`` plays each deal
+    alone (docs/rules/bridge.md §7.8)."""
+    opts = parse_options(options)
+    if opts.scoring != "chicago":
         return "rubber"
-    return "chicago_each_deal" if options.get("chicago_scoring") == "each_deal" else "chicago"
+    return "chicago_each_deal" if opts.chicago_scoring == "each_deal" else "chicago"
 
 
 def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
