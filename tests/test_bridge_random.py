@@ -1,4 +1,4 @@
-"""Random rubbers of bridge checked against the invariants of docs/rules/bridge.md §10
+"""Random rubbers (and Chicago rounds) of bridge checked against the invariants of docs/rules/bridge.md §10
 after every action (computer players, and random legal play with claims, concessions,
 doubles and redoubles), plus replay of every log."""
 
@@ -12,7 +12,7 @@ import pytest
 from engine.base import get_game
 from engine.bridge import auction as A
 from engine.bridge.options import scoring_table
-from engine.bridge.scoring import side_of
+from engine.bridge.scoring import SEATS, side_of
 from engine.cards import make_deck
 
 G = get_game("bridge")
@@ -288,3 +288,65 @@ def test_forfeits_settle_and_sum_to_zero():
         if "forfeit" in result:
             loser = side_of(result["forfeit"])
             assert result["winner"] != loser and sum(result["amounts"]) == 0
+
+
+class ChicagoChecker(Checker):
+    """§7.8, Chicago by the laws, at the end of every deal and round: the vulnerability of
+    the round's deal, a passed-out deal redealt by the same dealer, part-scores carried until
+    a game that wipes both, the game premium by the vulnerability of the side completing it,
+    100 only for a part-score on the fourth deal, the round over after four deals played."""
+
+    def __init__(self, options):
+        super().__init__(options)
+        self.first = SEATS.index(options.first_dealer)
+        self.redeals = 0
+
+    def deal_done(self, board, sheet_before, sheet_after, vul_at_deal, last_entries):
+        self.deals += 1
+        played = sheet_before.round_deals()  # the deals of the round before this one
+        assert board["dealer"] == (self.first + played) % 4  # a redeal keeps the dealer
+        schedule = [set(), {side_of(board["dealer"])}, {side_of(board["dealer"])}, {"NS", "EW"}][played % 4]
+        assert vul_at_deal == {s: s in schedule for s in ("NS", "EW")}
+        if board["passed_out"]:
+            assert last_entries == [] and sheet_after.round_deals() == played
+            self.redeals += 1
+            return
+        assert sheet_after.round_deals() == played + 1
+        side = side_of(board["declarer"])
+        made = any(e["line"] == "below" for e in last_entries)
+        premiums = [e for e in last_entries if e["kind"] in ("chicago_game", "chicago_part")]
+        game = sheet_before.below[side] + sum(e["points"] for e in last_entries if e["line"] == "below") >= 100
+        if made and game:
+            assert [(e["kind"], e["points"]) for e in premiums] == [("chicago_game", 500 if vul_at_deal[side] else 300)]
+            assert sheet_after.below == {"NS": 0, "EW": 0}
+        elif made and played == 3:
+            assert [(e["kind"], e["points"]) for e in premiums] == [("chicago_part", 100)]
+        else:
+            assert premiums == []
+        if not (made and game):
+            assert sheet_after.below[side] >= sheet_before.below[side]
+            other = "EW" if side == "NS" else "NS"
+            assert sheet_after.below[other] == sheet_before.below[other]  # carried over
+        assert not [e for e in last_entries if e["kind"] in ("rubber_bonus", "game_bonus")]
+
+    def rubber_done(self, state, result):
+        sheet = state.sheet
+        assert result["complete"] and sheet.round_deals() == 4 and sheet.redeals == self.redeals
+        totals = result["totals"]
+        winner = None if totals["NS"] == totals["EW"] else ("NS" if totals["NS"] > totals["EW"] else "EW")
+        assert result["winner"] == winner
+        assert sum(result["amounts"]) == 0 and abs(result["units"]["NS"]) == (abs(result["diff"]) + 50) // 100
+
+
+def test_chicago_rounds_by_the_laws_keep_their_invariants():
+    """Random and computer Chicago rounds (random bidding passes many deals out), checked
+    deal by deal against §7.8; the logs replay identically."""
+    redeals = deals = 0
+    for seed in range(24):
+        options = {"scoring": "chicago", "first_dealer": "NESW"[seed % 4]}
+        if seed % 3 == 0:
+            options["preset"] = "acbl"
+        state, n = play_rubber(6000 + seed, "random" if seed % 2 else "computer", options, ChicagoChecker)
+        deals += n
+        redeals += state.sheet.redeals
+    assert deals == 24 * 4 + redeals and redeals >= 3, (deals, redeals)

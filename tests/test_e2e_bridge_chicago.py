@@ -36,10 +36,11 @@ async def test_chicago_table_with_computers_ends_after_four_deals(bot, fake_tele
     row, state = await bot.state(table.id)
     assert row.status == "between"
     result = GAME.result(state)
-    assert result["complete"] and result["deals"] == 4 and sum(result["amounts"]) == 0
+    # four deals played; a passed-out deal is redealt and does not count (§7.8)
+    assert result["complete"] and state.sheet.round_deals() == 4 and sum(result["amounts"]) == 0
     sheets = [m for m in fake.messages(GROUP) if "Над чертой" in m.text]
-    assert len(sheets) == 4  # one sheet a deal, passed-out deals included
-    assert "Чикаго, сдача 4 из 4" in sheets[2].text  # the sheet says which deal comes next
+    assert len(sheets) == result["deals"]  # one sheet a deal, passed-out deals included
+    assert "Чикаго, сдача 4 из 4" in sheets[-2].text  # the sheet says which deal comes next
     final = fake.last_message(GROUP)
     assert "Расчёт" in final.text and "роббер" not in final.text.lower()
     # the next round starts afresh, nobody vulnerable
@@ -60,7 +61,13 @@ async def test_the_lobby_switches_rubber_and_chicago(bot, fake_telegram):
     await bot.send(anya, GROUP, "/language en")
     lobby = await bot.table_message(GROUP)
     assert lobby.text.startswith("Chicago bridge") and "four deals a round" in lobby.text
+    assert "part scores carry over" in lobby.text  # by the laws, the default
     await bot.press(anya, lobby, "Chicago (4 deals)")
+    table = await bot.table(GROUP)
+    assert table.options["scoring"] == "chicago" and table.options["chicago_scoring"] == "each_deal"
+    lobby = await bot.table_message(GROUP)
+    assert "every deal on its own" in lobby.text and "50 for a part score" in lobby.text
+    await bot.press(anya, lobby, "Chicago, each deal alone")
     assert (await bot.table(GROUP)).options["scoring"] == "rubber"
 
 
@@ -94,11 +101,11 @@ async def test_score_chicago_writes_the_worked_round(bot, fake_telegram):
             labels = [text for text, _ in fake.buttons(await bot.table_message(GROUP))]
             assert "🏁 Закончить чикаго" in labels and "🏁 Закончить роббер" not in labels
             assert "Мы: под чертой 120; над чертой 300 (за партию)." in (await bot.last_post(GROUP)).text
-        if n == 1:  # E-W vulnerable on deal 2: an overtrick 30 and the part score 50
+        if n == 1:  # E-W vulnerable on deal 2: an overtrick 30, no part-score premium (§7.8)
             post = (await bot.last_post(GROUP)).text
-            assert "Они: под чертой 60; над чертой 30 (переборы) + 50 (за частичную запись)." in post
+            assert "Они: под чертой 60; над чертой 30 (переборы)." in post and "выиграли партию" not in post
     table = await bot.table(GROUP)
     row, state = await bot.state(table.id)
     assert row.status == "between"
     final = fake.last_message(GROUP)
-    assert "Итого: Мы 1840 — Они 140" in final.text and "выиграли «чикаго»" in final.text
+    assert "Итого: Мы 1840 — Они 90" in final.text and "выиграли «чикаго»" in final.text

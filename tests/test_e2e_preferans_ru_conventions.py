@@ -61,6 +61,22 @@ async def test_score_sochi_with_personal_quota_writes_the_worked_six(bot, fake_t
     assert "гора В +2" in (await bot.last_post(GROUP)).text  # the posted sheet's line says it
 
 
+async def test_score_sochi_with_pypref_quota_charges_only_when_the_two_are_short(bot, fake_telegram) -> None:
+    """The quota button's third value (issue 45, PyPref/kpref): Сочи 6♠, tricks A 7, B 3,
+    C 0: the two took 3 of 4, so each answers for his own two uncovered: C 2 · 2 = 4."""
+    fake = fake_telegram
+    anya, boris, vera = people(fake)
+    await open_table(bot, GROUP, anya, [boris, vera], command="/score sochi")
+    await press(bot, anya, "норма взяток: общая")
+    await press(bot, anya, "норма взяток: у каждого своя")
+    assert (await bot.table(GROUP)).options["whist_quota"] == "personal_if_short"
+    assert "норма: своя, если недобрали" in (await bot.table_message(GROUP)).text  # the header says so
+    await press(bot, anya, "▶️ Начать")
+    for label in ("Аня", "6 ♠", "Вист", "Вист", "7", "3", "✅ Записать"):
+        await press(bot, boris, label)
+    assert await hand_written(bot) == {"pool": {"A": 2}, "mountain": {"C": 4}, "whists": {"BA": 6}}
+
+
 async def test_score_rostov_consolation_ten(bot, fake_telegram) -> None:
     """Ростов 8♠ two down: each defender writes 10 · 2 = 20 consolation on the declarer
     besides his whists for the tricks he took."""

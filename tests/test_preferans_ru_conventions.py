@@ -68,6 +68,34 @@ def test_whist_quota_personal_changes_nothing_from_eight_up():
     assert hands_written({"whist_quota": "personal"}, hand) == expected
 
 
+def test_whist_quota_personal_if_short_nobody_pays_when_the_two_made_the_quota():
+    """PyPref / kpref (issue 45): Сочи 6♠, tricks A 6, B 3, C 1: the two took 4, the quota,
+    so nobody pays (``personal`` charges C 2 here)."""
+    hand = [both_whist("6S", 6, 3, 1)]
+    assert hands_written({"whist_quota": "personal_if_short"}, hand) == [({"A": 2}, {}, {"BA": 6, "CA": 2})]
+
+
+def test_whist_quota_personal_if_short_each_pays_his_own_half_uncovered():
+    """Сочи 6♠ (v = pen = 2), tricks A 7, B 3, C 0: the two took 3 of 4. Each answers for his
+    own two: B none, C 2 tricks, 2 · 2 = 4 in his mountain, B's extra trick no cover (shared:
+    C lacks 2 − 1 = 1, 2). Сочи 7♥ (v = 4), tricks A 9, B 0, C 1: the two took 1 of 2; B
+    lacks his one, 4; C has his. A pool +2 and +4."""
+    six = [both_whist("6S", 7, 3, 0)]
+    assert hands_written({"whist_quota": "personal_if_short"}, six) == [({"A": 2}, {"C": 4}, {"BA": 6})]
+    assert hands_written({"whist_quota": "shared"}, six) == [({"A": 2}, {"C": 2}, {"BA": 6})]
+    seven = [both_whist("7H", 9, 0, 1)]
+    assert hands_written({"whist_quota": "personal_if_short"}, seven) == [({"A": 4}, {"B": 4}, {"CA": 4})]
+    assert hands_written({"whist_quota": "shared"}, seven) == [({"A": 4}, {"B": 4}, {"CA": 4})]
+
+
+def test_whist_quota_personal_if_short_from_eight_up_is_the_second_whisters_trick():
+    """Сочи 8♠ (v = 6), tricks A 10, B 0, C 0: the second whister (C) answers for the one
+    quota trick, 6, in every convention."""
+    hand = [both_whist("8S", 10, 0, 0)]
+    for quota in ("shared", "personal", "personal_if_short"):
+        assert hands_written({"whist_quota": quota}, hand) == [({"A": 6}, {"C": 6}, {})]
+
+
 # ------------------------------------------------------------------------------ raspasy_reset
 ALL_PASS = {"all_pass": True, "tricks": {"A": 1, "B": 4, "C": 5}}
 RESET_HANDS = [
@@ -186,3 +214,36 @@ def test_defaults_and_reload():
     )
     custom = parse_options({"system": "rostov", "consolation_rate": "ten", "raspasy_tie": "split"})
     assert parse_options(custom.model_dump(mode="json")) == custom
+
+
+# a pulka worked by hand with whist_quota personal_if_short (Сочи, pool 10)
+PULKA = [
+    both_whist("6S", 7, 3, 0),  # A +2 pool; B→A 6; the two took 3 of 4: C pays his own 2, 4
+    {  # B 7♥, C and A whist, 1 + 2 = 3 ≥ 2: nobody pays; B +4; C→B 4, A→B 8
+        "declarer": "B",
+        "contract": "7H",
+        "whist": {"C": "whist", "A": "whist"},
+        "tricks": {"B": 7, "C": 1, "A": 2},
+    },
+    {"all_pass": True, "tricks": {"A": 2, "B": 3, "C": 5}},  # mountains A 2, B 3, C 5
+    {  # C 6♣ one down: C mountain 2; A→C 2 + B→C 2 consolation; greedy A→C 5 · 2 = 10
+        "declarer": "C",
+        "contract": "6C",
+        "whist": {"A": "whist", "B": "pass"},
+        "tricks": {"C": 5, "A": 3, "B": 2},
+    },
+]
+
+
+def test_a_pulka_worked_by_hand_with_personal_if_short():
+    """Pools A 2, B 4, C 0 (P 6); mountains A 2, B 3, C 4 + 5 + 2 = 11 (M 16). Each player's
+    result is his whists written less those written on him, + 10 · (pool − mountain),
+    − 10/3 · (P − M): A 20 − 6 + 0 + 100/3 = 142/3; B 8 − 12 + 10 + 100/3 = 118/3;
+    C 4 − 14 − 110 + 100/3 = −260/3. With the shared quota C pays 2 on the first hand, not 4:
+    M 14, A 122/3, B 98/3, C −220/3. (PyPref's plscore.py, replayed on this pulka, gives the
+    personal_if_short figures.)"""
+    out = score(record({"pool": 10, "whist_quota": "personal_if_short"}, PULKA))
+    assert out["settlement"] == {"A": "142/3", "B": "118/3", "C": "-260/3"}
+    assert {p: v["mountain"] for p, v in out["players"].items()} == {"A": 2, "B": 3, "C": 11}
+    shared = score(record({"pool": 10, "whist_quota": "shared"}, PULKA))
+    assert shared["settlement"] == {"A": "122/3", "B": "98/3", "C": "-220/3"}

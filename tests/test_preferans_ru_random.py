@@ -44,7 +44,7 @@ def with_conventions(options: dict) -> st.SearchStrategy[dict]:
     """The §7.1 table conventions on top; the two Ростов ones only where they apply."""
     rostov = options["system"] == "rostov"
     extra = {
-        "whist_quota": st.sampled_from(["shared", "personal"]),
+        "whist_quota": st.sampled_from(["shared", "personal", "personal_if_short"]),
         "raspasy_reset": st.sampled_from(["any_deal", "made_game", "made_8_or_misere"]),
         "consolation_rate": st.sampled_from(["price", "ten"] if rostov else ["price"]),
         "raspasy_tie": st.sampled_from(["full", "split"] if rostov else ["full"]),

@@ -458,7 +458,7 @@ def pulkas(draw):
             "raspasy_progression": draw(st.sampled_from(["none", "arithmetic", "geometric"])),
             "pool_point": draw(st.sampled_from([10, 15, 20])),
             # the §7.1 table conventions (the Ростов ones only where they apply)
-            "whist_quota": draw(st.sampled_from(["shared", "personal"])),
+            "whist_quota": draw(st.sampled_from(["shared", "personal", "personal_if_short"])),
             "raspasy_reset": draw(st.sampled_from(["any_deal", "made_game", "made_8_or_misere"])),
             "consolation_rate": draw(st.sampled_from(["price", "ten"] if rostov else ["price"])),
             "raspasy_tie": draw(st.sampled_from(["full", "split"] if rostov else ["full"])),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.options import parse_model
 from engine.jsondata import JsonDict
@@ -44,8 +44,15 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 TABLE_KEYS = tuple(PRESETS["seed"])
-# §7.7 Chicago: the bonuses written on every deal (the score table holds them as "chicago").
-CHICAGO = {"game": {"nv": 300, "v": 500}, "part_score": 50, "deals": 4}
+# §7.8 Chicago (the score table holds it as "chicago"). By the laws (`chicago_scoring: laws`):
+# part-scores carry over until a game, 300 / 500 for the game by the vulnerability of the side
+# completing it, 100 for a part-score on the fourth deal that completes no game, a passed-out
+# deal redealt. The clubs' scheme (`each_deal`): every deal stands alone, 50 for any
+# part-score, a passed-out deal one of the four.
+CHICAGO: dict[str, dict[str, Any]] = {
+    "laws": {"game": {"nv": 300, "v": 500}, "part_score": 0, "fourth_deal_part_score": 100, "deals": 4},
+    "each_deal": {"game": {"nv": 300, "v": 500}, "part_score": 50, "fourth_deal_part_score": 50, "deals": 4},
+}
 
 Points = Annotated[int, Field(ge=0)]
 Vul = Literal["nv", "v"]
@@ -55,8 +62,10 @@ class BridgeOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     preset: Literal["seed", "acbl"] = "seed"
-    # rubber: two games win a rubber (§5-§7); chicago: four deals a round (§7.7)
+    # rubber: two games win a rubber (§5-§7); chicago: four deals a round (§7.8)
     scoring: Literal["rubber", "chicago"] = "rubber"
+    # §7.8: Chicago by the laws, or every deal on its own (the scheme some clubs play)
+    chicago_scoring: Literal["laws", "each_deal"] = "laws"
     rounding: Literal["half_up", "down", "none"] = "half_up"
     score_honours: bool = True
     unfinished_rubber_bonus: bool = False
@@ -73,6 +82,21 @@ class BridgeOptions(BaseModel):
     redouble_factor: Annotated[int, Field(ge=1)] | None = None
     honours: dict[Literal["four_trump", "five_trump", "four_aces_nt"], Points] | None = None
     rubber_bonus: dict[Literal["2-0", "2-1"], Points] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_chicago_dump(cls, data: Any) -> Any:
+        """A complete dump of the options (a snapshot or a record the bot wrote) from before
+        ``chicago_scoring`` existed was a Chicago of the clubs' scheme: it goes on, or replays,
+        as it was played (docs/rules/bridge.md §7.8)."""
+        if (
+            isinstance(data, dict)
+            and data.get("scoring") == "chicago"
+            and "chicago_scoring" not in data
+            and set(cls.model_fields) - {"chicago_scoring"} <= set(data)
+        ):
+            return {**data, "chicago_scoring": "each_deal"}
+        return data
 
     @field_validator("undertrick_doubled")
     @classmethod
@@ -104,7 +128,11 @@ def scoring_table(options: Any) -> dict[str, Any]:
             continue
         table[name] = {**table[name], **copy.deepcopy(value)} if isinstance(value, dict) else value
     if opts.scoring == "chicago":
-        table["chicago"] = {**copy.deepcopy(CHICAGO), "first_dealer": "NESW".index(opts.first_dealer)}
+        table["chicago"] = {
+            **copy.deepcopy(CHICAGO[opts.chicago_scoring]),
+            "scheme": opts.chicago_scoring,
+            "first_dealer": "NESW".index(opts.first_dealer),
+        }
     if len(_TABLES) > 64:
         _TABLES.clear()
     _TABLES[key] = table

@@ -333,12 +333,14 @@ def _call(t: State, seat: int, call: str, events: list[JsonDict]) -> None:
     if A.passed_out(t.calls):
         t.sheet = t.sheet.clone()
         t.sheet.add_passed_out()
+        if t.sheet.redeals_passed_out():  # Chicago by the laws: the same dealer deals again
+            t.next_dealer = t.dealer
         record = _board_record(t, passed_out=True)
         t.boards = t.boards + [record]
         t.last = {"board": t.board, "dealer": t.dealer, "passed_out": True, "deal_no": t.sheet.deals}
         events.append({"type": "passed_out", "board": t.board})
         events.append({"type": "deal_scored", **t.last, "entries": [], "sheet": t.sheet.public()})
-        if t.sheet.complete:  # Chicago: a passed-out fourth deal ends the round
+        if t.sheet.complete:  # Chicago, the clubs' scheme: a passed-out fourth deal ends the round
             _game_over(t, events)
         else:
             _next_deal(t)

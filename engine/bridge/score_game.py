@@ -52,7 +52,8 @@ class ScoreState:
 
     @property
     def dealer(self) -> int:
-        return (self.first_dealer + len(self.deals)) % 4
+        # Chicago by the laws: a passed-out deal is redealt by the same dealer
+        return (self.first_dealer + len(self.deals) - self.sheet.redeals) % 4
 
     def clone(self) -> "ScoreState":
         s = ScoreState.__new__(ScoreState)

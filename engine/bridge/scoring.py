@@ -191,6 +191,7 @@ class Sheet:
         "game",
         "below",
         "deals",
+        "redeals",
         "complete",
         "winner",
         "unfinished",
@@ -199,29 +200,40 @@ class Sheet:
 
     def __init__(self, table: JsonDict) -> None:
         self.table = table
-        self.chicago: JsonDict | None = table.get("chicago")  # §7.7: a round of four deals
+        self.chicago: JsonDict | None = table.get("chicago")  # §7.8: a round of four deals
         self.entries: list[JsonDict] = []
         self.games = {"NS": 0, "EW": 0}
         self.game = 0  # index of the current game block
         self.below = {"NS": 0, "EW": 0}  # below-the-line total of the current game
         self.deals = 0  # deals written, passed-out ones included
+        self.redeals = 0  # Chicago by the laws: passed-out deals, redealt, not of the four
         self.complete = False  # a side won two games
         self.winner: str | None = None  # the side that won two games (or the forfeit)
         self.unfinished = False  # settled before the end (§7.6 / a forfeit)
         self._public: JsonDict | None = None  # cache of public(); every write clears it
 
     # ---- reading
+    def round_deals(self) -> int:
+        """The deals that count towards a Chicago round (by the laws a passed-out deal is
+        redealt and is not one of the four); in a rubber every deal written."""
+        return self.deals - self.redeals
+
+    def redeals_passed_out(self) -> bool:
+        """Chicago by the laws: the same dealer deals again after four passes (§7.8)."""
+        return self.chicago is not None and self.chicago["scheme"] == "laws"
+
     def vulnerable(self, side: str) -> bool:
-        """Rubber: after a game won. Chicago (§7.7), by the deal of the round: the first
+        """Rubber: after a game won. Chicago (§7.8), by the deal of the round: the first
         none, the second and third the dealer's side, the fourth both."""
         if self.chicago is None:
             return self.games[side] >= 1
-        position = self.deals % self.chicago["deals"]
+        played = self.round_deals()
+        position = played % self.chicago["deals"]
         if position == 0:
             return False
         if position == self.chicago["deals"] - 1:
             return True
-        return side_of((self.chicago["first_dealer"] + self.deals) % 4) == side
+        return side_of((self.chicago["first_dealer"] + played) % 4) == side
 
     def vul(self) -> dict[str, bool]:
         return {s: self.vulnerable(s) for s in SIDES}
@@ -259,7 +271,9 @@ class Sheet:
             raise ValueError("the rubber is over")
         self.deals += 1
         self._public = None
-        if self.chicago is not None:  # a passed-out deal is one of the four
+        if self.redeals_passed_out():  # redealt by the same dealer: not one of the four
+            self.redeals += 1
+        elif self.chicago is not None:  # the clubs' scheme: a passed-out deal is one of the four
             self.game += 1
             self._end_of_round()
         return []
@@ -285,7 +299,8 @@ class Sheet:
             hside, held = honours
             self._write(hside, "above", "honours", honours_points(contract.strain, held, self.table))
         if self.chicago is not None:
-            self._chicago_bonus(side, vulnerable)
+            made = any(e["line"] == "below" for e in self.entries[start:])
+            self._chicago_bonus(side, vulnerable, made)
             return self.entries[start:]
         if self.below[side] >= self.table["game_threshold"]:
             self.games[side] += 1
@@ -297,24 +312,31 @@ class Sheet:
                 self._finish(side)
         return self.entries[start:]
 
-    def _chicago_bonus(self, side: str, vulnerable: bool) -> None:
-        """§7.7: every deal stands alone; a made contract gets the game bonus (its trick
-        points reach a game) or the part-score bonus. Nothing carries to the next deal."""
+    def _chicago_bonus(self, side: str, vulnerable: bool, made: bool) -> None:
+        """§7.8 after a deal of ``side``'s contract (``made``: it wrote trick points). By the
+        laws, part-scores carry over: the side whose trick points reach a game gets 300 / 500
+        by its vulnerability on this deal and both part-scores are wiped; a part-score on
+        the fourth deal that completes no game gets 100, any other none. The clubs' scheme:
+        each deal alone, its own game (300 / 500) or part-score (50), nothing carried."""
         chicago = self.chicago
         assert chicago is not None, "a Chicago sheet"
-        made = self.below[side]
-        if made >= self.table["game_threshold"]:
+        game = self.below[side] >= self.table["game_threshold"]
+        if game:
             self.games[side] += 1
             self._write(side, "above", "chicago_game", chicago["game"]["v" if vulnerable else "nv"])
-        elif made > 0:
-            self._write(side, "above", "chicago_part", chicago["part_score"])
-        self.below = {"NS": 0, "EW": 0}
-        self.game += 1
+        elif made:
+            fourth = self.round_deals() % chicago["deals"] == 0
+            premium = chicago["fourth_deal_part_score" if fourth else "part_score"]
+            if premium:
+                self._write(side, "above", "chicago_part", premium)
+        if game or chicago["scheme"] == "each_deal":
+            self.below = {"NS": 0, "EW": 0}
+            self.game += 1
         self._end_of_round()
 
     def _end_of_round(self) -> None:
         """Chicago: the round is over after its four deals; the higher total wins it."""
-        if self.chicago is None or self.deals < self.chicago["deals"]:
+        if self.chicago is None or self.round_deals() < self.chicago["deals"]:
             return
         self.complete = True
         totals = self.totals()
@@ -366,6 +388,7 @@ class Sheet:
             "game": self.game,
             "below": dict(self.below),
             "deals": self.deals,
+            "redeals": self.redeals,
             "complete": self.complete,
             "winner": self.winner,
             "unfinished": self.unfinished,
@@ -379,6 +402,7 @@ class Sheet:
         s.game = data["game"]
         s.below = dict(data["below"])
         s.deals = data["deals"]
+        s.redeals = data.get("redeals", 0)  # a snapshot from before the laws' redeal
         s.complete = data["complete"]
         s.winner = data["winner"]
         s.unfinished = data["unfinished"]
@@ -395,8 +419,10 @@ class Sheet:
                 **self.dump(),
                 "vulnerable": self.vul(),
                 "chicago": self.chicago is not None,
+                # Chicago: "laws" (part-scores carry over) or "each_deal"; None in a rubber
+                "chicago_scoring": None if self.chicago is None else self.chicago["scheme"],
                 # Chicago: the deal of the round to come (1-4), None in a rubber
-                "chicago_deal": None if self.chicago is None else self.deals % self.chicago["deals"] + 1,
+                "chicago_deal": None if self.chicago is None else self.round_deals() % self.chicago["deals"] + 1,
                 "totals": self.totals(),
                 "above": {s: self.total(s, "above") for s in SIDES},
                 "below_total": {s: self.total(s, "below") for s in SIDES},

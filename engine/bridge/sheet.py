@@ -54,10 +54,10 @@ def sheet_table(sheet: JsonDict, tr: Tr) -> str:
     rows.append(
         (tr("bridge.sheet.vul"), yes if sheet["vulnerable"]["NS"] else no, yes if sheet["vulnerable"]["EW"] else no)
     )
-    if sheet.get("chicago"):  # every deal stands alone: no game in progress, the deal instead
-        if not sheet.get("complete"):
-            rows.append((tr("bridge.sheet.chicago_deal", n=sheet["chicago_deal"]), "", ""))
-    else:
+    if sheet.get("chicago") and not sheet.get("complete"):
+        rows.append((tr("bridge.sheet.chicago_deal", n=sheet["chicago_deal"]), "", ""))
+    # the part-scores towards a game; none in the clubs' Chicago, where every deal stands alone
+    if not sheet.get("chicago") or sheet.get("chicago_scoring") == "laws":
         rows.append((tr("bridge.sheet.this_game"), str(sheet["below"]["NS"]), str(sheet["below"]["EW"])))
     rows.append((tr("bridge.sheet.above"), str(sheet["above"]["NS"]), str(sheet["above"]["EW"])))
     rows.append((tr("bridge.sheet.below"), str(sheet["below_total"]["NS"]), str(sheet["below_total"]["EW"])))

@@ -1,11 +1,13 @@
 """Deal the unseen cards to the hidden hands, consistently with what a seat has seen.
 
-Hard constraints (always kept when they can be): every hidden hand gets exactly the
-number of cards it holds, and no card of a suit its player showed out of. Inferred
-cards a player does not hold (``cheapest_of_equals``) are kept the same way but dropped
-first when no deal fits. Soft constraints (the auction's promises, whatever the caller's
-``accept`` checks) are tried for a bounded number of deals and then dropped, so a wrong
-bid never breaks the sampler.
+Hard constraints: every hidden hand gets exactly the number of cards it holds, and no
+card of ``hard_bans`` (cards everyone saw go elsewhere, such as Russian preferans' turned
+talon, taken by the declarer) ever goes to a seat that bans it. No card of a suit its
+player showed out of is kept whenever a deal fits it. Inferred cards a player does not hold
+(``cheapest_of_equals``, ``bans``) are kept the same way but dropped first when no deal
+fits. Soft constraints (the auction's promises, whatever the caller's ``accept`` checks)
+are tried for a bounded number of deals and then dropped, so a wrong bid never breaks the
+sampler.
 """
 
 from __future__ import annotations
@@ -88,6 +90,34 @@ def _deal_once(
     return out
 
 
+def _merge(*maps: Mapping[int, set[str]] | None) -> dict[int, set[str]]:
+    """Per seat, the union of the cards each map bans."""
+    out: dict[int, set[str]] = {}
+    for m in maps:
+        for seat, cards in (m or {}).items():
+            if cards:
+                out[seat] = out.get(seat, set()) | set(cards)
+    return out
+
+
+def _deal_around(pool: list[str], need: Mapping[int, int], hard: Mapping[int, set[str]], rng: random.Random) -> Hands:
+    """A deal that keeps only the hard bans (the last resort): the cards fewest seats may
+    hold are placed first, each on a random seat with room that may hold it."""
+    room = dict(need)
+    out: Hands = {s: [] for s in need}
+    cards = pool[:]
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: -sum(c in hard.get(s, ()) for s in need))
+    for card in cards:
+        seats = [s for s in need if room[s] > 0 and card not in hard.get(s, ())]
+        if not seats:
+            raise ValueError(f"no hidden hand may hold {card}: the view does not add up")
+        seat = rng.choice(seats)
+        out[seat].append(card)
+        room[seat] -= 1
+    return out
+
+
 def dealable_pool(pool: Sequence[str], need: Mapping[int, int], rng: random.Random) -> list[str]:
     """The unseen cards in a fixed order (the order of the caller's set must not change
     the result), exactly as many as the hidden hands hold."""
@@ -108,16 +138,20 @@ def sample_hands(
     rng: random.Random,
     accept: Callable[[Hands], bool] | None = None,
     bans: Mapping[int, set[str]] | None = None,
+    hard_bans: Mapping[int, set[str]] | None = None,
 ) -> Hands:
     """One deal of ``pool`` to the seats of ``need`` (seat -> cards it holds); ``bans``:
-    cards a seat is inferred not to hold."""
+    cards a seat is inferred not to hold; ``hard_bans``: cards a seat cannot hold (never
+    dropped)."""
     if not need:
         return {}
     pool = dealable_pool(pool, need, rng)
+    hard = _merge(hard_bans)
+    both = _merge(hard_bans, bans)
     fallback = None
     for attempt in range(HARD_TRIES):
         # the inferences are dropped halfway: a person may not play the cheapest card
-        hands = _deal_once(pool, need, voids, rng, bans if attempt < HARD_TRIES // 2 else None)
+        hands = _deal_once(pool, need, voids, rng, both if attempt < HARD_TRIES // 2 else hard)
         if hands is None:
             continue
         if accept is None or accept(hands):
@@ -125,9 +159,8 @@ def sample_hands(
         fallback = fallback or hands
         if attempt + 1 >= SOFT_TRIES:
             return fallback
-    hands = fallback or _deal_once(pool, need, {}, rng)
-    assert hands is not None, "with no voids and no bans every deal of the pool fits"
-    return hands
+    # the voids did not add up: keep only what cannot be otherwise
+    return fallback or _deal_once(pool, need, {}, rng, hard) or _deal_around(pool, need, hard, rng)
 
 
 Misfit = Callable[[list[str]], int]
@@ -216,6 +249,7 @@ def sample_fitting(
     bans: Mapping[int, set[str]] | None = None,
     tries: int = 400,
     improve: int = 0,
+    hard_bans: Mapping[int, set[str]] | None = None,
 ) -> Hands:
     """One deal like ``sample_hands`` that also tries to give each seat of ``misfit`` a
     hand it scores 0 (``misfit(cards)``: how far the cards are from what the seat showed,
@@ -226,7 +260,8 @@ def sample_fitting(
     the other seats' odds (whole-deal rejection, ``sample_hands``, gives up long before
     that when two seats are limited). When ``tries`` draws find no deal where every seat
     fits, the deal that missed least is kept: a wrong bid bends the sample, never breaks
-    it. The inferred ``bans`` are dropped for the second half of the draws. ``improve``:
+    it. The inferred ``bans`` are dropped for the second half of the draws, the
+    ``hard_bans`` never. ``improve``:
     swaps that mend the best draw of a seat that found no fit (``_mend``)."""
     if not need:
         return {}
@@ -234,10 +269,12 @@ def sample_fitting(
     # the seat dealt last takes what is left: let it be one without a misfit if there is one
     order = sorted(need, key=lambda s: (s not in misfit, -len(voids.get(s, ())), s))
     per_seat = max(1, tries // 4)
+    hard = _merge(hard_bans)
+    both = _merge(hard_bans, bans)
     best, best_miss, spent = None, None, 0
     while spent < tries:
         hands, miss, cost = _draw_seats(
-            pool, need, voids, (bans or {}) if spent < tries // 2 else {}, misfit, order, rng, per_seat, improve
+            pool, need, voids, both if spent < tries // 2 else hard, misfit, order, rng, per_seat, improve
         )
         spent += cost
         if hands is not None and (best_miss is None or miss < best_miss):
@@ -245,4 +282,4 @@ def sample_fitting(
             if miss == 0:
                 break
     # no deal kept the voids in ``tries`` draws: fall back on the constructive dealer
-    return best if best is not None else sample_hands(pool, need, voids, rng, None, bans)
+    return best if best is not None else sample_hands(pool, need, voids, rng, None, bans, hard_bans)

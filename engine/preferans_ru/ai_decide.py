@@ -311,10 +311,11 @@ def defender_estimate(hand: list[str], trump: str | None) -> float:
     return total
 
 
-def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
-    """The defenders' double-dummy tricks over sampled layouts (the first hand leads)."""
+def whist_layout(seen: Seen, rng: random.Random) -> dict[int, list[str]]:
+    """One layout of the hands as a defender deciding to whist samples it: the declarer's
+    hidden cards drawn to hold his contract."""
     assert seen.declarer is not None
-    declarer, trump, level = seen.declarer, seen.trump, seen.level or 6
+    trump, level = seen.trump, seen.level or 6
 
     def promised(cards: list[str]) -> int:
         """How far (in tenths of a trick) the declarer's hand is from his contract. A nine
@@ -324,10 +325,17 @@ def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
         count = sure_tricks(cards, trump) if level >= HIGH_LEVEL else estimate(cards, trump)
         return max(0, round(10 * (level - DECLARER_SLACK - count)))
 
+    return seen.sample(rng, {seen.declarer: promised}, improve=MEND_SWAPS if level >= HIGH_LEVEL else 0)
+
+
+def defence_tricks(seen: Seen, rng: random.Random, budget: Budget) -> list[int]:
+    """The defenders' double-dummy tricks over sampled layouts (the first hand leads)."""
+    assert seen.declarer is not None
+    declarer, trump = seen.declarer, seen.trump
     pos = Position(seen.active, declarer, trump, avoid=False, limit=budget.nodes, deadline=budget.deadline)
     out: list[int] = []
     for _ in range(budget.samples):
-        hands = seen.sample(rng, {declarer: promised}, improve=MEND_SWAPS if level >= HIGH_LEVEL else 0)
+        hands = whist_layout(seen, rng)
         if any(len(hands[s]) != 10 for s in seen.active):
             break
         try:

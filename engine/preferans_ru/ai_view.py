@@ -203,19 +203,20 @@ class Seen:
         it fits); such hands are redrawn a bounded number of times, never forced
         (engine/ddplay/sampler.py ``sample_fitting``)."""
         need = self.hidden_counts()
-        bans: dict[int, set[str]] = {}
+        talon: dict[int, set[str]] = {}
         if self.talon and self.declarer is not None and self.seat != self.declarer:
-            # the turned talon went to the declarer: it is in his hand or his discards
+            # everyone saw the turned talon go to the declarer: it is in his hand or his
+            # discards, never another defender's (a hard constraint, never dropped)
             taken = set(self.talon)
-            bans = {s: taken for s in need if s not in (self.declarer, PILE)}
+            talon = {s: taken for s in need if s not in (self.declarer, PILE)}
         voids = {s: v for s, v in self.voids().items() if s in need}
         wanted = {s: f for s, f in (misfit or {}).items() if s in need}
         if not need:
             dealt: dict[int, list[str]] = {}
         elif wanted:
-            dealt = sample_fitting(self.unseen(), need, voids, rng, wanted, bans, improve=improve)
+            dealt = sample_fitting(self.unseen(), need, voids, rng, wanted, improve=improve, hard_bans=talon)
         else:
-            dealt = sample_hands(self.unseen(), need, voids, rng, None, bans)
+            dealt = sample_hands(self.unseen(), need, voids, rng, hard_bans=talon)
         hands = self.known_hands()
         for s in self.active:
             if s not in hands:

@@ -61,7 +61,7 @@ class PreferansRuOptions(BaseModel):
     raspasy_zero_bonus: bool = True
     pool_overflow: Literal["help", "mountain"] = "help"
     # The table conventions that vary inside one system (§7.1); the defaults are §6's.
-    whist_quota: Literal["shared", "personal"] = "shared"
+    whist_quota: Literal["shared", "personal", "personal_if_short"] = "shared"
     raspasy_reset: Literal["any_deal", "made_game", "made_8_or_misere"] = "any_deal"
     consolation_rate: Literal["price", "ten"] = "price"
     raspasy_tie: Literal["full", "split"] = "full"

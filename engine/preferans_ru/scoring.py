@@ -302,8 +302,12 @@ def _game(w: _Writer, hand: GameHand, active: tuple[str, ...]) -> bool:
         if undertricks <= 0:
             split = (0, 0) if checked else QUOTA_SPLIT[level]
             own = {first: split[0], second: split[1]}
-            # whist_quota personal: on a 6 or 7 a partner's extra tricks do not cover you.
-            alone = options.whist_quota == "personal" and level in (6, 7)
+            # §7.1 whist_quota on a 6 or 7. personal: a partner's extra tricks do not cover
+            # you. personal_if_short (PyPref, kpref): nobody pays when the two together took
+            # the quota, else each pays for his own half, uncovered.
+            alone = options.whist_quota != "shared" and level in (6, 7)
+            if options.whist_quota == "personal_if_short" and defence >= quota:
+                own = {first: 0, second: 0}
             for a, b in ((first, second), (second, first)):
                 cover = 0 if alone else max(0, tricks[b] - own[b])
                 short = max(0, own[a] - tricks[a] - cover)

@@ -93,8 +93,13 @@ def written_lines(entries: list[dict], lang: str, doubling: int = 0) -> list[str
 
 
 def _games_won(event: dict) -> str | None:
-    """The side that won a game with this deal, if any (a new game block started)."""
-    below = [e for e in event.get("entries", []) if e["line"] == "below"]
+    """The side that won a game with this deal, if any. Chicago writes its game premium on
+    the deal (its game-block counter moves on after every deal in the clubs' scheme); a
+    rubber starts a new game block."""
+    entries = event.get("entries", [])
+    if event["sheet"].get("chicago"):
+        return next((e["side"] for e in entries if e["kind"] == "chicago_game"), None)
+    below = [e for e in entries if e["line"] == "below"]
     if below and event["sheet"]["game"] > below[0]["game"]:
         return below[0]["side"]
     return None

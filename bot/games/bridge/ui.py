@@ -31,6 +31,7 @@ from bot.games.bridge.texts import (
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
+from engine.bridge.options import parse_options
 from engine.bridge.pbn import export_all
 from engine.bridge.words import WORDS
 from engine.cards import label
@@ -211,7 +212,8 @@ def action_rows(
 # ------------------------------------------------------------------------- lobby
 PRESETS = ["seed", "acbl"]
 ROUNDING = ["half_up", "down", "none"]
-SCORING = ["rubber", "chicago"]
+# the scoring button's cycle: rubber, Chicago by the laws, Chicago each deal alone (§7.8)
+SCORING = ["rubber", "chicago", "chicago_each_deal"]
 # /chicago opens a bridge table that scores four-deal rounds (§7.8)
 TABLE_PRESETS: dict[str, dict] = {"chicago": {"scoring": "chicago"}}
 
@@ -228,8 +230,18 @@ def lobby_lines(options: dict, lang: str) -> list[str]:
     """What the scoring preset changes, in the values a bridge player knows (§5.4)."""
     lines = [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}")]
     if options.get("scoring") == "chicago":
-        lines.append(t(lang, "bridge.scoring_line.chicago"))
+        lines.append(t(lang, f"bridge.scoring_line.{_scoring(options)}"))
     return lines
+
+
+def _scoring(options: dict) -> str:
+    """The scoring button's value: rubber, chicago (by the laws) or chicago_each_deal. Read
+    through the options model: a table stored before ``chicago_scoring`` plays each deal
+    alone (docs/rules/bridge.md §7.8)."""
+    opts = parse_options(options)
+    if opts.scoring != "chicago":
+        return "rubber"
+    return "chicago_each_deal" if opts.chicago_scoring == "each_deal" else "chicago"
 
 
 def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
@@ -243,7 +255,7 @@ def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
             (t(lang, "bridge.opt.first_dealer", seat=options["first_dealer"]), "first_dealer"),
             (t(lang, "bridge.opt.rounding", mode=t(lang, f"bridge.rounding.{options['rounding']}")), "rounding"),
         ],
-        [(t(lang, f"bridge.opt.scoring.{options.get('scoring', 'rubber')}"), "scoring"), flag("score_honours")],
+        [(t(lang, f"bridge.opt.scoring.{_scoring(options)}"), "scoring"), flag("score_honours")],
     ]
     if paper and options.get("scoring", "rubber") == "rubber":  # a Chicago deal is never left half-way
         rows.append([flag("unfinished_rubber_bonus")])
@@ -252,9 +264,13 @@ def option_rows(options: dict, lang: str, paper: bool = False) -> Rows:
 
 def next_option(options: dict, key: str, paper: bool = False) -> dict:
     new = dict(options)
-    cycles = {"preset": PRESETS, "first_dealer": list(SEATS), "rounding": ROUNDING, "scoring": SCORING}
+    cycles = {"preset": PRESETS, "first_dealer": list(SEATS), "rounding": ROUNDING}
     flags = ("score_honours", "unfinished_rubber_bonus") if paper else ("score_honours",)
-    if key in cycles:
+    if key == "scoring":
+        value = SCORING[(SCORING.index(_scoring(options)) + 1) % len(SCORING)]
+        new["scoring"] = "rubber" if value == "rubber" else "chicago"
+        new["chicago_scoring"] = "each_deal" if value == "chicago_each_deal" else "laws"
+    elif key in cycles:
         values = cycles[key]
         new[key] = values[(values.index(options.get(key, values[0])) + 1) % len(values)]
     elif key in flags:

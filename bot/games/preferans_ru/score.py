@@ -27,7 +27,7 @@ POOLS = (10, 20, 30, 40, 50)
 HALF_CHOICES: tuple[tuple[int, ...], ...] = ((6, 7), (6,), ())
 # the table conventions of §7.1: their values in the order a button cycles them
 CONVENTIONS: dict[str, tuple[str, ...]] = {
-    "whist_quota": ("shared", "personal"),
+    "whist_quota": ("shared", "personal", "personal_if_short"),
     "raspasy_reset": ("any_deal", "made_game", "made_8_or_misere"),
     "consolation_rate": ("price", "ten"),
     "raspasy_tie": ("full", "split"),
