@@ -38,6 +38,14 @@ def quiet(user, buttons, rng):
     return cards[0] if cards else buttons[0][1]
 
 
+def last_deal(fake, chat_id: int):
+    """The newest deal record in a private chat: a hand message whose turn it is comes
+    back below it (tests/test_e2e_hand_below.py), so it is not always the last message."""
+    found = [m for m in fake.messages(chat_id) if m.text.startswith("🔍")]
+    assert found, f"no deal record in chat {chat_id}"
+    return found[-1]
+
+
 def deal_buttons(fake) -> list[str]:
     return [data for m in fake.messages(GROUP) for _, data in fake.buttons(m) if data and data.startswith("d:")]
 
@@ -96,11 +104,11 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     # a seated player presses it under the sheet: the deal comes to her DM, once
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
     assert answer.text == "Разбор сдачи — в вашем личном чате с ботом." and not answer.show_alert
-    shown = fake.last_message(anya.id)
+    shown = last_deal(fake, anya.id)
     assert shown.text.startswith("🔍")
     assert cards_shown(shown.text) >= dealt_labels(expected)  # every hand as dealt
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert answer.text == "Только что отправлено вам в личный чат." and fake.last_message(anya.id) is shown
+    assert answer.text == "Только что отправлено вам в личный чат." and last_deal(fake, anya.id) is shown
 
     # a member of the group who did not play may see a finished deal; one the bot may
     # not write to is told to open the private chat first
@@ -114,7 +122,7 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     assert ("🔍 Разбор прошлой сдачи", data) in fake.buttons(hand)
     bot.clock.advance(61)
     answer = await bot.press(anya, hand, "🔍 Разбор прошлой сдачи")
-    assert not answer.show_alert and fake.last_message(anya.id).text == shown.text
+    assert not answer.show_alert and last_deal(fake, anya.id).text == shown.text
     # in a private chat only a seated player's press counts
     answer = await bot.press_raw(stranger, stranger.id, fake.last_message(stranger.id).message_id, data)
     assert "под сообщением стола" in answer.text
@@ -137,7 +145,7 @@ async def test_a_forged_button_in_a_running_deal_shows_only_the_deal_before(bot,
     message = await bot.table_message(GROUP)
     answer = await bot.press_raw(anya, GROUP, message.message_id, f"d:{table.id}:{now}")
     assert not answer.show_alert
-    shown = fake.last_message(anya.id)
+    shown = last_deal(fake, anya.id)
     first = analyse_last_finished_deal(await record_to(bot, table.id, now))
     assert first is not None and first["deal"] == 1
     # exactly the first deal's record, nothing of the second
@@ -183,4 +191,4 @@ async def test_a_crowd_pressing_at_once_gets_one_computation(bot, fake_telegram,
     bot.app.bot_data.pop("deal_views", None)
     bot.clock.advance(120)
     await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert len(calls) == 1 and fake.last_message(anya.id).text.startswith("🔍")
+    assert len(calls) == 1 and last_deal(fake, anya.id).text.startswith("🔍")
