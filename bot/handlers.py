@@ -370,17 +370,23 @@ async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/export``: the deals of this chat's table as files for other programs (bridge: PBN)."""
+    """``/export``: the deals of this chat's table as files for other programs (bridge: PBN);
+    with no such table open, those of the chat's last table that had some (a finished
+    Chicago, a closed rubber)."""
     lang = await chat_lang(update, context)
     service = service_of(context)
     table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
+    if is_group(update) and (table is None or ui_for(table.game).export_files is None or not table.game_no):
+        exporting = [ui.name for ui in all_uis() if ui.export_files is not None]
+        table = await service.repo.last_table_of(chat_of(update).id, exporting)
     export_files = ui_for(table.game).export_files if table is not None else None
-    if table is None or export_files is None:
+    if table is None or export_files is None or not table.game_no:
         await reply(update, context, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     event = table.settings.get("title") or "cardbot"
-    files = export_files(await service.match_states(table), names, event, f"{table.game}-{table.id}")
+    states, dealt = await service.match_states(table)
+    files = export_files(states, names, event, f"{table.game}-{table.id}", dealt)
     await service.send_files(table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption"))
 
 
