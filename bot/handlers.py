@@ -29,7 +29,7 @@ from bot.games import GameUI, all_uis, ui_for
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
-from bot import sheet_mode
+from bot import screens, sheet_mode
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError
 
@@ -187,7 +187,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if context.args and context.args[0] == MYTABLES_START:  # the link under /mytables in a group
             await my_tables(update, context)
             return
-        await reply(update, context, t(lang, "start.dm_ready"))
+        # someone already seated (they came by the lobby's link) needs no "/newgame opens a table"
+        seated = await service_of(context).repo.tables_of_user(user_of(update).id)
+        if seated:
+            named = [
+                screens.header(table) + (f" — {table.settings['title']}" if table.settings.get("title") else "")
+                for table in seated
+            ]
+            tables = ", ".join(f"<b>{html.escape(name, quote=False)}</b>" for name in named)
+            await reply(update, context, t(lang, "start.dm_seated", tables=tables))
+        else:
+            await reply(update, context, t(lang, "start.dm_ready"))
     else:
         await reply(update, context, t(lang, "help.text"))
 
