@@ -282,6 +282,7 @@ async def _open(
         lang,
         chat_of(update).title or "",
         options,
+        answers=update.message.message_id if update.message else None,
     )
 
 
@@ -386,11 +387,11 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     service = service_of(context)
     table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
-    if is_group(update) and (table is None or ui_for(table.game).export_files is None or not table.game_no):
+    if is_group(update) and (table is None or ui_for(table.game).export_files is None):
         exporting = [ui.name for ui in all_uis() if ui.export_files is not None]
         table = await service.repo.last_table_of(chat_of(update).id, exporting)
     export_files = ui_for(table.game).export_files if table is not None else None
-    if table is None or export_files is None or not table.game_no:
+    if table is None or export_files is None:
         await reply(update, context, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
