@@ -13,7 +13,7 @@ Two floods in one group at once:
 * 60 different commands (``/rules <game> <n>``, ``/help <n>``), two a second, which the
   repeat gate cannot fold: the group gets a reply for each one it admits, more than its
   20 a minute, so the later replies wait in the outbox for the group's budget (the
-  sender sends them, one every 3 s), holding no handler slot meanwhile.
+  sender sends them as the budget allows), holding no handler slot meanwhile.
 Meanwhile, every ``--probe-every`` seconds, someone else writes ``/start`` in their DM and
 someone ``/help`` in another group. Goal: each of those replies within 1 s (from
 ``update_queue.put`` to the ``sendMessage`` call). Wall-clock figures: on a loaded machine

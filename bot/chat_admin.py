@@ -46,17 +46,22 @@ class ChatAdmin(TableCore):
                     ]
                 await self._enqueue(items)
 
-    async def match_states(self, table: TableRow) -> list[Any]:
+    async def match_states(self, table: TableRow) -> tuple[list[Any], list[list[float]]]:
         """The state of every game of the table's series, in order, rebuilt from the log
-        (the last one may be in progress): what ``/export`` writes out."""
+        (the last one may be in progress), and when each of its deals was dealt (the
+        times of its ``deal …`` system actions): what ``/export`` writes out."""
         game = get_game(table.game)
         options = game.Options(**table.options)
         players = len(await self.repo.get_seats(table.id))
         states: dict[int, Any] = {}
+        dealt: dict[int, list[float]] = {}
         for row in await self.repo.load_actions(table.id):
             state = states.get(row.game_no) or game.initial_state(options, players)
             states[row.game_no], _ = game.apply(state, row.seat, row.action)
-        return [states[number] for number in sorted(states)]
+            if row.seat is None and row.action.startswith("deal "):
+                dealt.setdefault(row.game_no, []).append(row.created_at)
+        numbers = sorted(states)
+        return [states[n] for n in numbers], [dealt.get(n, []) for n in numbers]
 
     async def send_files(
         self, chat_id: int, table_id: int, files: list[tuple[str, bytes]], thread_id: int = 0, caption: str = ""

@@ -55,13 +55,19 @@ class Delivery:
         # (chat, message) -> what it shows, to skip identical edits; bounded, oldest out first
         self._last_render: collections.OrderedDict[tuple[int, int], tuple] = collections.OrderedDict()
         self.queued_more = False  # rows queued while delivering (spectators' refreshes)
+        # private chat -> the newest answer sent there (e.g. a "🔍 The deal" analysis); a
+        # hand message above it is buried, and comes back below on its player's turn
+        self._dm_answers: collections.OrderedDict[int, int] = collections.OrderedDict()
 
     async def deliver(self, item: OutboxItem, tables: dict[int, asyncio.Future]) -> bool:
         """Do what the row asks. Returns True when a Telegram message was sent or edited."""
         if item.kind == "file":  # needs no table: the file is in the row
             return await self._file(item)
         if item.kind == "reply":
-            return await self._reply(item)
+            sent = await self._reply(item)
+            if item.chat_id > 0 and item.table_id:  # a private chat: is a hand buried now?
+                await self._unbury_hand(item.chat_id, item.table_id, tables)
+            return sent
         if item.kind == "edit":
             return await self._edit(item)
         if not item.table_id:
@@ -215,11 +221,36 @@ class Delivery:
         seat = seats[seat_no]
         state = await self.states.state_of(table)
         screen = screens.hand(table, seats, state, seat_no, mode=keyboard_mode(table, seat))
-        message_id = await self._show(seat.user_id, seat.dm_message_id, screen)
-        if message_id is not None and message_id != seat.dm_message_id:
+        old = seat.dm_message_id
+        buried = old is not None and self._dm_answers.get(seat.user_id, 0) > old
+        anew = buried and table.status == PLAYING and seat_no in get_game(table.game).to_act(state)
+        message_id = await self._show(seat.user_id, None if anew else old, screen)
+        if message_id is not None and message_id != old:
             await self.repo.set_seat_messages(table.id, seat_no, dm_message_id=message_id)
             seat.dm_message_id = message_id
+            if anew:  # the hand lives below the answer now; its old message goes
+                try:
+                    await self.bot.delete_message(seat.user_id, old)
+                except (BadRequest, Forbidden):
+                    pass  # already gone, or too old to delete: its buttons are refused anyway
         return message_id is not None
+
+    async def _unbury_hand(self, user_id: int, table_id: int, tables: dict[int, asyncio.Future]) -> None:
+        """After an answer in a player's private chat, the hand comes back below it at once
+        when it is their turn (else on their turn, by ``_refresh_hand``)."""
+        if table_id not in tables:  # the drain's own copy: later rows see the new message id
+            tables[table_id] = asyncio.ensure_future(self._load(table_id))
+        loaded = await tables[table_id]
+        if loaded is None:
+            return
+        table, seats = loaded
+        if table.status != PLAYING:
+            return
+        for seat in seats:
+            if not seat.is_computer and seat.user_id == user_id:
+                state = await self.states.state_of(table)
+                if seat.seat in get_game(table.game).to_act(state):
+                    await self._refresh_hand(table, seats, seat.seat)
 
     async def _ping(self, table, seats, seat_no: int, reminder: bool) -> bool:
         seat = seats[seat_no]
@@ -272,7 +303,7 @@ class Delivery:
         """A command's answer, quoting the command (when it is still there) in a group."""
         payload = item.payload
         reply_to = payload.get("reply_to")
-        await self.bot.send_message(
+        message = await self.bot.send_message(
             item.chat_id,
             fit_message(payload["text"]),
             parse_mode=ParseMode.HTML,
@@ -281,6 +312,11 @@ class Delivery:
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
             link_preview_options=LinkPreviewOptions(is_disabled=True) if payload.get("no_preview") else None,
         )
+        if item.chat_id > 0:  # a private chat: remember what may bury a hand message there
+            self._dm_answers[item.chat_id] = message.message_id
+            self._dm_answers.move_to_end(item.chat_id)
+            while len(self._dm_answers) > RENDER_MEMORY:
+                self._dm_answers.popitem(last=False)
         return True
 
     async def _edit(self, item: OutboxItem) -> bool:

@@ -29,7 +29,7 @@ from bot.games import GameUI, all_uis, ui_for
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
-from bot import sheet_mode
+from bot import screens, sheet_mode
 from bot.rules_link import full_rules_line
 from bot.service import Person, PressPlace, TableService, UserError
 from storage.repository import StorageUnavailable
@@ -188,7 +188,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if context.args and context.args[0] == MYTABLES_START:  # the link under /mytables in a group
             await my_tables(update, context)
             return
-        await reply(update, context, t(lang, "start.dm_ready"))
+        # someone already seated (they came by the lobby's link) needs no "/newgame opens a table"
+        seated = await service_of(context).repo.tables_of_user(user_of(update).id)
+        if seated:
+            named = [
+                screens.header(table) + (f" — {table.settings['title']}" if table.settings.get("title") else "")
+                for table in seated
+            ]
+            tables = ", ".join(f"<b>{html.escape(name, quote=False)}</b>" for name in named)
+            await reply(update, context, t(lang, "start.dm_seated", tables=tables))
+        else:
+            await reply(update, context, t(lang, "start.dm_ready"))
     else:
         await reply(update, context, t(lang, "help.text"))
 
@@ -273,6 +283,7 @@ async def _open(
         lang,
         chat_of(update).title or "",
         options,
+        answers=update.message.message_id if update.message else None,
     )
 
 
@@ -371,17 +382,23 @@ async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/export``: the deals of this chat's table as files for other programs (bridge: PBN)."""
+    """``/export``: the deals of this chat's table as files for other programs (bridge: PBN);
+    with no such table open, those of the chat's last table that had some (a finished
+    Chicago, a closed rubber)."""
     lang = await chat_lang(update, context)
     service = service_of(context)
     table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
+    if is_group(update) and (table is None or ui_for(table.game).export_files is None):
+        exporting = [ui.name for ui in all_uis() if ui.export_files is not None]
+        table = await service.repo.last_table_of(chat_of(update).id, exporting)
     export_files = ui_for(table.game).export_files if table is not None else None
     if table is None or export_files is None:
         await reply(update, context, t(lang, "export.none"))
         return
     names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
     event = table.settings.get("title") or "cardbot"
-    files = export_files(await service.match_states(table), names, event, f"{table.game}-{table.id}")
+    states, dealt = await service.match_states(table)
+    files = export_files(states, names, event, f"{table.game}-{table.id}", dealt)
     await service.send_files(table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption"))
 
 

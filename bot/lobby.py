@@ -32,8 +32,11 @@ class Lobby(Play):
         lang: str,
         title: str,
         options: dict | None = None,
+        answers: int | None = None,
     ) -> TableRow:
-        """A new lobby; ``options`` (e.g. ``/score sochi``'s preset) over the game's defaults."""
+        """A new lobby; ``options`` (e.g. ``/score sochi``'s preset) over the game's defaults.
+        ``answers``: the message id of the command it answers (the sender answers a group's
+        commands in the order they came)."""
         game = get_game(game_name)
         await self.remember_user(opener)
         try:
@@ -49,7 +52,7 @@ class Lobby(Play):
         except TableExists:
             raise UserError("err.table_exists") from None
         await self.repo.replace_seats(table.id, [SeatRow(table.id, 0, opener.id, opener.name)])
-        await self._enqueue([OutboxItem("group", chat_id, table.id)])
+        await self._enqueue([OutboxItem("group", chat_id, table.id, payload={"answers": answers} if answers else {})])
         return table
 
     async def lobby_press(

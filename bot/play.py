@@ -121,7 +121,10 @@ class Play(TableCore):
             raise UserError("err.not_seated")
         if not mode.isalnum() or len(mode) > 16:
             raise UserError("err.bad_button")
-        if version != table.version:  # the toast says the message is refreshed: so it is
+        # "📜 Tricks" and "↩ Back" only look: they work whatever moved on since the hand
+        # message was drawn (the computers play on without redrawing it)
+        looking = mode in (trick_view.TRICKS, "normal")
+        if version != table.version and not looking:  # the toast says the message is refreshed: so it is
             await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
             raise StaleButton()
         if mode == trick_view.TRICKS:
@@ -130,7 +133,7 @@ class Play(TableCore):
             view = get_game(table.game).view(await self.state_of(table), mine.seat)
             if not trick_view.offered(trick_view.tricks_of(table, view)):
                 raise UserError("tricks.err.none")
-        await self.repo.set_seat_keyboard(table_id, mine.seat, mode, version)
+        await self.repo.set_seat_keyboard(table_id, mine.seat, mode, table.version)
         await self._enqueue([OutboxItem("hand", user_id, table_id, target=mine.seat)])
         return "ok.move"
 

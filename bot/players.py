@@ -205,7 +205,9 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
     """The game's record (JSON, for ``cardbot replay``), its deals as text, and the game's
     export files (bridge: its boards as PBN): all rebuilt from the table's action log."""
     repo = service_of(context).repo
-    log = [(a.seat, a.action) for a in await repo.load_actions(fg.table_id) if a.game_no == fg.game_no]
+    actions = [a for a in await repo.load_actions(fg.table_id) if a.game_no == fg.game_no]
+    log = [(a.seat, a.action) for a in actions]
+    dealt = [a.created_at for a in actions if a.seat is None and a.action.startswith("deal ")]
     record = make_record(fg.game, len(fg.players), fg.options, log)
     stem = f"{fg.game}-{fg.table_id}-{fg.game_no}"
     files = [(f"{stem}.json", json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))]
@@ -222,7 +224,7 @@ async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang
     summary = "\n\n".join([header, *(html.unescape(_TAG.sub("", text)) for text in texts)])
     files.append((f"{stem}.txt", summary.encode("utf-8")))
     if ui.export_files is not None:  # bridge: its boards as PBN
-        files += ui.export_files([state], names, "cardbot", stem)
+        files += ui.export_files([state], names, "cardbot", stem, [dealt])
     return files
 
 

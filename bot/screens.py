@@ -95,8 +95,14 @@ def lobby(table: TableRow, seats: list[SeatRow], dm_open: dict[int, bool], bot_u
     lang, st = table.lang, table.settings
     ui, game = ui_for(table.game), get_game(table.game)
     lo, hi = game.seat_range(game.Options(**table.options))
-    # "4–4 players" reads like a typo: a game for exactly n players says n
-    title = t(lang, "lobby.title_exact", n=lo) if lo == hi else t(lang, "lobby.title", lo=lo, hi=hi)
+    # "4–4 players" reads like a typo: a game for exactly n players says n; fixed seats
+    # (bridge, whist) are taken with "Sit N"… buttons, not "Join"
+    if ui.seat_names:
+        title = t(lang, "lobby.title_seats", n=len(ui.seat_names))
+    elif lo == hi:
+        title = t(lang, "lobby.title_exact", n=lo)
+    else:
+        title = t(lang, "lobby.title", lo=lo, hi=hi)
     lines = [f"<b>{esc(header(table))}</b>", title, *ui.lobby_lines(table.options, lang)]
     by_seat = {s.seat: s for s in seats}
     missing_dm = []
@@ -210,6 +216,8 @@ def hand(table: TableRow, seats: list[SeatRow], state, seat: int, mode: str = "n
     if mode == trick_view.TRICKS and trick_view.offered(tricks):  # "📜 Tricks" pressed (bot.trick_view)
         return Screen(trick_view.text(table, seat_names(seats), tricks, head), keyboard(trick_view.back_rows(table)))
     legal = game.legal_actions(state, seat) if table.status not in (LOBBY, BETWEEN, CLOSED) else []
+    if table.status == CLOSED:  # cancelled: nobody acts any more, so no "▶️ X to play"
+        view = {**view, "to_act": []}
     # the hand text also knows the computers' level (bridge: only computers that bid by
     # its system have their calls explained)
     text = ui.hand_text({**view, "computer_level": computer_level(table)}, seat_names(seats), table.lang, head, legal)

@@ -3,9 +3,10 @@ or edits the message. Rows are refresh markers, so many moves in a row collapse 
 one edit (coalescing), and a crash before sending just leaves the rows for next time.
 
 Group budget: Telegram allows about 20 messages (sends + edits) a minute in a group.
-The sender keeps every group under ``per_minute`` in any 60 s window and at least
-``min_interval`` seconds between two of them; what must wait stays in the outbox and
-is coalesced further.
+The sender keeps every group under ``per_minute`` in any 60 s window, its first
+``pacing.BURST`` messages of a minute at least a second apart and the rest
+``min_interval`` seconds apart; what must wait stays in the outbox and is coalesced
+further. A group's answers to commands go in the order the commands came.
 
 Several workers: only one process drains the outbox at a time (``try_lead_sender``, a
 PostgreSQL advisory lock held by a connection of that process), so the per-group budget
@@ -66,6 +67,27 @@ def _what(item: OutboxItem) -> str:
     if item.kind == "file":
         return f"the file {item.payload.get('file_name')!r} for chat {item.chat_id}"
     return f"the {item.kind} message of table {item.table_id} in chat {item.chat_id}"
+
+
+def _command_of(item: OutboxItem) -> int | None:
+    """The message id of the group command a row answers (a reply quotes it; a table opened
+    by a command names it), or None for any other row."""
+    if item.chat_id >= 0 or not isinstance(item.payload, dict):
+        return None
+    command = item.payload.get("answers") or item.payload.get("reply_to")
+    return command if isinstance(command, int) else None
+
+
+def in_arrival_order(groups: dict[tuple, list[OutboxItem]]) -> dict[tuple, list[OutboxItem]]:
+    """A chat's rows with its answers to commands in the order the commands came (their
+    message ids), not the order their handlers got to the outbox (opening a table takes
+    longer than /help); every other row keeps its place."""
+    keys = list(groups)
+    places = [i for i, key in enumerate(keys) if _command_of(groups[key][0]) is not None]
+    ordered = sorted((keys[i] for i in places), key=lambda key: _command_of(groups[key][0]) or 0)
+    for place, key in zip(places, ordered):
+        keys[place] = key
+    return {key: groups[key] for key in keys}
 
 
 def _ids(rows: list[OutboxItem]) -> list[int]:
@@ -157,7 +179,7 @@ class Sender:
 
         async def serve(chat_id: int, groups: dict[tuple, list[OutboxItem]]) -> float | None:
             async with slots:
-                return await self._drain_chat(chat_id, groups, tables, done)
+                return await self._drain_chat(chat_id, in_arrival_order(groups), tables, done)
 
         waits = [w for w in await asyncio.gather(*(serve(c, g) for c, g in chats.items())) if w is not None]
         await self.repo.mark_done(done)

@@ -306,3 +306,42 @@ def test_the_page_is_safe_to_leave_open(page_server):
     assert _request(page, "POST", "/api/send", headers, chunked)[0] == 413
     small = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
     assert _request(page, "POST", "/api/send", headers, small)[0] == 200 and len(page.api.pending) == 2
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_page_speaks_the_demo_s_language(lang):
+    """``cardbot demo --lang ru``: the page's own words (tabs, buttons, hints) are Russian
+    too, not only the bot's (issue 45); every word of bot/locales/<lang>/demo.json is put in."""
+    import html as html_module
+    import json
+    import re
+
+    from bot.emulator.demo import DemoPage
+    from bot.emulator.http_api import HttpBotApi
+    from bot.i18n import catalog
+
+    fake, people = demo_world(lang)
+    api = HttpBotApi(fake).start()
+    page = DemoPage(api, people, port=0, lang=lang).start()
+    try:
+        port = page.server.server_address[1]
+        status, body, _ = _request(page, "GET", "/", {"Host": f"127.0.0.1:{port}"})
+    finally:
+        page.stop()
+        api.stop()
+    text = body.decode("utf-8")
+    assert status == 200 and "{{" not in text and f'<html lang="{lang}">' in text
+    english = ["You are", "Private chat", "No messages here yet.", "Send /durak", ">Send<", "all private chats"]
+    russian = ["Вы —", "Личный чат", "Здесь пока нет сообщений.", "Отправить /durak", "все личные чаты"]
+    for word in russian if lang == "ru" else english:
+        assert word in text, word
+    for word in english if lang == "ru" else russian:
+        assert word not in text, word
+    # the script's words (the chip, "edited", a failed request) ride in a meta tag
+    words = json.loads(html_module.unescape(re.search(r'name="demo-words" content="([^"]*)"', text).group(1)))
+    assert words == {k: v for k, v in catalog(lang).items() if k.startswith("demo.page.")}
+    from bot.emulator.demo import STATIC
+
+    script = (STATIC / "demo.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'word\("(demo\.page\.\w+)"', script))
+    assert used and used <= set(words), used - set(words)

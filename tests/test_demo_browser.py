@@ -262,6 +262,18 @@ return {text: toast.textContent, top: box.top, screen: innerHeight, covered: toa
         under: under ? under.tagName : null};
 """
 # A chat's message list: where it is scrolled, and the "new messages" chip.
+WIDE_PRE_JS = """
+const pane = document.querySelector(`section[data-chat="${arguments[0]}"] .messages`);
+const message = document.createElement("div");
+message.className = "message";
+message.innerHTML = '<div class="bubble"><div class="text"><pre></pre></div></div>';
+message.querySelector("pre").textContent = arguments[1];
+pane.appendChild(message);
+const pre = message.querySelector("pre");
+const size = {scroll: pre.scrollWidth, client: pre.clientWidth};
+message.remove();
+return size;
+"""
 SCROLL_JS = """
 const pane = document.querySelector(`section.chat[data-chat="${arguments[0]}"]`);
 const list = pane.querySelector(".messages"), chip = pane.querySelector(".new-chip");
@@ -401,6 +413,10 @@ def test_durak_game_and_a_preferans_pulka_in_the_browser(browser, demo, download
         page.wait(lambda: page.pane(GROUP).is_displayed() and not page.pane(ALICE).is_displayed(), "the group tab")
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= 400, f"the page is {width}px wide on a 390px screen"
+        # a score sheet's widest line (40 columns, engine.text.PHONE_WIDTH; a Сочи pulka's
+        # deal line) does not scroll sideways there (issue 45)
+        pre = browser.execute_script(WIDE_PRE_JS, GROUP, "28. C 10 БК без 10; вист D, вист D, C 0,")
+        assert pre["scroll"] <= pre["client"], f"a 40-column sheet line scrolls on a 390px screen: {pre}"
         page.press(GROUP, "▶️ Start")
         page.wait(lambda: private_badge.is_displayed() and private_badge.text == "1", "the private chat's badge")
         assert not group_badge.is_displayed()

@@ -43,6 +43,14 @@ def quiet(user, buttons, rng):
     return cards[0] if cards else buttons[0][1]
 
 
+def last_deal(fake, chat_id: int):
+    """The newest deal record in a private chat: a hand message whose turn it is comes
+    back below it (tests/test_e2e_hand_below.py), so it is not always the last message."""
+    found = [m for m in fake.messages(chat_id) if m.text.startswith("🔍")]
+    assert found, f"no deal record in chat {chat_id}"
+    return found[-1]
+
+
 def deal_buttons(fake) -> list[str]:
     return [data for m in fake.messages(GROUP) for _, data in fake.buttons(m) if data and data.startswith("d:")]
 
@@ -102,11 +110,11 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     # deal comes to her DM when it is analysed, once
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
     assert answer.text == PREPARING and not answer.show_alert
-    shown = fake.last_message(anya.id)
+    shown = last_deal(fake, anya.id)
     assert shown.text.startswith("🔍")
     assert cards_shown(shown.text) >= dealt_labels(expected)  # every hand as dealt
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert answer.text == "Только что отправлено вам в личный чат." and fake.last_message(anya.id) is shown
+    assert answer.text == "Только что отправлено вам в личный чат." and last_deal(fake, anya.id) is shown
 
     # a member of the group who did not play may see a finished deal; one the bot may
     # not write to is told to open the private chat first
@@ -120,7 +128,7 @@ async def test_the_deal_after_its_sheet_and_never_before(bot, fake_telegram, gam
     assert ("🔍 Разбор прошлой сдачи", data) in fake.buttons(hand)
     bot.clock.advance(61)
     answer = await bot.press(anya, hand, "🔍 Разбор прошлой сдачи")
-    assert not answer.show_alert and fake.last_message(anya.id).text == shown.text
+    assert not answer.show_alert and last_deal(fake, anya.id).text == shown.text
     # in a private chat only a seated player's press counts
     answer = await bot.press_raw(stranger, stranger.id, fake.last_message(stranger.id).message_id, data)
     assert "под сообщением стола" in answer.text
@@ -158,7 +166,7 @@ async def test_a_button_that_does_not_end_a_deal_is_refused(bot, fake_telegram, 
     # the deal's own button: the first deal, exactly, nothing of the second
     answer = await bot.press_raw(anya, GROUP, message.message_id, data)
     assert answer.text == PREPARING and len(calls) == 1
-    shown = fake.last_message(anya.id)
+    shown = last_deal(fake, anya.id)
     first = analyse_last_finished_deal(await record_to(bot, table.id, end))
     assert first is not None and first["deal"] == 1
     names = [s.name for s in sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)]
@@ -222,4 +230,4 @@ async def test_the_press_is_answered_before_the_analysis_and_a_crowd_gets_one(bo
     bot.app.bot_data.pop("deal_views", None)
     bot.clock.advance(120)
     answer = await bot.press(anya, post, "🔍 Разбор сдачи")
-    assert answer.text == SENT and len(calls) == 1 and fake.last_message(anya.id).text.startswith("🔍")
+    assert answer.text == SENT and len(calls) == 1 and last_deal(fake, anya.id).text.startswith("🔍")

@@ -33,8 +33,10 @@ def table_row(game: str, lang: str, status: str = LOBBY, options: dict | None = 
 @pytest.mark.parametrize(
     "game, lang, title",
     [
-        ("bridge", "en", "Taking seats (4 players). Press “Join”."),
-        ("bridge", "ru", "Сбор игроков (4 игрока). Жмите «Сесть за стол»."),
+        # fixed seats are taken with "Sit N"… buttons: no "Join" to press (issue 45)
+        ("bridge", "en", "Taking seats (4 players). Pick a seat: press “Sit N”, “Sit E”, … below."),
+        ("bridge", "ru", "Сбор игроков (4 игрока). Выберите место: кнопки «Сесть: N», «Сесть: E», … ниже."),
+        ("whist", "en", "Taking seats (4 players). Pick a seat: press “Sit N”, “Sit E”, … below."),
         ("preferans", "ru", "Сбор игроков (3 игрока). Жмите «Сесть за стол»."),
         ("preferans_ru", "ru", "Сбор игроков (3–4 игрока). Жмите «Сесть за стол»."),
         ("durak", "ru", "Сбор игроков (2–6 игроков). Жмите «Сесть за стол»."),
@@ -43,6 +45,34 @@ def table_row(game: str, lang: str, status: str = LOBBY, options: dict | None = 
 )
 def test_lobby_title_says_a_fixed_size_once(game, lang, title):
     assert screens.lobby(table_row(game, lang), [], {}, "bot").text.split("\n")[1] == title
+
+
+def test_lobby_buttons_are_the_ones_the_title_names():
+    for game in ("bridge", "whist", "durak"):
+        for lang in ("en", "ru"):
+            screen = screens.lobby(table_row(game, lang), [], {}, "bot")
+            title = screen.text.split("\n")[1]
+            labels = [b.text for row in screen.markup.inline_keyboard for b in row]
+            named = [label for label in labels if f"«{label}»" in title or f"“{label}”" in title]
+            assert named, (game, lang, title, labels)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("preset", ["seed", "acbl"])
+def test_the_chicago_lobby_and_sheet_speak_of_no_rubber(lang, preset):
+    """A Chicago has no rubber: neither its lobby (issue 45: "the rubber's 700/500") nor
+    the title of its sheet picture ("Bridge — rubber sheet") says it has."""
+    from bot.games.bridge.sheet_posts import sheet_picture
+
+    options = {"scoring": "chicago", "preset": preset}
+    text = screens.lobby(table_row("bridge", lang, options=options), [], {}, "bot").text
+    assert "700/500" not in text and "rubber's" not in text and "роббер 700" not in text
+    assert "Chicago" in text or "Чикаго" in text
+    rubber = screens.lobby(table_row("bridge", lang, options={"preset": preset}), [], {}, "bot").text
+    assert "700/500" in rubber  # a rubber's lobby still names them
+    title = sheet_picture({"chicago": {"deal": 1}}, None, lang)["title"]
+    assert "rubber" not in title and "роббер" not in title and ("Chicago" in title or "чикаго" in title)
+    assert "rubber" in sheet_picture({}, None, lang)["title"] or "роббер" in sheet_picture({}, None, lang)["title"]
 
 
 # ------------------------------------------------------------------------- computers
@@ -139,3 +169,21 @@ def test_preferans_ru_running_settlement_adds_up_to_zero():
     assert text.split("\n")[-1].split() == ["A", "−26", "B", "+13", "C", "+13"]
     spec = {"names": ["Ann", "Bob", "Cid"], "settlement": ["-80/3", "40/3", "40/3"], "finished": False}
     assert [text for text, _ in _labels(spec)] == ["1. Ann  ≈ −26", "2. Bob  ≈ +13", "3. Cid  ≈ +13"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_hand_at_the_end_of_a_chicago_shows_no_empty_suits(lang):
+    """Issue 45: the hand message at the end of a Chicago showed "♠ — ♥ — ♦ — ♣ —"."""
+    from tests.random_play import random_step
+
+    game, ui = get_game("bridge"), ui_for("bridge")
+    options = game.Options(scoring="chicago")
+    state = game.initial_state(options, 4)
+    rng = random.Random(3)
+    while not game.is_over(state):
+        state, _ = random_step(game, state, rng)
+    view = game.view(state, 0)
+    assert not view["hand"]
+    text = ui.hand_text(view, ["A", "B", "C", "D"], lang, "Chicago", [])
+    assert "♠ —" not in text and "♣ —" not in text, text
+    assert text.splitlines()[-1] in ("🏁 The Chicago is over.", "🏁 Чикаго окончено."), text

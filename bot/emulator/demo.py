@@ -39,6 +39,7 @@ MAX_TEXT = 4096
 KEEPALIVE = 15.0  # seconds between comment lines on an idle event stream
 BODY_LIMIT = 65536  # what the page's actions may send
 TOKEN_MARK = "__DEMO_TOKEN__"  # where index.html gets the page's token
+WORD_MARK = re.compile(r"\{\{(\{?)([\w.]+)\}?\}\}")  # {{key}}: a word of the page; {{{key}}}: its HTML
 PEOPLE = {
     "en": (["Alice", "Bob", "Carol"], "Card table"),
     "ru": (["Аня", "Борис", "Вера"], "Кухня"),
@@ -185,8 +186,11 @@ class DemoPage:
     """The page's HTTP server: static files, the chats' state, the live feed, and the
     people's actions (typing a text, pressing a button), queued for the bot's getUpdates."""
 
-    def __init__(self, api: HttpBotApi, people: list[FakeUser], host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(
+        self, api: HttpBotApi, people: list[FakeUser], host: str = "127.0.0.1", port: int = 8080, lang: str = "en"
+    ) -> None:
         self.api, self.fake, self.people = api, api.fake, {p.id: p for p in people}
+        self.lang = lang  # the page's own words (bot/locales/<lang>/demo.json), as the people's
         # Known only to the page this server hands out: another web site the person visits
         # can send requests here but cannot read the page, so it cannot act or look.
         self.token = secrets.token_urlsafe(24)
@@ -202,6 +206,23 @@ class DemoPage:
     def url(self) -> str:
         host, port = str(self.server.server_address[0]), self.server.server_address[1]
         return f"http://{host}:{port}/"
+
+    def index(self, page: str) -> str:
+        """index.html as served: the page's token, and its words in the demo's language
+        (``{{key}}`` escaped; ``{{{key}}}`` a word with its own tags, such as <code>)."""
+        from bot.i18n import catalog
+
+        words = {key: value for key, value in catalog(self.lang).items() if key.startswith("demo.page.")}
+
+        def fill(match: re.Match[str]) -> str:
+            raw, key = bool(match.group(1)), match.group(2)
+            if key == "lang":
+                return self.lang
+            if key == "words":
+                return html.escape(json.dumps(words, ensure_ascii=False))
+            return words[key] if raw else html.escape(words[key], quote=True)
+
+        return WORD_MARK.sub(fill, page.replace(TOKEN_MARK, self.token))
 
     def start(self) -> "DemoPage":
         self.thread.start()
@@ -342,7 +363,7 @@ class DemoPage:
                 content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
                 body = file.read_bytes()
                 if name == "index.html":
-                    body = body.replace(TOKEN_MARK.encode(), page.token.encode())
+                    body = page.index(body.decode("utf-8")).encode("utf-8")
                 self._reply(200, body, f"{content_type}; charset=utf-8")
 
             def _file(self, file_id: str) -> None:
@@ -444,7 +465,7 @@ def serve(settings: Any, listen: tuple[str, int], lang: str, on_ready: Any = pri
     fake, people = demo_world(lang)
     api = HttpBotApi(fake).start()
     try:
-        page = DemoPage(api, people, *listen).start()
+        page = DemoPage(api, people, *listen, lang=lang).start()
     except BaseException:
         api.stop()
         raise

@@ -18,9 +18,10 @@ from bot.render.common import seat_name, signed
 from engine.standings import PARTNERSHIPS
 
 Rows = list[list[tuple[str, Any]]]
-# export_files(states, names, event, stem) -> [(file name, bytes)]: the games of a table
-# (engine states) as files for other programs; each file name starts with ``stem``
-ExportFiles = Callable[[list, list[str], str, str], list[tuple[str, bytes]]]
+# export_files(states, names, event, stem, dealt) -> [(file name, bytes)]: the games of a
+# table (engine states) as files for other programs; each file name starts with ``stem``;
+# ``dealt``: per game, the times (epoch seconds) its deals were dealt, in order
+ExportFiles = Callable[[list, list[str], str, str, list[list[float]]], list[tuple[str, bytes]]]
 
 # The manifest's functions: a UI module's module-level function of one of these names is
 # the game's (bound by GameUI.__init_subclass__); the rest keep GameUI's defaults. A function

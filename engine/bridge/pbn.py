@@ -73,12 +73,28 @@ def dd_tags(summary: JsonDict) -> list[str]:
     return lines
 
 
-def board_text(rec: JsonDict, names: list[str], event: str, dd: JsonDict | None = None) -> str:
+def _scoring(state: Any) -> str:
+    """The Scoring tag: PBN names rubber bridge "Rubber" and four-deal rounds "Chicago"."""
+    options = state.options if hasattr(state, "options") else state.get("options", {})
+    scoring = options.scoring if hasattr(options, "scoring") else options.get("scoring", "rubber")
+    return "Chicago" if scoring == "chicago" else "Rubber"
+
+
+def board_text(
+    rec: JsonDict,
+    names: list[str],
+    event: str,
+    dd: JsonDict | None = None,
+    *,
+    date: str | None = None,
+    scoring: str = "Rubber",
+) -> str:
+    """One game section; ``date`` the day the deal was dealt ("2026.12.04"), unknown when None."""
     dealer = rec["dealer"]
     lines = [
         _tag("Event", event),
         _tag("Site", "Telegram"),
-        _tag("Date", "????.??.??"),
+        _tag("Date", date or "????.??.??"),
         _tag("Board", rec["board"]),
         _tag("West", names[3] if len(names) > 3 else "?"),
         _tag("North", names[0] if names else "?"),
@@ -87,7 +103,7 @@ def board_text(rec: JsonDict, names: list[str], event: str, dd: JsonDict | None 
         _tag("Dealer", SEATS[dealer]),
         _tag("Vulnerable", _vulnerable(rec["vulnerable"])),
         _tag("Deal", deal_tag(dealer, rec["hands"])),
-        _tag("Scoring", "Rubber"),
+        _tag("Scoring", scoring),
     ]
     if rec["passed_out"]:
         lines += [_tag("Declarer", ""), _tag("Contract", "Pass"), _tag("Result", "")]
@@ -117,28 +133,35 @@ def board_text(rec: JsonDict, names: list[str], event: str, dd: JsonDict | None 
 
 
 def export(
-    state: Any, names: list[str], event: str = "cardbot rubber", dd: Mapping[int, JsonDict] | None = None
+    state: Any,
+    names: list[str],
+    event: str = "cardbot rubber",
+    dd: Mapping[int, JsonDict] | None = None,
+    dates: list[str] | None = None,
 ) -> str:
     """Valid PBN for every finished deal of ``state`` (an ``engine.bridge.State``);
     ``names`` are the players of seats N, E, S, W. A dumped state (a dict) works too.
-    ``dd``: board number -> double-dummy summary, for the boards that have one."""
-    boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
-    out = ["% PBN 2.1", "% EXPORT", ""]
-    for rec in boards:
-        out.append(board_text(rec, names, event, (dd or {}).get(rec["board"])))
-        out.append("")
-    return "\n".join(out)
+    ``dd``: board number -> double-dummy summary, for the boards that have one;
+    ``dates``: the day each board was dealt, in order (the engine has no clock)."""
+    return export_all([state], names, event, dd, [dates] if dates is not None else None)
 
 
 def export_all(
-    states: list[Any], names: list[str], event: str = "cardbot rubber", dd: Mapping[int, JsonDict] | None = None
+    states: list[Any],
+    names: list[str],
+    event: str = "cardbot rubber",
+    dd: Mapping[int, JsonDict] | None = None,
+    dates: list[list[str]] | None = None,
 ) -> str:
     """One PBN file for several rubbers of a session (board numbers run on across them);
-    ``dd`` as in :func:`export`."""
+    ``dd`` as in :func:`export`, ``dates`` one list per state."""
     out = ["% PBN 2.1", "% EXPORT", ""]
-    for state in states:
+    for k, state in enumerate(states):
         boards = state.boards if hasattr(state, "boards") else state.get("boards", [])
-        for rec in boards:
-            out.append(board_text(rec, names, event, (dd or {}).get(rec["board"])))
+        days = dates[k] if dates is not None and k < len(dates) else []
+        for i, rec in enumerate(boards):
+            date = days[i] if i < len(days) else None
+            dd_of = (dd or {}).get(rec["board"])
+            out.append(board_text(rec, names, event, dd_of, date=date, scoring=_scoring(state)))
             out.append("")
     return "\n".join(out)

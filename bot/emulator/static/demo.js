@@ -6,6 +6,13 @@
 // The page's secret, written into index.html by the server: every /api request carries it
 // (POSTs in the X-Demo-Token header, GETs as ?token=), so another web site cannot act here.
 const TOKEN = document.querySelector('meta[name="demo-token"]')?.content ?? "";
+// the page's own words in the demo's language (bot/locales/<lang>/demo.json), put in by the server
+const WORDS = JSON.parse(document.querySelector('meta[name="demo-words"]')?.content || "{}");
+function word(key, params = {}) {
+  let text = WORDS[key] ?? key;
+  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
+  return text;
+}
 const PING = "🔔"; // the bot's "your turn" message in a private chat starts with it
 const NEAR_BOTTOM = 40; // px: a list scrolled this close to its end counts as "at the bottom"
 const THUMB_BOX = { width: 320, height: 360 }; // a picture in a bubble fits in this box
@@ -33,11 +40,11 @@ async function post(path, body) {
       body: JSON.stringify(body),
     });
   } catch {
-    toast("the demo is not reachable");
+    toast(word("demo.page.unreachable"));
     return {};
   }
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) toast(answer.error || `request failed (${response.status})`);
+  if (!response.ok) toast(answer.error || word("demo.page.failed", { status: response.status }));
   return answer;
 }
 
@@ -119,7 +126,7 @@ function hideChip(entry) {
 
 function showChip(entry) {
   entry.below += 1;
-  entry.chip.textContent = entry.below === 1 ? "new message ↓" : `${entry.below} new messages ↓`;
+  entry.chip.textContent = entry.below === 1 ? word("demo.page.new_message") : word("demo.page.n_new_messages", { n: entry.below });
   entry.chip.hidden = false;
 }
 
@@ -232,7 +239,7 @@ function bubble(message, entry) {
   if (message.edited) {
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = "edited";
+    meta.textContent = word("demo.page.edited");
     box.append(meta);
   }
   item.append(box);
@@ -274,7 +281,7 @@ function documentLink(file) {
   link.className = "document";
   link.href = withToken(file.url);
   link.download = file.file_name;
-  link.title = `Download ${file.file_name}`;
+  link.title = word("demo.page.download_file", { name: file.file_name });
   const icon = document.createElement("span");
   icon.className = "icon";
   icon.textContent = "📄";

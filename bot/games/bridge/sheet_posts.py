@@ -111,7 +111,8 @@ def sheet_pre(sheet: dict, lang: str) -> str:
 
 def sheet_picture(sheet: dict, names: list[str] | None, lang: str) -> dict:
     """The We/They sheet as a picture spec (``bot.games.bridge.picture``)."""
-    return {"game": "bridge", "lang": lang, "title": t(lang, "sheets.pic.bridge"), "names": names, "sheet": sheet}
+    title = t(lang, "sheets.pic.bridge_chicago" if sheet.get("chicago") else "sheets.pic.bridge")
+    return {"game": "bridge", "lang": lang, "title": title, "names": names, "sheet": sheet}
 
 
 def over_title(sheet: dict, lang: str, stopped: bool = False) -> str:

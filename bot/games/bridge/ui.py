@@ -7,6 +7,7 @@ an engine view. The small texts (bids, calls, sides, the auction) are ``texts``.
 from __future__ import annotations
 
 import sys
+import time
 
 from bot.games import register_ui
 from bot.games.bridge import deal_record
@@ -49,7 +50,8 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
     lines += deal_lines(view, lang)
     for seat in range(4):
-        mark = "▶️ " if seat in view["to_act"] or (view["phase"] == "play" and view["turn"] == seat) else ""
+        acting = seat in view["to_act"] or (view["phase"] == "play" and view["turn"] == seat)
+        mark = "▶️ " if acting and view["to_act"] else ""
         role = ""
         if view.get("declarer") is not None and view["phase"] in ("play", "claim"):
             role = (
@@ -78,7 +80,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     if view["phase"] == "over":
         lines.append("")
         lines.append(over_title(view["sheet"], lang))
-    else:
+    elif _waiting(view, names, lang):
         lines.append(_waiting(view, names, lang))
     return "\n".join(lines)
 
@@ -123,8 +125,10 @@ def _play_block(view: dict, names: list[str], lang: str, show_dummy: bool = True
 
 def _waiting(view: dict, names: list[str], lang: str) -> str:
     phase = view["phase"]
-    if phase == "deal" or not view["to_act"]:
+    if phase == "deal":
         return t(lang, "bridge.waiting.deal")
+    if not view["to_act"]:  # nobody acts (a cancelled table)
+        return ""
     who = ", ".join(f"{SEATS[s]} ({name_of(names, s)})" for s in view["to_act"])
     if phase == "play" and view["turn"] == view["dummy"]:
         return t(lang, "bridge.waiting.dummy", who=who, seat=SEATS[view["dummy"]])
@@ -142,9 +146,10 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
         lines += preview_lines(view, names, lang)  # above the hand: the hand stays next to the buttons
     if view["phase"] in ("play", "claim"):
         lines += _play_block(view, names, lang, show_dummy=seat != view.get("dummy"))
-    lines.append(t(lang, "bridge.your_hand"))
-    lines += ["  " + line for line in suit_lines(view.get("hand", []))]
     phase = view["phase"]
+    if view.get("hand") or phase != "over":  # at the end, four empty suits would say nothing
+        lines.append(t(lang, "bridge.your_hand"))
+        lines += ["  " + line for line in suit_lines(view.get("hand", []))]
     if phase == "over":
         lines.append(over_title(view["sheet"], lang))
     elif legal:
@@ -159,7 +164,9 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
     else:
         if phase in ("play", "claim") and seat == view.get("dummy"):
             lines.append(t(lang, "bridge.prompt.you_are_dummy", name=name_of(names, view["declarer"])))
-        lines.append(_waiting(view, names, lang))
+        waiting = _waiting(view, names, lang)
+        if waiting:
+            lines.append(waiting)
     return "\n".join(lines)
 
 
@@ -227,9 +234,11 @@ def variant_text(options: dict, lang: str) -> str:
 
 
 def lobby_lines(options: dict, lang: str) -> list[str]:
-    """What the scoring preset changes, in the values a bridge player knows (§5.4)."""
-    lines = [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}")]
-    if options.get("scoring") == "chicago":
+    """What the scoring preset changes, in the values a bridge player knows (§5.4); a
+    Chicago has no rubber, so its line leaves out the rubber's premiums."""
+    chicago = options.get("scoring") == "chicago"
+    lines = [t(lang, f"bridge.preset_line.{options.get('preset', 'seed')}" + ("_chicago" if chicago else ""))]
+    if chicago:
         lines.append(t(lang, f"bridge.scoring_line.{_scoring(options)}"))
     return lines
 
@@ -280,9 +289,13 @@ def next_option(options: dict, key: str, paper: bool = False) -> dict:
     return new
 
 
-def pbn_files(states: list, names: list[str], event: str, stem: str) -> list[tuple[str, bytes]]:
-    """The deals of these games as one PBN file, for other bridge programs."""
-    return [(f"{stem}.pbn", export_all(states, names, event=event).encode("utf-8"))]
+def pbn_files(
+    states: list, names: list[str], event: str, stem: str, dealt: list[list[float]]
+) -> list[tuple[str, bytes]]:
+    """The deals of these games as one PBN file, for other bridge programs, each dated
+    the day (UTC) it was dealt."""
+    dates = [[time.strftime("%Y.%m.%d", time.gmtime(at)) if at else "????.??.??" for at in game] for game in dealt]
+    return [(f"{stem}.pbn", export_all(states, names, event=event, dates=dates).encode("utf-8"))]
 
 
 def posts(events: list[dict], view: dict, names: list[str], lang: str, history: list[dict]) -> list[str]:

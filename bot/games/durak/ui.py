@@ -178,7 +178,17 @@ def keyboard(
             continue  # blind covers and the other actions live on separate keyboards
         target_list = verbs if verb in ("take", "pass", "accept", "challenge") else card_buttons
         target_list.append((action_label(action, view, lang), i))
+    # the cards in the order the hand line shows them (by suit, trumps last), single
+    # cards before the groups of one rank
+    card_buttons.sort(key=lambda button: _hand_order(legal[button[1]], view.get("hand") or []))
     return chunk(card_buttons, 4) + ([verbs] if verbs else []), has_blind
+
+
+def _hand_order(action: str, hand: list[str]) -> tuple[bool, list[int]]:
+    verb, *args = action.split()
+    own = args[1:] if verb in ("beat", "blind") else args  # a cover names its target first
+    places = [hand.index(card) if card in hand else len(hand) for card in own]
+    return len(own) > 1, places
 
 
 def tally_sheet(tally: dict, names: list[str], lang: str) -> str:

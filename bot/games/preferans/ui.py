@@ -203,7 +203,9 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
     if view["phase"] == "over":
         lines.append(t(lang, "preferans.over"))
         lines += result_lines(view["result"], names, lang)
-    else:
+    elif view["phase"] != "play":
+        # the group is redrawn trick by trick, not card by card: during the play a line
+        # naming who plays would name someone who has already played
         wait = waiting_line(view, names, lang)
         if wait:
             lines.append(wait)
@@ -438,6 +440,10 @@ class PreferansUI(GameUI, module=sys.modules[__name__]):
         "balkan": ("preferans", {}),
     }
     choice_words = "prefru"
+    # every decision before the play redraws the group: its "▶️ …" line names who acts now
+    group_milestones = GameUI.group_milestones | {
+        *("call", "naming", "auction_won", "discard", "defence", "kontra", "level", "stop", "no_play")
+    }
 
 
 register_ui(PreferansUI())

@@ -145,7 +145,9 @@ def group_text(view: dict[str, Any], names: list[str], lang: str, header: str) -
         lines.append(t(lang, "prefru.over"))
         lines += result_lines(view["result"], names, lang)
     else:
-        wait = waiting_line(view, names, lang)
+        # the group is redrawn trick by trick, not card by card: during the play a line
+        # naming who plays would name someone who has already played
+        wait = waiting_line(view, names, lang) if view["phase"] != "play" else ""
         if wait:
             lines.append(wait)
         last = last_hand_line(view, names, lang)
@@ -276,7 +278,10 @@ class PreferansRuUI(GameUI, module=sys.modules[__name__]):
     order = 4
     table_presets = PRESETS
     bench_players = 3
-    group_milestones = GameUI.group_milestones | {"whist_done", "open_choice", "hands_open", "talon_card"}
+    # every decision before the play redraws the group: its "▶️ …" line names who acts now
+    group_milestones = GameUI.group_milestones | {
+        *("call", "auction_won", "discard", "whist", "whist_done", "open_choice", "hands_open", "talon_card")
+    }
 
 
 register_ui(PreferansRuUI())
