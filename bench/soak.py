@@ -44,6 +44,7 @@ import os
 import random
 import signal
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -86,6 +87,8 @@ ORPHAN_CAP_MB = 3000.0  # orphans kept to show the memory they hold, up to this 
 GROW_WITH_PLAY = {"actions", "game_results", "finished_games", "ratings", "users", "tables", "seats", "schema_version"}
 FALLBACK = "the easy player moves"  # bot/thinking.py: at the deadline, or instead of a failed worker
 DB_KB = "(database kB)"  # the database's size on disk, sampled with the rows
+STALL_S = 120.0  # a group whose people had nothing to press for this long at the end is stuck
+WARM_UP_S = 120.0  # a bot process's first minutes: its RSS rises as its workers meet every game
 STALE_S = 20.0  # a person whose press changed nothing presses again after this long
 
 
@@ -124,6 +127,7 @@ class Group:
     table_id: int | None = None
     started: bool = False
     problem: str = ""
+    last_press: float = 0.0  # monotonic time of its people's last press
 
 
 @dataclass
@@ -156,6 +160,7 @@ class Backend:
     crashes: int = 0
     down: list[list[float]] = field(default_factory=list)  # [from, to] the bot could not answer
     pg_down: list[list[float]] = field(default_factory=list)  # [from, to] PostgreSQL was stopped
+    restarts: list[float] = field(default_factory=list)  # when a new bot process started
     orphans: dict[tuple[int, int], Proc] = field(default_factory=dict)  # ever found after a kill
     orphan_events: list[tuple[int, float]] = field(default_factory=list)  # per kill: count, MB
     ever: set[tuple[int, int]] = field(default_factory=set)  # every process seen in the bot's trees
@@ -299,6 +304,7 @@ async def play(b: Backend, g: Group, pace: tuple[float, float], stop: asyncio.Ev
                 user, chat, (message_id, data) = g.users[0], g.chat, rematch
             else:
                 continue
+        g.last_press = time.monotonic()
         await answered(b, press(b, user, chat, message_id, data), stop)
 
 
@@ -315,6 +321,7 @@ def killed(b: Backend, before: list[Proc], t0: float) -> None:
         if b.fake.answers.get(p.qid) is None:
             p.killed_after = True
     b.down.append([now_rel(t0), math.inf])
+    b.restarts.append(now_rel(t0))
 
     async def look() -> None:
         await asyncio.sleep(ORPHAN_WAIT_S)
@@ -496,12 +503,13 @@ def slope_mb_per_hour(points: list[tuple[float, float]]) -> float:
 def within_life_slope(b: Backend, since: float) -> float:
     """The trend of the living bot's RSS with each process's life on its own: a restart
     starts small, so the series as a whole saws. Pooled least squares, one intercept per
-    life, leaving out each life's first minute (imports, the pool's workers starting)."""
-    starts = [0.0, *sorted(x for x, _ in b.down)]
+    life, leaving out each life's first WARM_UP_S (its workers import and fill their caches
+    as the games come to them)."""
+    starts = [0.0, *sorted(b.restarts)]
     lives: dict[int, list[tuple[float, float]]] = collections.defaultdict(list)
     for s in b.samples:
         life = sum(1 for x in starts if x <= s.t)
-        if s.t >= since and s.t - starts[life - 1] > 60:
+        if s.t >= since and s.t - starts[life - 1] > WARM_UP_S:
             lives[life].append((s.t, s.main_mb + s.children_mb))
     num = den = 0.0
     for pts in lives.values():
@@ -805,7 +813,7 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
             f"goal < {RSS_SLOPE_GOAL:g} MB/h: {verdict(total < RSS_SLOPE_GOAL)}"
         )
         print(
-            f"   RSS trend, second half, the living bot (each life apart, its first minute left out): "
+            f"   RSS trend, second half, the living bot (each life apart, its first {WARM_UP_S / 60:g} min left out): "
             f"{life:+.0f} MB/h   goal < {RSS_SLOPE_GOAL:g} MB/h: {verdict(life < RSS_SLOPE_GOAL)}"
         )
 
@@ -872,11 +880,19 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
         for p in [p for p in r.problems if p not in other][:4]:
             print(f"     {p[:300]}")
 
+        # a table nobody could move at for minutes: a hand never drawn, a computer that never moved
+        end = t0 + run_s
+        stuck = [g for g in b.groups if g.started and end - g.last_press > STALL_S]
+        print(
+            f"   groups with nothing to press for the last {STALL_S:g} s: {len(stuck)}   goal 0: {verdict(not stuck)}"
+            + "".join(f" [{g.k} {g.game}, {end - g.last_press:.0f} s]" for g in stuck[:8])
+        )
+
         # latency
         windows, every, quiet = latency_windows(b, t0, window)
         p99s = [p for _, p, n in windows if n >= 20]
         worst = max(p99s, default=0.0)
-        typical = sorted(p99s)[len(p99s) // 2] if p99s else 0.0
+        typical = statistics.median(p99s) if p99s else 0.0
         drift_ok = worst <= DRIFT_GOAL * typical + 0.1
         print(
             f"   press -> answer p99 per {a.window:g} min (presses clear of a fault; n): "
