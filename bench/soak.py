@@ -161,6 +161,7 @@ class Backend:
     down: list[list[float]] = field(default_factory=list)  # [from, to] the bot could not answer
     pg_down: list[list[float]] = field(default_factory=list)  # [from, to] PostgreSQL was stopped
     restarts: list[float] = field(default_factory=list)  # when a new bot process started
+    last_procs: list[tuple[str, Proc]] = field(default_factory=list)  # the last sample, process by process
     orphans: dict[tuple[int, int], Proc] = field(default_factory=dict)  # ever found after a kill
     orphan_events: list[tuple[int, float]] = field(default_factory=list)  # per kill: count, MB
     ever: set[tuple[int, int]] = field(default_factory=set)  # every process seen in the bot's trees
@@ -320,8 +321,9 @@ def killed(b: Backend, before: list[Proc], t0: float) -> None:
     for p in list(b.inflight.values()):
         if b.fake.answers.get(p.qid) is None:
             p.killed_after = True
-    b.down.append([now_rel(t0), math.inf])
-    b.restarts.append(now_rel(t0))
+    at = now_rel(t0)
+    b.down.append([at, math.inf])
+    b.restarts.append(at)
 
     async def look() -> None:
         await asyncio.sleep(ORPHAN_WAIT_S)
@@ -398,6 +400,7 @@ async def sample(b: Backend, t0: float) -> None:
     b.ever.update(p.key for p in mine)
     orphans = [p for key, p in b.orphans.items() if (q := procs.get(key[0])) and q.start == key[1] and q.state != "Z"]
     orphans = [procs[p.pid] for p in orphans]
+    b.last_procs = [("", p) for p in mine] + [("orphan ", p) for p in orphans]
     try:
         if b.name == "sqlite":
             rows = await asyncio.to_thread(sqlite_rows, b.database)
@@ -805,6 +808,13 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
                 f"   {s.t:6.0f}  {s.main_mb:5.0f}  {s.children_mb:6.0f} ({s.children})  "
                 f"{s.orphans_mb:6.0f} ({s.orphans})  {s.total_mb:5.0f}"
             )
+        print(
+            "   at the end, process by process: "
+            + ", ".join(f"{tag}{p.role} {p.rss_mb:.0f}" for tag, p in b.last_procs)
+        )
+        back = [to - frm for frm, to in b.down if frm in b.restarts and to != math.inf]
+        if back:
+            print(f"   after each SIGKILL the new process polled again in: {', '.join(f'{x:.1f}' for x in back)} s")
         half = run_s / 2
         total = slope_mb_per_hour([(s.t, s.total_mb) for s in b.samples if s.t >= half])
         life = within_life_slope(b, half)
@@ -898,10 +908,13 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
             f"   press -> answer p99 per {a.window:g} min (presses clear of a fault; n): "
             + ", ".join(f"{w * a.window:g}': {p:.2f} s ({n})" for w, p, n in windows)
         )
-        print(
-            f"   drift: worst window {worst:.2f} s vs median window {typical:.2f} s   goal <= "
-            f"{DRIFT_GOAL:g}x + 0.1 s: {verdict(drift_ok)}"
-        )
+        if p99s:
+            print(
+                f"   drift: worst window {worst:.2f} s vs median window {typical:.2f} s   goal <= "
+                f"{DRIFT_GOAL:g}x + 0.1 s: {verdict(drift_ok)}"
+            )
+        else:
+            print("   drift: no window with 20 presses clear of a fault (a longer run tells)")
         print(
             f"   press -> answer p99: {percentile(quiet, 99):.2f} s clear of faults (p50 {percentile(quiet, 50):.2f} s, "
             f"n {len(quiet)})   goal < {P99_GOAL_S:g} s: {verdict(percentile(quiet, 99) < P99_GOAL_S)}; "
@@ -928,7 +941,8 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
         share = sum(fallbacks.values()) / decisions if decisions else 0.0
         print(
             f"   computer decisions that fell back to the easy player: {sum(fallbacks.values())} of {decisions} "
-            f"({share:.1%}; at the deadline {fallbacks['deadline']}, the worker failed {fallbacks['failed']})"
+            f"({share:.1%}; at the deadline {fallbacks['deadline']}, the worker failed {fallbacks['failed']}; "
+            "the computers' moves in the log: a decision a kill cut short is not there)"
         )
         print(f"   the bot's log: {tracebacks} tracebacks, {errors} ERROR lines")
 
