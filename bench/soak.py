@@ -525,6 +525,12 @@ def within_life_slope(b: Backend, since: float) -> float:
     return num / den * 3600 if den else 0.0
 
 
+def role(p: Proc, among: list[tuple[str, Proc]]) -> str:
+    """A pool worker is forked from the forkserver and keeps its command line."""
+    parent = next((q for _, q in among if q.pid == p.ppid), None)
+    return "worker" if parent is not None and p.role == parent.role == "forkserver" else p.role
+
+
 def disturbed(b: Backend, start: float, end: float) -> bool:
     return any(start <= to + FAULT_GRACE_S and end >= frm for frm, to in b.down)
 
@@ -810,7 +816,7 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
             )
         print(
             "   at the end, process by process: "
-            + ", ".join(f"{tag}{p.role} {p.rss_mb:.0f}" for tag, p in b.last_procs)
+            + ", ".join(f"{tag}{role(p, b.last_procs)} {p.rss_mb:.0f}" for tag, p in b.last_procs)
         )
         back = [to - frm for frm, to in b.down if frm in b.restarts and to != math.inf]
         if back:
@@ -942,7 +948,8 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
         print(
             f"   computer decisions that fell back to the easy player: {sum(fallbacks.values())} of {decisions} "
             f"({share:.1%}; at the deadline {fallbacks['deadline']}, the worker failed {fallbacks['failed']}; "
-            "the computers' moves in the log: a decision a kill cut short is not there)"
+            "against the computers' moves in the log, where a decision dropped because the table moved on "
+            "meanwhile, or cut short by a kill, is not)"
         )
         print(f"   the bot's log: {tracebacks} tracebacks, {errors} ERROR lines")
 
