@@ -96,9 +96,19 @@ class BotProcess:
     """``python -m bot.cli run`` on ``database``; its output goes to a file per start.
     ``env``: more environment for the process (it wins over the defaults below)."""
 
-    def __init__(self, api: HttpBotApi, database: str, workdir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        api: HttpBotApi,
+        database: str,
+        workdir: Path,
+        env: dict[str, str] | None = None,
+        own_session: bool = False,
+    ) -> None:
         self.api, self.database, self.workdir = api, database, workdir
-        self.env = env or {}
+        # more of the bot's settings (bench/soak.py: strong computers, INFO logs)
+        self.env_overrides = dict(env or {})
+        # a process group of its own, so a bench can end whatever the bot leaves behind
+        self.own_session = own_session
         self.process: subprocess.Popen | None = None
         self.starts = 0
         self.started_at = 0.0
@@ -114,14 +124,19 @@ class BotProcess:
             CARDBOT_LOG_LEVEL="WARNING",
             CARDBOT_COMPUTER_LEVEL="easy",
         )
-        env.update(self.env)
+        env.update(self.env_overrides)
         self.starts += 1
         self._polls_before = self.api.polls
         log = open(self.workdir / f"bot-{self.starts}.log", "w")
         self.started_at = time.monotonic()
         # cwd is a scratch folder, so no developer's .env is read
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "run"], env=env, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "bot.cli", "run"],
+            env=env,
+            cwd=self.workdir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=self.own_session,
         )
         log.close()
 
@@ -158,10 +173,18 @@ class BotProcess:
 class Chaos:
     """One bot process (restarted at will) on one database, one fake Telegram."""
 
-    def __init__(self, database: str, workdir: Path, seed: int, env: dict[str, str] | None = None) -> None:
-        self.fake = FakeTelegram()
+    def __init__(
+        self,
+        database: str,
+        workdir: Path,
+        seed: int,
+        fake: FakeTelegram | None = None,
+        env: dict[str, str] | None = None,
+        own_session: bool = False,
+    ) -> None:
+        self.fake = fake if fake is not None else FakeTelegram()
         self.api = HttpBotApi(self.fake).start()
-        self.bot = BotProcess(self.api, database, workdir, env)
+        self.bot = BotProcess(self.api, database, workdir, env, own_session)
         self.database = database
         self.rng = Random(seed)
         self.report = ChaosReport()
@@ -345,11 +368,14 @@ class Chaos:
 
         # each person's action in the log <- one press of theirs with that key
         used: set[str] = set()
+        by_key: dict[tuple[int, str], list[Press]] = {}  # a long game has thousands of both
+        for p in presses:
+            by_key.setdefault((p.user_id, p.key), []).append(p)
         for entry in log:
             if entry.seat is None or seats[entry.seat].is_computer:
                 continue  # the deal, timeouts, computers: nobody pressed them
             user_id, key = seats[entry.seat].user_id, move_key(entry.action)
-            fits = [p for p in presses if p.user_id == user_id and p.key == key and p.version < entry.seq]
+            fits = [p for p in by_key.get((user_id, key), ()) if p.version < entry.seq]
             free = [p for p in fits if p.qid not in used]
             if free:
                 # the press drawn nearest before the move; of two presses of one button at
@@ -378,20 +404,26 @@ class Chaos:
                     f"(qid, version, killed after, answer): {same}; log entries of that key: {entries}"
                 )
 
-        # the log replays into the game the table says it has
+        # the log replays into the game the table says it has: each game of the series
+        # (a rematch deals game_no + 1 on the same table) from its own start
         game = get_game(row.game)
-        state = game.initial_state(game.Options(**row.options), len(seats))
         seqs = [e.seq for e in log]
         if seqs != sorted(set(seqs)):
             rep.problems.append(f"table {table_id}: sequence numbers out of order: {seqs}")
-        try:
-            for entry in log:
-                state, _ = game.apply(state, entry.seat, entry.action)
-        except Exception as error:  # noqa: BLE001 -- reported, not raised
-            rep.problems.append(f"table {table_id}: the log does not replay: {error!r}")
-        else:
-            if game.is_over(state) != (row.status != "playing"):
+        numbers = sorted({e.game_no for e in log})
+        for game_no in numbers:
+            state = game.initial_state(game.Options(**row.options), len(seats))
+            try:
+                for entry in (e for e in log if e.game_no == game_no):
+                    state, _ = game.apply(state, entry.seat, entry.action)
+            except Exception as error:  # noqa: BLE001 -- reported, not raised
+                rep.problems.append(f"table {table_id}: game {game_no} of the log does not replay: {error!r}")
+                continue
+            last = game_no == numbers[-1]
+            if last and game.is_over(state) != (row.status != "playing"):
                 rep.problems.append(f"table {table_id}: status {row.status} but over={game.is_over(state)}")
+            elif not last and not game.is_over(state):
+                rep.problems.append(f"table {table_id}: game {game_no} was followed by another before its end")
             rep.finished += game.is_over(state)
 
         # A post twice in one chat (FakeTelegram.twins): at most one per kill
