@@ -94,7 +94,7 @@ async def test_thinking_in_a_thread_runs_one_search_at_a_time(monkeypatch):
     thinker = Thinker(workers=0)
     try:
         asked = [thinker.decide("bridge", {}, ["1C", "P"], seed, "strong") for seed in range(3)]
-        answers = await asyncio.wait_for(asyncio.gather(*asked, thinker.run(searching, "a deal")), 60)
+        answers = await asyncio.wait_for(asyncio.gather(*asked, thinker.analyse(searching, "a deal")), 60)
     finally:
         thinker.close()
     assert answers == ["1C", "1C", "1C", "analysed"]

@@ -29,7 +29,8 @@ def entries(name: str) -> list[dict]:
 # options added after the fixtures were written, with the value an old snapshot takes
 OPTIONS_ADDED = {
     "durak": {"throw_in": "all_covered"},  # old tables threw in only once all was covered
-    "bridge": {"scoring": "rubber"},
+    # snapshots older than `scoring` are rubbers, where `chicago_scoring` changes nothing
+    "bridge": {"scoring": "rubber", "chicago_scoring": "laws"},
     "preferans_ru": {
         "whist_quota": "shared",
         "raspasy_reset": "any_deal",

@@ -388,10 +388,11 @@ class Sheet:
             "game": self.game,
             "below": dict(self.below),
             "deals": self.deals,
-            "redeals": self.redeals,
             "complete": self.complete,
             "winner": self.winner,
             "unfinished": self.unfinished,
+            # only once a Chicago deal was passed out: older snapshots dump as they were
+            **({"redeals": self.redeals} if self.redeals else {}),
         }
 
     @classmethod
