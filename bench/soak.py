@@ -636,7 +636,12 @@ async def run(a: argparse.Namespace) -> int:
             pg = PgCluster(tmp)
             await asyncio.to_thread(pg.init)
             await asyncio.to_thread(pg.start)
-        env = {"CARDBOT_COMPUTER_LEVEL": "strong", "CARDBOT_LOG_LEVEL": "INFO"}
+        env = {
+            "CARDBOT_COMPUTER_LEVEL": "strong",
+            "CARDBOT_LOG_LEVEL": "INFO",
+            # accelerated play, accelerated retention: the rows the bot keeps a day level off
+            "CARDBOT_HOUSEKEEPING_SPEEDUP": str(getattr(a, "housekeeping_speedup", 144.0)),
+        }
         for name in names:
             workdir = tmp / name
             workdir.mkdir()
@@ -966,6 +971,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sample-every", type=float, default=30.0, help="seconds between RSS and row samples")
     p.add_argument("--window", type=float, default=5.0, help="minutes per p99 window")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--housekeeping-speedup",
+        type=float,
+        default=144.0,
+        help="the bot's retention periods divided by this (144: a day of rows kept is 10 minutes)",
+    )
     a = p.parse_args(argv)
     if a.kills is None:
         a.kills = max(2, round(a.minutes / 5))
