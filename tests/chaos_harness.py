@@ -378,11 +378,12 @@ class Chaos:
             fits = [p for p in by_key.get((user_id, key), ()) if p.version < entry.seq]
             free = [p for p in fits if p.qid not in used]
             if free:
-                # the press drawn nearest before the move; of two presses of one button at
-                # one version (the first killed unanswered, the same button pressed again
-                # after the restart) only one move can be applied, and it is the one the
-                # bot answered as a move
-                used.add(max(free, key=lambda p: (p.version, p.qid in accepted)).qid)
+                # a press the bot answered as a move first, then the one drawn nearest
+                # before the move: of two presses of one button (the first killed
+                # unanswered and pressed again after the restart, or a second press on a
+                # newer drawing refused as outdated) only one move was applied, and it is
+                # the one the bot answered as a move
+                used.add(max(free, key=lambda p: (p.qid in accepted, p.version)).qid)
             elif fits:
                 rep.doubled += 1
                 rep.problems.append(f"table {table_id}: {entry} applied twice")
