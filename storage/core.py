@@ -964,15 +964,19 @@ class SqlRepository:
         return stored
 
     async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:
+        # the payload is not needed any more: only the id is kept, against re-sending
+        await self._set_unhandled(update_ids, "handled_at = :now, payload = NULL")
+
+    async def _set_unhandled(self, update_ids: Sequence[int], assignments: str) -> None:
+        """``UPDATE inbox SET <assignments>`` (``:now`` is the time) on those of the
+        updates not handled yet."""
         ids = [int(i) for i in update_ids]
         if not ids:
             return
         async with self._write() as db:
             for chunk in self.dialect.chunks(ids):
-                # the payload is not needed any more: only the id is kept, against re-sending
                 await db.execute(
-                    """UPDATE inbox SET handled_at = :now, payload = NULL
-                       WHERE update_id = ANY(:ids) AND handled_at IS NULL""",
+                    f"UPDATE inbox SET {assignments} WHERE update_id = ANY(:ids) AND handled_at IS NULL",
                     now=time.time(),
                     ids=chunk,
                 )
@@ -993,16 +997,7 @@ class SqlRepository:
         return bool(claimed)
 
     async def renew_updates(self, update_ids: Sequence[int]) -> None:
-        ids = [int(i) for i in update_ids]
-        if not ids:
-            return
-        async with self._write() as db:
-            for chunk in self.dialect.chunks(ids):
-                await db.execute(
-                    "UPDATE inbox SET taken_at = :now WHERE update_id = ANY(:ids) AND handled_at IS NULL",
-                    now=time.time(),
-                    ids=chunk,
-                )
+        await self._set_unhandled(update_ids, "taken_at = :now")
 
     async def take_unhandled_updates(self, taken_before: float, max_attempts: int) -> list[tuple[int, str]]:
         now = time.time()
