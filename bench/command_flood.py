@@ -33,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python bench/command_flood.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
-from bot.games import playable
+from bot.game_registry import playable
 
 GOAL_S = 1.0
 FLOODED = -1001

@@ -50,7 +50,7 @@ if __package__ in (None, ""):  # `python bench/e2e_tables.py`
 from bench.common import header, peak_rss_mb, percentile, verdict
 from bench.fakeload import LoadTelegram, Press
 from bot.emulator.telegram_fake import FakeUser
-from bot.games import playable
+from bot.game_registry import playable
 
 GOAL_ACTIONS = 300.0
 GOAL_P99_MS = 50.0

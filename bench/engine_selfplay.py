@@ -36,7 +36,7 @@ if __package__ in (None, ""):  # `python bench/engine_selfplay.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
 from bench.common import header, verdict
-from bot.games import playable
+from bot.game_registry import playable
 from engine.base import get_game
 
 # what one "deal" of a game is, for the report (a game not here is "one deal")

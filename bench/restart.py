@@ -43,7 +43,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python bench/restart.py`
     sys.path.insert(0, str(Path(__file__).absolute().parent.parent))
 
-from bot.games import playable
+from bot.game_registry import playable
 
 ROOT = Path(__file__).absolute().parent.parent
 GAMES = {ui.name: ui.bench_players for ui in playable()}  # one table of each game

@@ -58,7 +58,7 @@ from bench.common import header, percentile, verdict
 from bench.fakeload import LoadTelegram
 from bench.soakproc import PgCluster, Proc, alive, all_procs, kill, tree
 from bot.emulator.telegram_fake import FakeUser
-from bot.games import playable
+from bot.game_registry import playable
 
 # How each game is opened in a group (a command naming its variant where /<command> asks).
 OPEN_COMMANDS = {

@@ -23,7 +23,7 @@ from telegram.request import BaseRequest
 from bot import command_gate, handlers, ptb_logs
 from bot.admins import AdminCache
 from bot.command_gate import CommandGate
-from bot.games import all_uis
+from bot.game_registry import all_uis
 from bot.housekeeping import Housekeeper
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t

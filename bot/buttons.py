@@ -11,7 +11,7 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot import sheet_mode, watching
 from bot.deal_view import DealViews
-from bot.games import all_uis
+from bot.game_registry import all_uis
 from bot.handlers import (
     _open,
     _set_language,

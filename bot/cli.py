@@ -247,7 +247,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 def _playable_games() -> list[str]:
     """The games with a table of their own, as the bot's registry lists them."""
-    from bot.games import playable
+    from bot.game_registry import playable
 
     return [ui.name for ui in playable()]
 

@@ -23,7 +23,7 @@ from storage.models import BETWEEN, OutboxItem, SeatRow, TableRow, TimerRow
 from storage.models import FinishedGame
 from storage.repository import RateFn
 from bot import deal_view
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.ratings import ending
 from bot.screens import seat_names
 from bot.sheet_mode import DEFAULT_MODE, sheet_payloads

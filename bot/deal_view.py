@@ -1,7 +1,7 @@
 """ "🔍 The deal": after a deal of bridge, whist, King or either preferans, a button under
 its score sheet sends the presser, in their private chat, one message with the hands as
 dealt, the bidding, the play trick by trick and the double-dummy figures
-(``engine.<game>.analysis``, drawn by ``bot/games/<game>/deal_record.py``).
+(``engine.games.<game>.analysis``, drawn by ``bot/games/<game>/deal_record.py``).
 
 Nothing hidden can come out this way. The button names the action that ended the deal
 (``d:<table>:<seq>``, the table's version after it); a ``seq`` that is not the last action
@@ -25,7 +25,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.press import PressPlace, UserError
 from bot.screens import seat_names
 from engine.analysis_core import analyse_last_finished_deal, deals_of, has_deal_analysis

@@ -3,7 +3,8 @@ chooser's variants), looked up in the registry: no game is named here."""
 
 from __future__ import annotations
 
-from bot.games import GameUI, all_uis, playable
+from bot.game_ui import GameUI
+from bot.game_registry import all_uis, playable
 
 
 def playable_games() -> list[str]:

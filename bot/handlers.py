@@ -25,7 +25,8 @@ from telegram.ext import (
 
 from bot import watching
 from bot.admins import AdminCache
-from bot.games import GameUI, all_uis, ui_for
+from bot.game_ui import GameUI
+from bot.game_registry import all_uis, ui_for
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t

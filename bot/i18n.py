@@ -38,7 +38,7 @@ def catalog(lang: str) -> dict[str, str]:
 
 def engine_words() -> list[dict[str, dict[str, str]]]:
     """The games' engine-owned words, each {lang: {key: text}}."""
-    from bot.games import all_uis  # the games' modules use this one
+    from bot.game_registry import all_uis  # the games' modules use this one
 
     return [ui.words for ui in all_uis() if ui.words]
 

@@ -10,7 +10,7 @@ from engine.ai_levels import LEVELS
 from engine.base import get_game
 from storage.models import BETWEEN, CLOSED, LOBBY, OutboxItem, SeatRow, TableRow
 from storage.repository import TableExists, VersionConflict
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.play import Play
 from bot.press import AdminCheck, Person, PressPlace, StaleButton, UserError, button_number
 from bot.render.common import computer_name, display_name

@@ -11,7 +11,7 @@ from engine.errors import EngineError
 from storage.models import PLAYING, OutboxItem, TableRow
 from storage.repository import StorageError, VersionConflict
 from bot import trick_view
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.press import EngineRefusal, PressPlace, StaleButton, UserError
 from bot.screens import MOVE_KEY_LENGTH, MOVE_KEY_PREFIX, computer_level, move_key
 from bot.table_core import Loaded, TableCore, person_seat

@@ -20,7 +20,7 @@ from engine.base import get_game
 from engine.ratings import Skill, rated_games
 from engine.records import make_record
 from storage.models import FinishedGame, RatingRow
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.handlers import admin_check, answer, chat_lang, is_group, press_place, reply, service_of, use_chooser
 from bot.i18n import t
 from bot.render.common import display_name, seat_name

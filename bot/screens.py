@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from bot import trick_view
-from bot.games import ui_for
-from bot.games.base import Rows
+from bot.game_registry import ui_for
+from bot.game_ui import Rows
 from bot.i18n import t
 from bot.links import group_message_link
 from bot.render.common import COMPUTER_MARK, TITLE_WIDTH, display_name, esc, keyboard

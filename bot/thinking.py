@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from concurrent.futures.process import BrokenProcessPool
 from typing import Awaitable, Callable, TypeVar
 
-from bot.games import playable
+from bot.game_registry import playable
 from bot.lifeline import end_with_parent
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game

@@ -16,8 +16,8 @@ own hand message, through the outbox like every hand edit; never a group message
 
 from __future__ import annotations
 
-from bot.games import ui_for
-from bot.games.base import Rows
+from bot.game_registry import ui_for
+from bot.game_ui import Rows
 from bot.i18n import t
 from bot.render.common import display_name, esc
 from bot.render.deal_record import trick_lines

@@ -14,7 +14,7 @@ link to each table's group message (supergroups only, see ``bot.links``).
 from __future__ import annotations
 
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.i18n import t
 from bot.links import group_message_link
 from bot.render.common import TITLE_WIDTH, display_name, esc

@@ -1,6 +1,6 @@
 """Difficulty levels of the computer players, shared by every game.
 
-Each game's ``engine/<game>/ai.py`` exposes ``computer_action(view, legal, rng,
+Each game's ``engine/games/<game>/ai.py`` exposes ``computer_action(view, legal, rng,
 level="strong")``: the seat's own view, the legal actions offered, a random source, and
 the level. Called with no level it plays its strongest. ``easy`` is the kind, simple
 player the bot had first; ``normal`` sits between; ``strong`` searches.

@@ -5,7 +5,7 @@ The action log is the truth: ``deals_of`` replays a game record (docs/records.md
 the game's own engine and keeps, for every action, the state before and after it; a deal
 runs from one ``deal …`` system action to the next. Who played a card is read from the
 hands (the seat whose hand lost it), because in bridge the declarer acts for dummy.
-The game modules (``engine/<game>/analysis.py``) read their own fields from those states
+The game modules (``engine/games/<game>/analysis.py``) read their own fields from those states
 and add the double-dummy figures; nothing here knows a game.
 """
 
@@ -199,24 +199,24 @@ def side_costs(
 
 def analyse_record(record: Any) -> JsonDict:
     """``{"game": name, "deals": [one dict per deal]}`` from the game's own
-    ``engine.<game>.analysis`` (loaded by name, as the registry loads games: no game is
+    ``engine.games.<game>.analysis`` (loaded by name, as the registry loads games: no game is
     imported here). Raises ``RecordError`` for a record that does not replay or a game
     with no deal analysis (durak)."""
     import importlib
 
     game = load_game(record)
     try:
-        module = importlib.import_module(f"engine.{game.name}.analysis")
+        module = importlib.import_module(f"engine.games.{game.name}.analysis")
     except ModuleNotFoundError:
         raise RecordError(None, f"{game.name} has no deal analysis") from None
     return {"game": game.name, "deals": module.analyse(record)}
 
 
 def has_deal_analysis(game_name: str) -> bool:
-    """Whether ``engine.<game>.analysis`` exists (durak and the score-only sheets: no)."""
+    """Whether ``engine.games.<game>.analysis`` exists (durak and the score-only sheets: no)."""
     import importlib.util
 
-    return importlib.util.find_spec(f"engine.{game_name}.analysis") is not None
+    return importlib.util.find_spec(f"engine.games.{game_name}.analysis") is not None
 
 
 def analyse_last_finished_deal(record: Any) -> JsonDict | None:
@@ -231,7 +231,7 @@ def analyse_last_finished_deal(record: Any) -> JsonDict | None:
     if not finished:
         return None
     try:
-        module = importlib.import_module(f"engine.{game.name}.analysis")
+        module = importlib.import_module(f"engine.games.{game.name}.analysis")
     except ModuleNotFoundError:
         raise RecordError(None, f"{game.name} has no deal analysis") from None
     return module.analyse_deal(finished[-1])  # type: ignore[no-any-return]

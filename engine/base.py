@@ -97,15 +97,15 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
-    """The registered game ``name``; ``engine.<name>`` registers itself on import."""
-    # the package is the longest prefix of the name: preferans_ru_score -> engine.preferans_ru,
-    # preferans_score -> engine.preferans
+    """The registered game ``name``; ``engine.games.<name>`` registers itself on import."""
+    # the package is the longest prefix of the name: preferans_ru_score -> engine.games.preferans_ru,
+    # preferans_score -> engine.games.preferans
     parts = name.split("_")
     for k in range(len(parts), 0, -1):
         if name in _GAMES:
             break
         try:
-            importlib.import_module(f"engine.{'_'.join(parts[:k])}")
+            importlib.import_module(f"engine.games.{'_'.join(parts[:k])}")
         except ModuleNotFoundError:
             pass
     try:
@@ -115,10 +115,9 @@ def get_game(name: str) -> Game:
 
 
 def games() -> list[Game]:
-    """Every registered game: each game package under ``engine`` registers its games on import."""
-    import engine
+    """Every registered game: each package under ``engine.games`` registers its games on import."""
+    import engine.games
 
-    for module in pkgutil.iter_modules(engine.__path__):
-        if module.ispkg:
-            importlib.import_module(f"engine.{module.name}")
+    for module in pkgutil.iter_modules(engine.games.__path__):
+        importlib.import_module(f"engine.games.{module.name}")
     return list(_GAMES.values())

@@ -1,7 +1,7 @@
 """Score-only records (``docs/rules/records.md``): people who play with real cards
 hand in what happened, and the same scoring code the engines use computes the sheet.
 
-Each game with a score sheet names its module ``engine.<game>.record`` as the game's
+Each game with a score sheet names its module ``engine.games.<game>.record`` as the game's
 ``record`` attribute (``engine.base.Game``), with ``score(record: dict) -> dict`` (the JSON result) and ``text(record: dict, lang: str) -> str``
 (the sheet exactly as the bot posts it, HTML-free monospaced text). Both raise
 ``ScoreError`` for a malformed or impossible record. ``text`` wraps the prose lines to
@@ -28,7 +28,7 @@ class ScoreError(Exception):
 
 
 class _RecordModule(Protocol):
-    """What ``engine/<game>/record.py`` of a scored game provides."""
+    """What ``engine/games/<game>/record.py`` of a scored game provides."""
 
     def score(self, record: Any) -> JsonDict: ...
 

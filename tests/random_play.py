@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games import all_uis
+from bot.game_registry import all_uis
 from engine.base import get_game
 
 

@@ -1,5 +1,5 @@
-"""The strong computer's bidding (engine/bridge/bidding/) and the auction inference
-(engine/bridge/inference.py): seeded decisions, readings of partner's calls, legality over
+"""The strong computer's bidding (engine/games/bridge/bidding/) and the auction inference
+(engine/games/bridge/inference.py): seeded decisions, readings of partner's calls, legality over
 random deals, and that it decides from the seat's view alone."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 from engine.base import get_game
-from engine.bridge import ai
-from engine.bridge import auction as A
-from engine.bridge.bidding import choose_call, decide
-from engine.bridge.bidding.hand import Hand
-from engine.bridge.inference import HandRange, auction_inferences
-from engine.bridge.rules import call_view
+from engine.games.bridge import ai
+from engine.games.bridge import auction as A
+from engine.games.bridge.bidding import choose_call, decide
+from engine.games.bridge.bidding.hand import Hand
+from engine.games.bridge.inference import HandRange, auction_inferences
+from engine.games.bridge.rules import call_view
 from tests.test_bridge_rules import deal_of
 
 G = get_game("bridge")
@@ -223,7 +223,7 @@ def test_an_inconsistent_deal_is_refused_before_dds_and_leaves_no_dump(tmp_path,
     import pytest
 
     from bench.strength.bridge_auction import dd, deal
-    from engine.bridge.bidding.dd import check_deal
+    from engine.games.bridge.bidding.dd import check_deal
 
     monkeypatch.chdir(tmp_path)
     hands = [
@@ -288,7 +288,7 @@ def test_quantitative_4nt_after_stayman_finds_no_fit():
 
 
 def test_no_notrump_with_their_suit_unstopped_and_a_long_suit():
-    from engine.bridge.bidding.placement import choose_strain
+    from engine.games.bridge.bidding.placement import choose_strain
 
     # they bid spades, I have a singleton there and five diamonds: diamonds, not notrump
     hand = Hand(cards("2.KQ4.A8732.KT98"))

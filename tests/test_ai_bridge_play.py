@@ -1,4 +1,4 @@
-"""The strong bridge card player (engine/bridge/play_ai.py: double-dummy sampling).
+"""The strong bridge card player (engine/games/bridge/play_ai.py: double-dummy sampling).
 
 Each position is built as a real engine state (the earlier tricks filled with cards of
 one suit, or given explicitly when someone must have shown out), the expected card is
@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from engine.bridge import ai, ai_strong, play_ai, rules
-from engine.bridge.scoring import Contract
+from engine.games.bridge import ai, ai_strong, play_ai, rules
+from engine.games.bridge.scoring import Contract
 from engine.cards import RANK_VALUE as RV, make_deck
-from engine.bridge.inference import HandRange
+from engine.games.bridge.inference import HandRange
 from engine.ddplay.sampler import sample_fitting
 from engine.ddplay.solver import BadPosition, solve
 from engine.tricks import Trick
@@ -219,7 +219,7 @@ def test_the_solver_refuses_a_bad_position_instead_of_dumping(tmp_path, monkeypa
 def test_the_sampler_deals_what_the_auction_showed():
     # W (seat 3) opened 1NT (15-17 balanced): nearly every sampled hand of W fits, while
     # about 6 % of random hands fit
-    from engine.bridge.inference import auction_inferences
+    from engine.games.bridge.inference import auction_inferences
 
     shown = auction_inferences(["P", "P", "P", "1NT", "P", "P", "P"], 0)[W]
     hand = make_deck(52)[::4]

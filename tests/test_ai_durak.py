@@ -1,4 +1,4 @@
-"""The strong durak computer (engine/durak/ai_strong.py): seeded decisions with one
+"""The strong durak computer (engine/games/durak/ai_strong.py): seeded decisions with one
 obviously right answer, legality over whole games, views only, determinism."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import json
 import random
 
 from engine.base import get_game
-from engine.durak import ai
-from engine.durak.options import DurakOptions
-from engine.durak.state import State
+from engine.games.durak import ai
+from engine.games.durak.options import DurakOptions
+from engine.games.durak.state import State
 
 from .test_durak_rules import deal_action, mk
 

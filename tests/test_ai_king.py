@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from engine.king import GAME as G
-from engine.king import ai
-from engine.king.ai_world import World
-from engine.king.options import KingOptions
+from engine.games.king import GAME as G
+from engine.games.king import ai
+from engine.games.king.ai_world import World
+from engine.games.king.options import KingOptions
 
 N, E, S, W = range(4)
 

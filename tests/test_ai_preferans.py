@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.preferans import ai
+from engine.games.preferans import ai
 from engine.preferans_family.dd import Solver, mask_of
 from tests.test_preferans_rules import A, B, C, run, start
 
@@ -250,7 +250,7 @@ def test_old_dumps_without_played_tricks_still_load():
 # ------------------------------------------------------------------ the settlement model
 def test_worth_of_a_hand_matches_the_settlement_of_the_engine():
     # C declares hearts (v = 8), A and B whist and take 2 each: rules §6.2 and §7
-    from engine.preferans.ai_settle import NO_PLAY, Defence, table_worth, worth
+    from engine.games.preferans.ai_settle import NO_PLAY, Defence, table_worth, worth
 
     w = table_worth(C, Defence((A, B)), 4, 6, {A: 2, B: 2})
     assert abs(sum(w.values())) < 1e-9

@@ -1,4 +1,4 @@
-"""The Russian preferans computer player (engine/preferans_ru/ai*.py).
+"""The Russian preferans computer player (engine/games/preferans_ru/ai*.py).
 
 Positions built by hand (the views the engine gives a seat), checked against what a
 player would do: take a laydown, pass a hopeless hand, whist a safe quota, duck on
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from engine.base import get_game
-from engine.preferans_ru import ai
-from engine.preferans_ru.ai_dd import Position
-from engine.preferans_ru.ai_eval import misere_danger, misere_safe
-from engine.preferans_ru.ai_view import DECK, Seen
+from engine.games.preferans_ru import ai
+from engine.games.preferans_ru.ai_dd import Position
+from engine.games.preferans_ru.ai_eval import misere_danger, misere_safe
+from engine.games.preferans_ru.ai_view import DECK, Seen
 from engine.tricks import playable, winning_index
 
 LEVELS = ("easy", "normal", "strong")

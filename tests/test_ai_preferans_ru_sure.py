@@ -1,5 +1,5 @@
 """Russian preferans: no whist against a contract no consistent layout gives the defence a
-trick against (engine/preferans_ru/ai_sure.py, issue 31), at every level.
+trick against (engine/games/preferans_ru/ai_sure.py, issue 31), at every level.
 
 The issue's deal: A (seat 0) holds eight spades and the top clubs, B every heart and 7-8♣,
 C every diamond and 9-10♣, the talon J-Q♣ (A discards them).
@@ -12,10 +12,10 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.preferans_ru.ai_dd import Position
-from engine.preferans_ru.ai_eval import sure_tricks
-from engine.preferans_ru.ai_sure import no_defence_trick
-from engine.preferans_ru.ai_view import DECK, Seen
+from engine.games.preferans_ru.ai_dd import Position
+from engine.games.preferans_ru.ai_eval import sure_tricks
+from engine.games.preferans_ru.ai_sure import no_defence_trick
+from engine.games.preferans_ru.ai_view import DECK, Seen
 
 GAME = get_game("preferans_ru")
 LEVELS = ("easy", "normal", "strong")

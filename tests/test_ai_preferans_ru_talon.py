@@ -10,9 +10,9 @@ import pytest
 
 from engine.base import get_game
 from engine.ddplay.sampler import sample_fitting, sample_hands
-from engine.preferans_ru.ai_decide import whist_layout
-from engine.preferans_ru.ai_play import promised
-from engine.preferans_ru.ai_view import PILE, Seen
+from engine.games.preferans_ru.ai_decide import whist_layout
+from engine.games.preferans_ru.ai_play import promised
+from engine.games.preferans_ru.ai_view import PILE, Seen
 
 G = get_game("preferans_ru")
 TALON = {"AS", "KS"}

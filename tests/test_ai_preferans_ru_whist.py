@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.preferans_ru import ai_decide
+from engine.games.preferans_ru import ai_decide
 
 GAME = get_game("preferans_ru")
 # declarer A: eight spades and the top clubs; B: all eight hearts; C: all eight diamonds
@@ -111,7 +111,7 @@ def test_half_whist_rather_than_pass_against_a_hopeless_contract(level):
 
 
 def test_sure_tricks_count_only_what_runs_from_the_top():
-    from engine.preferans_ru.ai_eval import estimate, sure_tricks
+    from engine.games.preferans_ru.ai_eval import estimate, sure_tricks
 
     solid = "AS KS QS JS TS 9S 8S 7S AC KC".split()
     assert sure_tricks(solid, "S") == 10

@@ -1,4 +1,4 @@
-"""The strong whist computer (engine/whist/ai_strong.py: double-dummy sampling) and the
+"""The strong whist computer (engine/games/whist/ai_strong.py: double-dummy sampling) and the
 public information it reads: the whist view now carries this deal's played cards and the
 must_trump rule — never a card hidden from that seat."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from engine.cards import RANK_VALUE as RV, make_deck
 from engine.ddplay.solver import solve
-from engine.whist import ai, ai_strong, rules
-from engine.whist.state import State
+from engine.games.whist import ai, ai_strong, rules
+from engine.games.whist.state import State
 
 N, E, S, W = range(4)
 
@@ -162,7 +162,7 @@ def test_whole_deal_only_legal_actions(seed, level, monkeypatch):
 
 
 def test_inferences_from_the_cards_followed():
-    from engine.whist.ai_infer import follower_bans, inferred_bans
+    from engine.games.whist.ai_infer import follower_bans, inferred_bans
 
     # hearts trumps. W (4th) takes N's ♠9 with the ♠K: no ♠T, ♠J or ♠Q (the cheaper wins).
     # E (4th) follows under N's ♦Q with the ♦3: no ♦2 (his cheapest loser) and no ♦K or ♦A
@@ -196,7 +196,7 @@ def test_weighted_deals_are_uniform_over_the_consistent_deals():
     often as each other; its weight is half theirs."""
     from collections import Counter
 
-    from engine.whist.ai_sample import sample_weighted
+    from engine.games.whist.ai_sample import sample_weighted
 
     rng = random.Random(5)
     mass: Counter = Counter()

@@ -105,7 +105,7 @@ def few_boards() -> list[Board]:
 
 
 def test_a_duplicate_match_of_a_bidder_against_itself_is_zero(few_boards):
-    from engine.bridge import ai
+    from engine.games.bridge import ai
 
     easy = common.as_bot(ai.computer_action, "easy")
     assert duplicate(few_boards, easy, easy, 1) == [0] * len(few_boards)
@@ -185,14 +185,14 @@ def test_p99_of_a_hundred_values_is_not_the_maximum():
 
 
 def test_the_frozen_bidder_uses_nothing_of_todays_bidding_code():
-    """Changes to engine/bridge/bidding/ or inference.py must not move the baseline."""
+    """Changes to engine/games/bridge/bidding/ or inference.py must not move the baseline."""
     folder = ROOT / "bench" / "baseline" / "bridge_bidding"
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                assert not node.module.startswith("engine.bridge"), (path.name, node.module)
+                assert not node.module.startswith("engine.games.bridge"), (path.name, node.module)
             if isinstance(node, ast.Import):
-                assert not any(a.name.startswith("engine.bridge") for a in node.names), path.name
+                assert not any(a.name.startswith("engine.games.bridge") for a in node.names), path.name
     view = {
         "game": "bridge",
         "seat": 0,

@@ -4,8 +4,8 @@ checks the claim exactly on small endings and accepts no claim it could beat."""
 
 from __future__ import annotations
 
-from engine.bridge import ai_easy as ai
-from engine.bridge.ai_easy import FULL, can_take, claim_is_sound
+from engine.games.bridge import ai_easy as ai
+from engine.games.bridge.ai_easy import FULL, can_take, claim_is_sound
 
 
 def claim_view(

@@ -1,14 +1,14 @@
-"""The strong bidder's simulation of placing calls (engine/bridge/bidding/simulate.py):
+"""The strong bidder's simulation of placing calls (engine/games/bridge/bidding/simulate.py):
 duplicate scores and IMPs, candidates, determinism, legality, the deadline, and that it
 decides from the seat's view alone."""
 
 from __future__ import annotations
 
-from engine.bridge import auction as A
-from engine.bridge.bidding import choose_call, rule_call, simulate
-from engine.bridge.bidding.hand import Hand
-from engine.bridge.inference import auction_inferences
-from engine.bridge.rules import call_view
+from engine.games.bridge import auction as A
+from engine.games.bridge.bidding import choose_call, rule_call, simulate
+from engine.games.bridge.bidding.hand import Hand
+from engine.games.bridge.inference import auction_inferences
+from engine.games.bridge.rules import call_view
 from engine.deadline import EXPIRED, NEVER, AfterChecks
 from tests.test_ai_bridge_bidding import cards
 
@@ -93,7 +93,7 @@ def test_layouts_fit_the_auction():
     import random
 
     inf = auction_inferences(AUCTION, N)
-    from engine.bridge.inference import HandRange
+    from engine.games.bridge.inference import HandRange
 
     hands = simulate.layout(cards(OPENER), ME, inf, random.Random(5), HandRange())
     assert sorted(c for h in hands for c in h) == sorted(simulate.DECK)

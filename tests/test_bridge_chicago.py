@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine.base import get_game
-from engine.bridge.options import parse_options, scoring_table
-from engine.bridge.record import build, score, text
-from engine.bridge.scoring import Sheet, parse_contract
+from engine.games.bridge.options import parse_options, scoring_table
+from engine.games.bridge.record import build, score, text
+from engine.games.bridge.scoring import Sheet, parse_contract
 
 ROUND = [
     {"declarer": "N", "contract": "4S", "tricks": 10},  # deal 1, N deals, nobody vulnerable

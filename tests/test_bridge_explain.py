@@ -1,4 +1,4 @@
-"""The bidding box's preview (engine/bridge/explain.py ``preview``): what each legal call
+"""The bidding box's preview (engine/games/bridge/explain.py ``preview``): what each legal call
 would show in the computers' system (docs/bridge-bidding.md), and that it is what
 ``explain`` says of the call once it is made."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from engine.bridge import auction as A
-from engine.bridge.bidding import decide
-from engine.bridge.bidding.hand import Hand
-from engine.bridge.explain import CallPreview, Shown, explain, preview, worth_listing
+from engine.games.bridge import auction as A
+from engine.games.bridge.bidding import decide
+from engine.games.bridge.bidding.hand import Hand
+from engine.games.bridge.explain import CallPreview, Shown, explain, preview, worth_listing
 from engine.cards import make_deck
 from tests.test_ai_bridge_bidding import random_auction
 

@@ -1,4 +1,4 @@
-"""PBN export of a rubber (engine/bridge/pbn.py), read back with a small PBN reader:
+"""PBN export of a rubber (engine/games/bridge/pbn.py), read back with a small PBN reader:
 tags in export order, the Deal, the Auction and the Play sections reproduce the deals."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 import re
 
 from engine.base import get_game
-from engine.bridge.pbn import export
+from engine.games.bridge.pbn import export
 from engine.cards import make_deck
 from engine.tricks import winning_index
 from tests.test_bridge_rules import deal_of, hearts_deal, run
@@ -185,7 +185,7 @@ def test_passed_out_claimed_and_conceded_boards():
 
 
 def test_export_all_rubbers_of_a_session():
-    from engine.bridge.pbn import export_all
+    from engine.games.bridge.pbn import export_all
 
     first, second = rubber(4), rubber(9)
     text = export_all([first, second], ["a", "b", "c", "d"])

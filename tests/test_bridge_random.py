@@ -10,9 +10,9 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.bridge import auction as A
-from engine.bridge.options import scoring_table
-from engine.bridge.scoring import SEATS, side_of
+from engine.games.bridge import auction as A
+from engine.games.bridge.options import scoring_table
+from engine.games.bridge.scoring import SEATS, side_of
 from engine.cards import make_deck
 
 G = get_game("bridge")

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.cli import main
-from engine.bridge.record import score, text
+from engine.games.bridge.record import score, text
 from engine.score import ScoreError
 from engine.score import score as dispatch_score
 

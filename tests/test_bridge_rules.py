@@ -10,8 +10,8 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.bridge import auction as A
-from engine.bridge.rules import deal_action, sort_cards
+from engine.games.bridge import auction as A
+from engine.games.bridge.rules import deal_action, sort_cards
 from engine.cards import make_deck
 from engine.errors import BadSyntax, EngineError, GameOver, IllegalAction, NotYourTurn
 

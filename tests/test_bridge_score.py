@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.base import get_game
-from engine.bridge.record import score as record_score
+from engine.games.bridge.record import score as record_score
 from engine.errors import BadSyntax, GameOver, IllegalAction, NotYourTurn
 
 G = get_game("bridge_score")

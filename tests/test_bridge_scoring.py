@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bridge.options import PRESETS, BridgeOptions, parse_options, scoring_table
-from engine.bridge.scoring import (
+from engine.games.bridge.options import PRESETS, BridgeOptions, parse_options, scoring_table
+from engine.games.bridge.scoring import (
     Contract,
     Sheet,
     deal_items,

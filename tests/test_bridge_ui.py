@@ -10,7 +10,7 @@ from bot.games.bridge.texts import bid_text, call_text, contract_text
 from bot.games.bridge.ui import BridgeUI, action_rows
 from bot.games.bridge.score import BridgeScoreUI
 from engine.base import get_game
-from engine.bridge.auction import BIDS
+from engine.games.bridge.auction import BIDS
 from engine.cards import label
 from tests.e2e import CARD_LABEL
 from tests.fakebot import render
@@ -237,7 +237,7 @@ def test_the_computers_calls_are_explained_in_the_dm_with_computers_only():
     """A person sitting with computers sees what every call shows in their system (the
     robots' explanations of online bridge); at a table of people it is not shown."""
     from bot.games.bridge.texts import explanation_lines
-    from engine.bridge.explain import explain
+    from engine.games.bridge.explain import explain
 
     bid = lambda level, strain: {"call": "bid", "level": level, "strain": strain}  # noqa: E731
     auction = [bid(1, "NT"), {"call": "pass"}, bid(2, "D"), bid(2, "S")]
@@ -264,9 +264,9 @@ def test_the_computers_calls_are_explained_in_the_dm_with_computers_only():
 def test_every_named_call_of_the_system_has_its_words(lang):
     from bot.games.bridge.texts import note_key
     from bot.i18n import catalog
-    from engine.bridge.bidding.system import TABLE
+    from engine.games.bridge.bidding.system import TABLE
 
-    from engine.bridge.explain import BLACKWOOD_ANSWERS
+    from engine.games.bridge.explain import BLACKWOOD_ANSWERS
 
     notes = {m.note for entries in TABLE.values() for m in entries if m.note}
     assert len(notes) > 20
@@ -276,7 +276,7 @@ def test_every_named_call_of_the_system_has_its_words(lang):
 
 
 def test_blackwood_is_named_and_its_answer_shows_no_suit():
-    from engine.bridge.explain import explain
+    from engine.games.bridge.explain import explain
 
     calls = ["1C", "P", "1H", "P", "1NT", "P", "4NT", "P", "5S", "P"]  # W deals
     shown = {s.seat: s for s in explain(calls, 3)}
@@ -291,8 +291,8 @@ def test_any_auction_is_explained_without_error():
     import random
 
     from bot.games.bridge.texts import explanation_lines, preview_lines
-    from engine.bridge.auction import finished
-    from engine.bridge.explain import explain
+    from engine.games.bridge.auction import finished
+    from engine.games.bridge.explain import explain
     from tests.test_ai_bridge_bidding import random_auction
 
     def pick(legal: list[str], r: random.Random) -> str:

@@ -20,7 +20,7 @@ from telegram import ChatMemberAdministrator, ChatMemberOwner
 from telegram.error import BadRequest
 
 from bot.admins import AdminCache
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.i18n import t
 from engine.base import get_game
 from tests.e2e import BotUnderTest, FakeClock

@@ -1,4 +1,4 @@
-"""After the deal: the analysis of finished deals (engine/<game>/analysis.py).
+"""After the deal: the analysis of finished deals (engine/games/<game>/analysis.py).
 
 The double-dummy figures are checked against endplay's own solver entry points (a
 different road to DDS than the one the analysis takes) on fixed deals, the preferans
@@ -14,9 +14,9 @@ import random
 import pytest
 
 from engine.analysis_core import analyse_record
-from engine.bridge.analysis import analyse as analyse_bridge
-from engine.preferans import analysis as balkan
-from engine.preferans_ru import analysis as russian
+from engine.games.bridge.analysis import analyse as analyse_bridge
+from engine.games.preferans import analysis as balkan
+from engine.games.preferans_ru import analysis as russian
 from engine.records import RecordError
 from engine.tricks import playable, winning_index
 from tests.deal_records import play_record
@@ -257,8 +257,8 @@ def test_a_record_that_does_not_replay_or_has_no_analysis_is_refused():
 
 def test_pbn_export_carries_the_par_and_the_double_dummy_table():
     from engine.analysis_core import deals_of
-    from engine.bridge.analysis import dd_summary
-    from engine.bridge.pbn import export
+    from engine.games.bridge.analysis import dd_summary
+    from engine.games.bridge.pbn import export
 
     _, deals = deals_of(play_record("bridge", 2, 4, deals=2))
     state = deals[-1].final

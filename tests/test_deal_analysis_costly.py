@@ -2,7 +2,7 @@
 the score of every legal card, and the played card costs the best score minus its own.
 
 Bridge and whist (``engine.ddplay.review``): one DDS call for the whole play against
-one full ``solver.solve`` per card. Russian preferans (``engine.preferans_ru.analysis``):
+one full ``solver.solve`` per card. Russian preferans (``engine.games.preferans_ru.analysis``):
 one value a card (the card played) against the value of every legal card. The plain
 methods are kept here only, as the references."""
 
@@ -13,10 +13,10 @@ import pytest
 from engine.analysis_core import deals_of, side_costs
 from engine.ddplay.review import SEATS, costly_cards
 from engine.ddplay.solver import solve
-from engine.preferans_ru import analysis as russian
-from engine.preferans_ru.ai_dd import Position
-from engine.preferans_ru.rules import is_misere, strain_of
-from engine.preferans_ru.state import SEAT_NAMES as RU_SEATS
+from engine.games.preferans_ru import analysis as russian
+from engine.games.preferans_ru.ai_dd import Position
+from engine.games.preferans_ru.rules import is_misere, strain_of
+from engine.games.preferans_ru.state import SEAT_NAMES as RU_SEATS
 from engine.tricks import playable, winning_index
 from tests.deal_records import play_record
 

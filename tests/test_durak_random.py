@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.base import get_game
 from engine.cards import RANK_VALUE, make_deck
-from engine.durak import DurakOptions
+from engine.games.durak import DurakOptions
 from engine.errors import EngineError, NotYourTurn
 
 G = get_game("durak")

@@ -9,8 +9,8 @@ import pytest
 
 from engine.base import get_game
 from engine.cards import make_deck
-from engine.durak import ERROR_CODES, DurakOptions, beats, tally
-from engine.durak.state import State
+from engine.games.durak import ERROR_CODES, DurakOptions, beats, tally
+from engine.games.durak.state import State
 from engine.errors import BadOptions, BadSyntax, EngineError, IllegalAction, NotYourTurn
 from tests.test_durak_random import VIEW_KEYS  # the public view's keys
 

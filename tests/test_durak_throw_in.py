@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 from engine.base import get_game
-from engine.durak import ai
-from engine.durak.ai_policy import covers_all
-from engine.durak.state import State
+from engine.games.durak import ai
+from engine.games.durak.ai_policy import covers_all
+from engine.games.durak.state import State
 
 from .test_durak_rules import mk, opts, play, rejects, types
 

@@ -291,7 +291,7 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     users = people(fake_telegram, 2)
     table = await started_game(bot, users)
     game = get_game("durak")
-    from bot.games import ui_for
+    from bot.game_registry import ui_for
     from engine.cards import label
 
     ui = ui_for("durak")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine.base import get_game
-from engine.bridge import pbn
-from engine.bridge.rules import sort_cards
+from engine.games.bridge import pbn
+from engine.games.bridge.rules import sort_cards
 from engine.cards import label
 from tests.e2e import CARD_LABEL, open_table
 
@@ -265,7 +265,7 @@ EXAMPLE_RECORD = {
 async def test_score_only_sheet_with_undo(bot, fake_telegram):
     """/score bridge: two people keep the sheet of a paper rubber with the buttons under
     the group message; a wrong deal is undone; the sheets match ``cardbot score``."""
-    from engine.bridge import record as bridge_record
+    from engine.games.bridge import record as bridge_record
     from tests.fakebot import render
 
     fake = fake_telegram
@@ -351,7 +351,7 @@ async def test_the_bidding_box_meanings_with_computers(bot, fake_telegram):
     message's text). She makes the first call it names at her first turn of a deal, and
     once made the computers' explanation of her call says what the preview said."""
     from bot.games.bridge.texts import box_label, preview_lines
-    from engine.bridge.explain import preview, worth_listing
+    from engine.games.bridge.explain import preview, worth_listing
 
     fake = fake_telegram
     anya = fake.user(1, "Аня")

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from engine.analysis_core import analyse_last_finished_deal
 from engine.cards import label
 from engine.records import make_record

@@ -5,7 +5,7 @@ tests/e2e.py (no card reaches a chat whose reader may not see it)."""
 from __future__ import annotations
 
 
-from bot.games import all_uis
+from bot.game_registry import all_uis
 
 from engine.base import get_game
 from tests.e2e import open_table

@@ -9,7 +9,7 @@ import random
 
 from bot.screens import move_key
 from engine.base import get_game
-from engine.preferans import ai
+from engine.games.preferans import ai
 from tests.e2e import CARD_LABEL, open_table
 
 GROUP = -1001

@@ -11,8 +11,8 @@ from typing import Any
 from bot.screens import move_key
 from engine.base import get_game
 from engine.cards import label
-from engine.preferans_ru import ai
-from engine.preferans_ru.scoring import parse_fnum
+from engine.games.preferans_ru import ai
+from engine.games.preferans_ru.scoring import parse_fnum
 from tests.e2e import CARD_LABEL, open_table
 
 GROUP = -1001

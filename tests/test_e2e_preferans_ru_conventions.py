@@ -5,7 +5,7 @@ worked examples of docs/rules/preferans_ru.md §7.1)."""
 
 from __future__ import annotations
 
-from engine.preferans_ru.record import score
+from engine.games.preferans_ru.record import score
 from tests.e2e import open_table
 
 GROUP = -1001

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.render import pictures
-from engine.preferans_ru import ai
+from engine.games.preferans_ru import ai
 from tests.e2e import CARD_LABEL, open_table
 from tests.test_e2e_preferans_ru import press_as, small_pool
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.render.common import display_name
 from bot.screens import move_key
 from engine.analysis_core import deals_of
@@ -36,13 +36,13 @@ GAMES = [  # (game, command, computers, the seat letters of the game's analysis)
 
 async def the_deal_so_far(bot, table_id: int) -> dict:
     """The current deal as the engine's own deal analysis reads it from the table's log
-    (``engine.<game>.analysis``): an account of the tricks independent of the views."""
+    (``engine.games.<game>.analysis``): an account of the tricks independent of the views."""
     table = await bot.repo.get_table(table_id)
     actions = [a for a in await bot.repo.load_actions(table_id) if a.game_no == table.game_no]
     players = len(await bot.repo.get_seats(table_id))
     record = make_record(table.game, players, table.options, [(a.seat, a.action) for a in actions])
     _, deals = deals_of(record)
-    return importlib.import_module(f"engine.{table.game}.analysis").analyse_deal(deals[-1])
+    return importlib.import_module(f"engine.games.{table.game}.analysis").analyse_deal(deals[-1])
 
 
 def expected_lines(deal: dict, letters: str | None, label_of) -> list[str]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 
 from engine.base import get_game
-from engine.whist.record import score as record_score
-from engine.whist.record import text as record_text
+from engine.games.whist.record import score as record_score
+from engine.games.whist.record import text as record_text
 from tests.e2e import CARD_LABEL
 
 GROUP = -1001

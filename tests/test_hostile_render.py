@@ -17,7 +17,7 @@ import re
 import pytest
 
 from bot import screens
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.render.common import MESSAGE_LIMIT, display_name, fit_message
 from engine.base import get_game
 from storage.models import BETWEEN, LOBBY, PLAYING, SeatRow, TableRow

@@ -13,7 +13,7 @@ import pytest
 from engine.base import get_game
 from engine.cards import RANK_VALUE, make_deck
 from engine.errors import EngineError
-from engine.king import KingOptions
+from engine.games.king import KingOptions
 
 G = get_game("king")
 DECK = sorted(make_deck(32))

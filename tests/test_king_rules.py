@@ -10,9 +10,9 @@ import pytest
 from engine.base import get_game
 from engine.cards import make_deck
 from engine.errors import BadOptions, BadSyntax, GameOver, IllegalAction, NotYourTurn
-from engine.king import KingOptions, State, deal_score, places, queens_score
-from engine.king.errors import ERROR_CODES
-from engine.king.rules import packets
+from engine.games.king import KingOptions, State, deal_score, places, queens_score
+from engine.games.king.errors import ERROR_CODES
+from engine.games.king.rules import packets
 
 G = get_game("king")
 N, E, S, W = range(4)

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from bot.games import all_uis, ui_for
+from bot.game_registry import all_uis, ui_for
 
 from engine.base import get_game
-from engine.king import KingOptions
+from engine.games.king import KingOptions
 from tests.e2e import card_labels_in
 from tests.test_king_rules import at_deal, play_out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import all_uis
+from bot.game_registry import all_uis
 from engine.base import get_game
 from tests.e2e import open_table
 

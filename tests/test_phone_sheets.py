@@ -15,11 +15,11 @@ import re
 
 import pytest
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.games.preferans.ui import result_lines, sheet_post
 from bot.render.common import display_name
 from engine.base import get_game
-from engine.preferans.sheet import sheet_text
+from engine.games.preferans.sheet import sheet_text
 from engine.score import text as score_text
 from engine.text import PHONE_WIDTH, display_width, wrap, wrap_lines
 from tests.random_play import every_ui_and_seat_count, first_deal, random_step

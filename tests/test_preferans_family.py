@@ -7,13 +7,13 @@ import pytest
 
 from engine.base import games, get_game
 from engine.errors import EngineError
-from engine.preferans import errors as balkan_errors
-from engine.preferans import rules as balkan
+from engine.games.preferans import errors as balkan_errors
+from engine.games.preferans import rules as balkan
 from engine.preferans_family.deal import DECK, check_deck, one_card, sort_hand, split_deal
 from engine.preferans_family.errors import FAMILY_ERRORS
 from engine.preferans_family.play import check_card, close_trick, lay_card, legal_cards
-from engine.preferans_ru import errors as russian_errors
-from engine.preferans_ru import rules as russian
+from engine.games.preferans_ru import errors as russian_errors
+from engine.games.preferans_ru import rules as russian
 
 
 def code_of(call, *args):

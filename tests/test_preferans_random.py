@@ -9,8 +9,8 @@ from fractions import Fraction
 
 from engine.base import get_game
 from engine.errors import EngineError
-from engine.preferans.rules import DECK, participants
-from engine.preferans.scoring import parse_fnum
+from engine.games.preferans.rules import DECK, participants
+from engine.games.preferans.scoring import parse_fnum
 
 G = get_game("preferans")
 ALL = set(DECK)

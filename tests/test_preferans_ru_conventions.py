@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import EngineError
-from engine.preferans_ru.options import parse_options
-from engine.preferans_ru.record import score
+from engine.games.preferans_ru.options import parse_options
+from engine.games.preferans_ru.record import score
 
 
 def record(options: dict, hands: list[dict], players: str = "ABC") -> dict:

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from engine.base import get_game
 from engine.errors import EngineError
-from engine.preferans_ru.rules import BID_RANK, DECK, is_misere
-from engine.preferans_ru.record import score
-from engine.preferans_ru.scoring import parse_fnum
+from engine.games.preferans_ru.rules import BID_RANK, DECK, is_misere
+from engine.games.preferans_ru.record import score
+from engine.games.preferans_ru.scoring import parse_fnum
 
 G = get_game("preferans_ru")
 ALL = set(DECK)

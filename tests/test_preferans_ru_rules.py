@@ -9,7 +9,7 @@ import pytest
 
 from engine.base import get_game
 from engine.errors import BadOptions, BadSyntax, EngineError, GameOver, IllegalAction, NotYourTurn
-from engine.preferans_ru.rules import DECK
+from engine.games.preferans_ru.rules import DECK
 
 G = get_game("preferans_ru")
 A, B, C, D = 0, 1, 2, 3

@@ -11,7 +11,7 @@ import pytest
 from bot.cli import main
 from engine.base import get_game
 from engine.errors import EngineError
-from engine.preferans_ru.record import score, text
+from engine.games.preferans_ru.record import score, text
 from tests.e2e import open_table
 from tests.test_preferans_ru_scoring import EXAMPLE, SPEC_RECORD, TOTALS
 

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.preferans_ru.hand import AllPassHand, GameHand, MisereHand, parse_contract
-from engine.preferans_ru.options import parse_options
-from engine.preferans_ru.record import score, text
-from engine.preferans_ru.scoring import ScoringError, Sheet, apply_hand, finished, settlement
-from engine.preferans_ru.sheet import WIDTH, HandLine, sheet_text
+from engine.games.preferans_ru.hand import AllPassHand, GameHand, MisereHand, parse_contract
+from engine.games.preferans_ru.options import parse_options
+from engine.games.preferans_ru.record import score, text
+from engine.games.preferans_ru.scoring import ScoringError, Sheet, apply_hand, finished, settlement
+from engine.games.preferans_ru.sheet import WIDTH, HandLine, sheet_text
 from engine.score import ScoreError
 from engine.score import score as score_any
 

@@ -8,8 +8,8 @@ import pytest
 
 from engine.base import get_game
 from engine.errors import BadSyntax, EngineError, GameOver, IllegalAction, NotYourTurn
-from engine.preferans.rules import DECK
-from engine.preferans.state import State
+from engine.games.preferans.rules import DECK
+from engine.games.preferans.state import State
 
 G = get_game("preferans")
 A, B, C = 0, 1, 2

@@ -9,8 +9,8 @@ import pytest
 
 from engine.base import get_game
 from engine.errors import EngineError
-from engine.preferans.scoring import BETTEL, NAME_OF, defenders
-from engine.preferans.record import score
+from engine.games.preferans.scoring import BETTEL, NAME_OF, defenders
+from engine.games.preferans.record import score
 from tests.test_preferans_random import play_pulka
 
 S = get_game("preferans_score")

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from bot.cli import main as cli
-from engine.preferans.record import score, text
-from engine.preferans.scoring import value
+from engine.games.preferans.record import score, text
+from engine.games.preferans.scoring import value
 from engine.score import ScoreError
 
 SEED = {
@@ -364,7 +364,7 @@ def test_interrupted_settlement_is_in_exact_thirds():
 
 
 def test_options_defaults():
-    from engine.preferans.options import PreferansOptions
+    from engine.games.preferans.options import PreferansOptions
 
     assert PreferansOptions().max_refe == 1
     assert PreferansOptions(bula=50).max_refe == 3

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import random
 
-from bot.games import all_uis
+from bot.game_registry import all_uis
 
 all_uis()
 from bot.games.preferans.ui import group_text, hand_text, result_lines, sheet_post  # noqa: E402
 from bot.games.preferans.score import group_text as score_group_text  # noqa: E402
 from engine.base import get_game  # noqa: E402
-from engine.preferans import ai_easy as ai  # noqa: E402
-from engine.preferans.sheet import sheet_text  # noqa: E402
+from engine.games.preferans import ai_easy as ai  # noqa: E402
+from engine.games.preferans.sheet import sheet_text  # noqa: E402
 from tests.test_preferans_rules import A, B, C, run, start  # noqa: E402
 
 G = get_game("preferans")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings
-from bot.games import all_uis
+from bot.game_registry import all_uis
 from bot.rules_link import RULES_DIR, full_rules_line
 
 ROOT = Path(__file__).parent.parent

@@ -183,7 +183,7 @@ def test_real_games_give_drawable_specs_without_hidden_cards(game_name):
     public view) survives JSON, draws, and names no card still hidden in a hand."""
     import random
 
-    from bot.games import ui_for
+    from bot.game_registry import ui_for
     from engine.base import get_game
     from tests.random_play import first_deal, random_step
 

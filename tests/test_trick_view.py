@@ -11,7 +11,7 @@ import random
 import pytest
 
 from bot import trick_view
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.render.common import fit_message
 from engine.analysis_core import deals_of, tricks_by_counts, tricks_of
 from engine.base import get_game

@@ -10,8 +10,8 @@ import pytest
 
 from engine.base import get_game
 from engine.records import replay
-from engine.whist.options import WhistOptions
-from engine.whist.scoring import Sheet
+from engine.games.whist.options import WhistOptions
+from engine.games.whist.scoring import Sheet
 from tests.e2e import strings_in
 
 G = get_game("whist")

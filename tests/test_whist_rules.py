@@ -11,7 +11,7 @@ import pytest
 from engine.base import get_game
 from engine.cards import make_deck
 from engine.errors import BadSyntax, GameOver, IllegalAction, NotYourTurn
-from engine.whist.rules import deal_action
+from engine.games.whist.rules import deal_action
 
 G = get_game("whist")
 N, E, S, W = range(4)

@@ -10,9 +10,9 @@ import pytest
 from bot.cli import main as cli
 from engine.score import ScoreError
 from engine.score import score as any_score
-from engine.whist.options import WhistOptions
-from engine.whist.record import score, text
-from engine.whist.scoring import EntryError, Sheet, game_value
+from engine.games.whist.options import WhistOptions
+from engine.games.whist.record import score, text
+from engine.games.whist.scoring import EntryError, Sheet, game_value
 
 
 def e(ns_tricks: int, ns_honours: int, honours: int = 5) -> dict:

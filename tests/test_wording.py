@@ -10,15 +10,15 @@ from fractions import Fraction
 import pytest
 
 from bot import screens
-from bot.games import ui_for
+from bot.game_registry import ui_for
 from bot.render.common import COMPUTER_MARK, COMPUTER_NAMES, computer_name
 from bot.games.preferans import picture as preferans_picture
 from bot.games.preferans_ru.picture import _labels
 from engine.base import get_game
-from engine.preferans.sheet import table_rows
-from engine.preferans_ru.options import PreferansRuOptions
-from engine.preferans_ru.scoring import Sheet, settlement
-from engine.preferans_ru.sheet import sheet_text
+from engine.games.preferans.sheet import table_rows
+from engine.games.preferans_ru.options import PreferansRuOptions
+from engine.games.preferans_ru.scoring import Sheet, settlement
+from engine.games.preferans_ru.sheet import sheet_text
 from engine.rounding import rounded_shares
 from storage.models import LOBBY, PLAYING, SeatRow, TableRow
 from tests.random_play import first_deal

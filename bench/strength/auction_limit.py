@@ -41,8 +41,8 @@ import random
 import statistics
 
 from bench.strength.bridge_auction import Board, boards, contract_score, imps
-from engine.bridge.bidding.dd import DENOMS, check_deal, pbn
-from engine.bridge.bidding.hand import Hand
+from engine.games.bridge.bidding.dd import DENOMS, check_deal, pbn
+from engine.games.bridge.bidding.hand import Hand
 
 score = contract_score  # duplicate score of an undoubled contract for the declaring side
 

@@ -1,5 +1,5 @@
 """The auction match of ``bridge_auction`` on a slice of boards, per board, for the
-simulating bidder (issue 31: ``engine/bridge/bidding/simulate.py``).
+simulating bidder (issue 31: ``engine/games/bridge/bidding/simulate.py``).
 
 Writes a JSON file: per board the strong bidder's IMPs against the frozen copy and/or the
 easy computer (``--match``), and the CPU seconds of each strong decision, so slices run
@@ -21,7 +21,7 @@ from bench.common import percentile
 from bench.strength import bridge_auction as ba
 from bench.strength import common
 from bench.strength.common import DecisionTimer, as_bot, mean_ci
-from engine.bridge import ai
+from engine.games.bridge import ai
 
 
 def run(start: int, end: int, seed: int, match: str) -> dict:

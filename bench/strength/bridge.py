@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench.strength import common
 from bench.strength.common import DecisionTimer, Figure, as_bot, at_most
-from engine.bridge import ai, rules
+from engine.games.bridge import ai, rules
 from engine.ddplay.solver import solve
 
 FULL_DEALS, QUICK_DEALS = 100, 20

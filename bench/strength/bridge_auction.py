@@ -44,7 +44,7 @@ strong bidder 5.11 ± 1.85 and 4.15 ± 1.83 there. Makeable games bid and made 5
 CPU-seconds a board, ~6 CPU-minutes), cached since in ~/.cache/cardbot-bench; the two
 matches and the par diagnostic about 30 s; CPU per call p99 0.7 ms.
 
-Simulation (2026-12-03, issue 31; ``engine/bridge/bidding/simulate.py``, measured slice by
+Simulation (2026-12-03, issue 31; ``engine/games/bridge/bidding/simulate.py``, measured slice by
 slice with ``auction_sim.py``): the strong bidder checks placement's calls after partner
 has spoken against up to three alternatives, each bid out by the rules on 16 layouts fitting
 the auction and scored at DDS tricks in IMPs. Seed 1, 1000 boards, paired against the
@@ -176,12 +176,12 @@ from typing import Callable
 from bench.baseline import bridge_bidding as frozen
 from bench.strength import common
 from bench.strength.common import DecisionTimer, Figure, as_bot, mean_ci, rate_ci
-from engine.bridge import ai
-from engine.bridge import auction as A
-from engine.bridge.bidding.dd import DENOMS, calc_table, check_deal, pbn
-from engine.bridge.bidding.hand import Hand
-from engine.bridge.bidding.simulate import imps  # the WBF table the simulating bidder scores by
-from engine.bridge.rules import call_view
+from engine.games.bridge import ai
+from engine.games.bridge import auction as A
+from engine.games.bridge.bidding.dd import DENOMS, calc_table, check_deal, pbn
+from engine.games.bridge.bidding.hand import Hand
+from engine.games.bridge.bidding.simulate import imps  # the WBF table the simulating bidder scores by
+from engine.games.bridge.rules import call_view
 
 GAME = "bridge"
 RANKS = "23456789TJQKA"

@@ -17,9 +17,9 @@ from typing import Callable
 from bench.baseline import durak_ai as baseline
 from bench.strength.common import DecisionTimer, Figure, as_bot, rate_ci
 from engine.cards import RANK_VALUE as RV
-from engine.durak import ai
-from engine.durak import rules as R
-from engine.durak.options import parse_options
+from engine.games.durak import ai
+from engine.games.durak import rules as R
+from engine.games.durak.options import parse_options
 
 GAME = "durak"
 Player = Callable[[dict, list, random.Random], str]

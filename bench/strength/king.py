@@ -21,9 +21,9 @@ import random
 
 from bench.baseline import king_ai
 from bench.strength.common import DecisionTimer, Figure, as_bot, at_least
-from engine.king import GAME as G
-from engine.king import ai
-from engine.king.options import KingOptions
+from engine.games.king import GAME as G
+from engine.games.king import ai
+from engine.games.king.options import KingOptions
 
 GAME = "king"
 

@@ -62,9 +62,9 @@ from fractions import Fraction
 from bench.baseline import preferans_ai as baseline
 from bench.strength.common import DecisionTimer, Figure, as_bot, at_least, mean_ci
 from engine.base import get_game
-from engine.preferans import ai
-from engine.preferans.rules import DECK
-from engine.preferans.scoring import settlement
+from engine.games.preferans import ai
+from engine.games.preferans.rules import DECK
+from engine.games.preferans.scoring import settlement
 
 GAME = "preferans"
 OPTIONS = {"bula": 30, "max_kontra_level": 2}  # the kontra chain stops at rekontra

@@ -21,7 +21,7 @@ decision p99 0.333 s, mean 0.034 s.
 
 The whist, contract and discard estimates share a node budget among their layouts, and at
 35000 nodes about half of them stopped after 2-9 of their 10 layouts. Since they search
-90000 nodes for up to 20 layouts (engine/preferans_ru/ai.py): seed 1 +6.33 ± 1.33 (CPU per
+90000 nodes for up to 20 layouts (engine/games/preferans_ru/ai.py): seed 1 +6.33 ± 1.33 (CPU per
 decision p99 0.77 s, mean 0.059 s; 564 s); over seeds 1-3, 900 deals, +6.60 ± 0.88 against
 +6.31 ± 0.85 before (paired +0.29 ± 0.60: seed 1 +0.86 ± 0.99, seed 2 -0.38 ± 1.20, seed 3
 +0.38 ± 0.88). The gain shows in the decisions more than in the whists: on 80 deals of
@@ -44,9 +44,9 @@ from typing import Any
 
 from bench.strength.common import DecisionTimer, Figure, as_bot, at_least
 from engine.base import get_game
-from engine.preferans_ru import ai
-from engine.preferans_ru.rules import DECK
-from engine.preferans_ru.scoring import settlement
+from engine.games.preferans_ru import ai
+from engine.games.preferans_ru.rules import DECK
+from engine.games.preferans_ru.scoring import settlement
 
 GAME = "preferans_ru"
 OPTIONS = {"system": "sochi", "pool": 20}

@@ -1,7 +1,7 @@
 """Whist card play of the strong computer, measured double dummy (goals of issue 31).
 
 Four strong computers play deals with the default options (the ``seed`` preset: trump by
-turn-up) once with ``must_trump`` on and once with it off (engine/whist/options.py), each
+turn-up) once with ``must_trump`` on and once with it off (engine/games/whist/options.py), each
 decision under the bot's deadline (``common.as_bot``). Every card is charged the drop in
 its side's double-dummy tricks (DDS on the true deal); summed per deal per pair: goal
 <= 1.0 tricks per pair per deal with the 95 % upper bound below 1.1, on at least 300
@@ -24,7 +24,7 @@ strong pair − easy pair +1.09 ± 0.14 tricks a deal (goal met); wall p99 0.71 
 reach with what a player may know, and what was met instead: docs/whist.md.
 
 History (before issue 31: 0.8 was the goal, no deadline, deals 0-99). Last full run (seed 1, 100 deals): 1.13 ± 0.16 tricks lost per pair per deal (1.23 ±
-0.16 before the play inferences of engine/whist/ai_infer.py, the weighted deals of
+0.16 before the play inferences of engine/games/whist/ai_infer.py, the weighted deals of
 ai_sample.py and the larger budget; 1.17 ± 0.15 without the weights); CPU per decision
 p99 0.67 s, mean 0.072 s. Most of the loss is on leads: in whist every other hand is
 hidden, and a lead stays a guess.
@@ -135,8 +135,8 @@ from bench.strength import common
 from bench.strength.common import DecisionTimer, Figure, as_bot, mean_ci, rate_ci
 from engine.ddplay.solver import solve
 from engine.tricks import playable, winning_index
-from engine.whist import ai, rules
-from engine.whist.state import State
+from engine.games.whist import ai, rules
+from engine.games.whist.state import State
 
 FULL_DEALS, QUICK_DEALS = 300, 6  # full: ~50 CPU-minutes per must_trump setting, free cores
 FIRST_DEAL = 10_000  # fresh deals: the numbers below were played while the player was tuned

@@ -3,7 +3,7 @@
 An upper bound for the whist computer's card play: the same player told more than the
 rules allow (a measurement only; nothing in engine/ changes).
 
-``partner`` mode: the strong computer's sampler (engine/whist/ai_strong.choose_play) is
+``partner`` mode: the strong computer's sampler (engine/games/whist/ai_strong.choose_play) is
 given partner's true remaining hand as known, and deals only the two opponents' unseen
 cards; budget, inferences, weights and tie-breaks are unchanged. ``baseline`` is
 ai_strong.computer_action itself. Both play the deals of bench/strength/whist.py (the
@@ -47,7 +47,7 @@ from endplay._dds import DDSError
 from bench.strength.common import mean_ci
 from engine.ddplay.solver import solve
 from engine.jsondata import JsonDict
-from engine.whist import ai_easy, ai_sample, ai_strong, rules
+from engine.games.whist import ai_easy, ai_sample, ai_strong, rules
 
 MODES = ("baseline", "partner")
 # partial knowledge of partner's hand, to size what a signalling convention could carry

@@ -1,11 +1,3 @@
-"""Per-game Telegram presentation: one module per game, each registering a ``GameUI``, the
-game's manifest (``bot.games.base``). The shared modules reach a game only through the
-registry (``bot.games.registry``); everything a game shows, offers or exports lives in
-its module here."""
-
-from __future__ import annotations
-
-from bot.games.base import GameUI
-from bot.games.registry import all_uis, playable, register_ui, ui_for
-
-__all__ = ["GameUI", "all_uis", "playable", "register_ui", "ui_for"]
+"""The games' Telegram presentation, one package per game and nothing else: each registers
+its ``GameUI`` (the game's manifest, ``bot.game_ui``) with ``bot.game_registry``, which finds
+them by walking this package. The shared modules reach a game only through that registry."""

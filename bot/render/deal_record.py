@@ -1,6 +1,6 @@
 """Pieces of the "🔍 The deal" message shared by the games' renderers
 (``bot/games/<game>/deal_record.py``): hands, tricks and costly cards written from a deal
-analysis (``engine/<game>/analysis.py``). Pure functions of the analysis, the names and
+analysis (``engine/games/<game>/analysis.py``). Pure functions of the analysis, the names and
 the language: they show what the analysis holds and nothing else."""
 
 from __future__ import annotations

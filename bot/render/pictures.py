@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.games import ui_for
+from bot.game_registry import ui_for
 
 FONTS = Path(__file__).parent / "fonts"
 PAPER = (252, 250, 240)  # the sheet's paper

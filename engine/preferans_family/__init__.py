@@ -1,5 +1,5 @@
-"""The preferans family: what Balkan preferans (``engine.preferans``) and Russian preferans
-(``engine.preferans_ru``) play the same way, by docs/rules/preferans.md and
+"""The preferans family: what Balkan preferans (``engine.games.preferans``) and Russian preferans
+(``engine.games.preferans_ru``) play the same way, by docs/rules/preferans.md and
 docs/rules/preferans_ru.md.
 
 - ``deal``: the 32-card deck, the ``deal`` action, ten cards to each of three players and a

@@ -3,7 +3,7 @@
 It answers "with best play by everybody, how many of the remaining tricks does the
 declarer take?" for one layout of the cards. The computer players of both preferans games
 run it on many sampled layouts of the cards they cannot see (the Russian one through
-``engine.preferans_ru.ai_dd``). It knows cards and tricks only, no game's rules.
+``engine.games.preferans_ru.ai_dd``). It knows cards and tricks only, no game's rules.
 
 Method: the declarer's side against the defenders' side (the defenders are treated as
 partners, which is how they score in practice); a boolean search "can the declarer's

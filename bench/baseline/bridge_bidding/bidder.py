@@ -6,7 +6,7 @@ auction) only:
 2. the system table (``system.py``): the first entry for the situation that is legal and
    that the hand fits;
 3. otherwise natural placement by points (``placement.py``) against what partner has shown,
-   read from the same table by ``engine/bridge/inference.py``.
+   read from the same table by ``engine/games/bridge/inference.py``.
 Deterministic: no randomness is used.
 """
 

@@ -1,7 +1,7 @@
 """The "🔍 The deal" message of a finished bridge deal: the compass diagram of the hands
 as dealt, the auction, the contract and result, the play trick by trick, the
 double-dummy table, the par, and the costly cards. A pure function of one deal's
-analysis (``engine.bridge.analysis``), the players' names (seats N, E, S, W) and the
+analysis (``engine.games.bridge.analysis``), the players' names (seats N, E, S, W) and the
 language."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render.pictures import FAINT, INK, LINE, PAPER, _text_at, drawable, font, shortened
-from engine.bridge.sheet import per_deal
+from engine.games.bridge.sheet import per_deal
 
 
 def bridge_picture(spec: dict[str, Any]) -> Image.Image:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from functools import partial
 
-from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.game_registry import register_ui
+from bot.game_ui import GameUI, Rows
 from bot.games.bridge import ui
 from bot.games.bridge.sheet_posts import deal_post, final_post, over_title, sheet_picture, sheet_pre
 from bot.games.bridge.texts import SEATS, bid_text, sheet_summary, side_name, strain_text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.games.bridge.texts import SEATS, contract_text, name_of, side_name
 from bot.i18n import t
 from bot.render.common import esc
-from engine.bridge.sheet import result_lines, sheet_table
+from engine.games.bridge.sheet import result_lines, sheet_table
 
 
 def deal_post(event: dict, names: list[str] | None, lang: str) -> str:

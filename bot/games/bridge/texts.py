@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import COMPUTER_MARK, esc
-from engine.bridge.auction import bid_parts
+from engine.games.bridge.auction import bid_parts
 from engine.ai_levels import DEFAULT_LEVEL
-from engine.bridge.explain import MAX_HCP, SYSTEM_LEVELS, Shown, explain, preview, worth_listing
+from engine.games.bridge.explain import MAX_HCP, SYSTEM_LEVELS, Shown, explain, preview, worth_listing
 from engine.cards import SUIT_SYMBOL, label
 
 SEATS = ("N", "E", "S", "W")

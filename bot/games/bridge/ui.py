@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 import time
 
-from bot.games import register_ui
+from bot.game_registry import register_ui
 from bot.games.bridge import deal_record
-from bot.games.base import GameUI, Rows, partnership_result_line
+from bot.game_ui import GameUI, Rows, partnership_result_line
 from bot.games.bridge.picture import bridge_picture
 from bot.games.bridge.sheet_posts import deal_post, final_post, over_title, sheet_picture
 from bot.games.bridge.texts import (
@@ -32,9 +32,9 @@ from bot.games.bridge.texts import (
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
-from engine.bridge.options import parse_options
-from engine.bridge.pbn import export_all
-from engine.bridge.words import WORDS
+from engine.games.bridge.options import parse_options
+from engine.games.bridge.pbn import export_all
+from engine.games.bridge.words import WORDS
 from engine.cards import label
 
 

@@ -1,5 +1,5 @@
 """durak: the table's Telegram UI (`ui`). Importing the package registers it with
-`bot.games.registry`."""
+`bot.game_registry`."""
 
 from . import ui
 

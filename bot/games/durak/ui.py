@@ -1,16 +1,16 @@
 """Durak in Telegram: the group table message, the DM hand message, action buttons,
-lobby options and the series sheet. Input is always an engine view (``engine.durak``)."""
+lobby options and the series sheet. Input is always an engine view (``engine.games.durak``)."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.game_registry import register_ui
+from bot.game_ui import GameUI, Rows
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, pre_table, seat_name, suit_text
 from engine.cards import label
-from engine.durak.tally import tally as series_tally
+from engine.games.durak.tally import tally as series_tally
 
 
 def variant_text(options: dict, lang: str) -> str:

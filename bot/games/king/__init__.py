@@ -1,5 +1,5 @@
 """king: the table's Telegram UI (`ui`) and its sheet picture (`picture`). Importing the package registers it with
-`bot.games.registry`."""
+`bot.game_registry`."""
 
 from . import ui
 

@@ -1,7 +1,7 @@
 """The "🔍 The deal" message of a finished King deal: the contract, the hands as dealt,
 and the play trick by trick (the seventh and eighth deals: the cards laid in order).
 King has no double-dummy figures (every player for himself), and the message says so.
-A pure function of one deal's analysis (``engine.king.analysis``), the names (by seat)
+A pure function of one deal's analysis (``engine.games.king.analysis``), the names (by seat)
 and the language."""
 
 from __future__ import annotations

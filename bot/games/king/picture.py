@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render.pictures import FAINT, INK, LINE, PAPER, _text_at, drawable, fitted, font, shortened
-from engine.king.scoring import CONTRACTS
+from engine.games.king.scoring import CONTRACTS
 
 
 def king_picture(spec: dict[str, Any]) -> Image.Image:

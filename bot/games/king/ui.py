@@ -1,21 +1,21 @@
 """King in Telegram: the group table message (the deal, its task, the trick on the table,
 tricks and scoring cards taken, the layout of the domino deal), the DM hand with buttons
 for the legal cards (and the trump choice of deals 9–12), lobby options and the score
-sheet posted after every deal. Input is always an engine view (``engine.king``)."""
+sheet posted after every deal. Input is always an engine view (``engine.games.king``)."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
+from bot.game_registry import register_ui
 from bot.games.king import deal_record
-from bot.games.base import GameUI, Rows
+from bot.game_ui import GameUI, Rows
 from bot.games.king.picture import king_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, seat_name, signed, suit_text
 from engine.cards import RANK_LABEL, SUIT_SYMBOL, SUITS, label
-from engine.king.options import DEAL7_THRESHOLDS, DEAL7_VALUES, KingOptions
-from engine.king.scoring import CONTRACTS
+from engine.games.king.options import DEAL7_THRESHOLDS, DEAL7_VALUES, KingOptions
+from engine.games.king.scoring import CONTRACTS
 from engine.text import phone_grid
 
 SEAT_CHOICES = ("random", "N", "E", "S", "W")

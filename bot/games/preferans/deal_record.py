@@ -1,6 +1,6 @@
 """The "🔍 The deal" message of a finished Balkan preferans hand: the hands and the talon,
 the bidding, the contract and the defence, the tricks, and the double-dummy figures. A
-pure function of one hand's analysis (``engine.preferans.analysis``), the names (seats
+pure function of one hand's analysis (``engine.games.preferans.analysis``), the names (seats
 A, B, C) and the language."""
 
 from __future__ import annotations

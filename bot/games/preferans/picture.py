@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render.pictures import FAINT, INK, LINE, PAPER, _text_at, drawable, fitted, font, shortened
-from engine.preferans.scoring import parse_fnum, shown
+from engine.games.preferans.scoring import parse_fnum, shown
 from engine.rounding import rounded_shares
 
 

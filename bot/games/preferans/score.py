@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.game_registry import register_ui
+from bot.game_ui import GameUI, Rows
 from bot.games.preferans import ui
 from bot.games.preferans.ui import (
     contract_label,
@@ -22,7 +22,7 @@ from bot.games.preferans.ui import (
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
-from engine.preferans.scoring import defenders
+from engine.games.preferans.scoring import defenders
 
 LETTERS = "ABC"
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
@@ -86,7 +86,7 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
         )
     )
     if view.get("last_row"):
-        from engine.preferans.sheet import row_summary
+        from engine.games.preferans.sheet import row_summary
 
         lines.append(
             t(

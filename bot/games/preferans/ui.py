@@ -1,23 +1,23 @@
 """Balkan preferans in Telegram: the group table message (auction, contract, defence,
 kontra level, trick counts), the DM hand with buttons for the legal actions only, the
 lobby options, and the pulka sheet posted after every hand. Input is always an
-engine view (``engine.preferans``); the sheet text comes from ``engine.preferans.sheet``
+engine view (``engine.games.preferans``); the sheet text comes from ``engine.games.preferans.sheet``
 so ``cardbot score --text`` prints exactly what the bot posts."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
+from bot.game_registry import register_ui
 from bot.games.preferans import deal_record
-from bot.games.base import GameUI, Rows, settlement_result_line
+from bot.game_ui import GameUI, Rows, settlement_result_line
 from bot.games.preferans.picture import preferans_picture
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
-from engine.preferans.options import default_max_refe
-from engine.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
-from engine.preferans.sheet import words as sheet_words
+from engine.games.preferans.options import default_max_refe
+from engine.games.preferans.sheet import exact_line, legend_lines, row_summary, sheet_parts
+from engine.games.preferans.sheet import words as sheet_words
 
 NAMES = {"S": 2, "D": 3, "H": 4, "C": 5, "BETTEL": 6, "SANS": 7}
 

@@ -1,6 +1,6 @@
 """The "🔍 The deal" message of a finished Russian preferans deal: the hands and the
 talon, the bidding, the contract and the whists, the tricks, and the double-dummy
-figures. A pure function of one deal's analysis (``engine.preferans_ru.analysis``), the
+figures. A pure function of one deal's analysis (``engine.games.preferans_ru.analysis``), the
 names (seats A, B, C, D in seat order) and the language."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render.pictures import FAINT, INK, LINE, PAPER, Font, _text_at, drawable, font, shortened
-from engine.preferans_ru.sheet import WORDS, shown
+from engine.games.preferans_ru.sheet import WORDS, shown
 from engine.rounding import rounded_shares
 
 SIZE, MARGIN, TOP_ROOM = 840, 64, 60

@@ -5,7 +5,7 @@ The seated people (3, or 4 with the dealer sitting out) are the players, clockwi
 order they joined. Anybody seated presses the entry buttons under the group message:
 the declarer (or распасы), the contract, the whist decisions, the tricks, then "write".
 "Undo" strikes out the last hand. After every hand the sheet is posted exactly as
-``cardbot score --text`` prints it (engine/preferans_ru/sheet.py)."""
+``cardbot score --text`` prints it (engine/games/preferans_ru/sheet.py)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from bot.games import register_ui
-from bot.games.base import GameUI, Rows, settlement_result_line
+from bot.game_registry import register_ui
+from bot.game_ui import GameUI, Rows, settlement_result_line
 from bot.i18n import t
 from bot.render.common import chunk, esc
-from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
-from engine.preferans_ru.record import play
-from engine.preferans_ru.scoring import finished, fnum, settlement
-from engine.preferans_ru.sheet import SUIT, WORDS, sheet_text, shown
+from engine.games.preferans_ru.options import SYSTEMS, PreferansRuOptions
+from engine.games.preferans_ru.record import play
+from engine.games.preferans_ru.scoring import finished, fnum, settlement
+from engine.games.preferans_ru.sheet import SUIT, WORDS, sheet_text, shown
 
 LETTERS = "ABCD"
 POOLS = (10, 20, 30, 40, 50)

@@ -2,7 +2,7 @@
 (auction, contract, whist decisions, the open hands when whisting в светлую, the trick),
 the DM hand with buttons for the legal calls and cards only, the lobby options, and the
 пулька posted after every deal (the same text as ``cardbot score --text``). Input is
-always an engine view (``engine.preferans_ru``), so a hidden card cannot reach a chat
+always an engine view (``engine.games.preferans_ru``), so a hidden card cannot reach a chat
 unless the engine's ``view`` leaks it."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from bot.games import register_ui
+from bot.game_registry import register_ui
 from bot.games.preferans_ru import deal_record
-from bot.games.base import GameUI, Rows
+from bot.game_ui import GameUI, Rows
 from bot.games.preferans_ru import score
 from bot.games.preferans_ru.picture import preferans_ru_picture
 from bot.games.preferans_ru.score import contract_label, sheet_block
@@ -21,8 +21,8 @@ from bot.games.preferans_ru.score import option_rows as sheet_option_rows
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc
 from engine.cards import label
-from engine.preferans_ru.options import SYSTEMS, PreferansRuOptions
-from engine.preferans_ru.scoring import parse_fnum
+from engine.games.preferans_ru.options import SYSTEMS, PreferansRuOptions
+from engine.games.preferans_ru.scoring import parse_fnum
 
 # /sochi, /leningrad, /rostov open a table with the system's preset (§6.6)
 PRESETS: dict[str, dict[str, Any]] = {system: {"system": system} for system in SYSTEMS}

@@ -1,5 +1,5 @@
 """whist: the table's Telegram UI (`ui`), its score-only sheet (`score`). Importing the
-package registers both with `bot.games.registry`."""
+package registers both with `bot.game_registry`."""
 
 from . import score, ui
 

@@ -1,7 +1,7 @@
 """The "🔍 The deal" message of a finished whist deal: the compass diagram of the hands,
 the trump, the play trick by trick, the tricks each side took, the double-dummy table
 and each side's tricks at the opening lead, and the costly cards. A pure function of one
-deal's analysis (``engine.whist.analysis``), the names (seats N, E, S, W) and the language."""
+deal's analysis (``engine.games.whist.analysis``), the names (seats N, E, S, W) and the language."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
-from bot.games.base import GameUI, Rows
+from bot.game_registry import register_ui
+from bot.game_ui import GameUI, Rows
 from bot.games.whist import ui
 from bot.games.whist.ui import (
     PRESETS,
@@ -22,7 +22,7 @@ from bot.games.whist.ui import (
 )
 from bot.i18n import t
 from bot.render.common import chunk, esc
-from engine.whist.options import WhistOptions
+from engine.games.whist.options import WhistOptions
 
 
 def _pending_text(view: dict, lang: str) -> list[str]:

@@ -1,21 +1,21 @@
 """Whist in Telegram: the group table message (trump, the trick on the table, tricks per
 side, the score), the DM hand with buttons for the legal cards (and the trump choice),
 the sheet after every deal and the rubber totals at the end. Input is always an engine
-view (``engine.whist``); the sheet itself is ``engine.whist.sheet`` (as ``cardbot score``)."""
+view (``engine.games.whist``); the sheet itself is ``engine.games.whist.sheet`` (as ``cardbot score``)."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.games import register_ui
+from bot.game_registry import register_ui
 from bot.games.whist import deal_record
-from bot.games.base import GameUI, Rows, partnership_result_line
+from bot.game_ui import GameUI, Rows, partnership_result_line
 from bot.i18n import t
 from bot.render.common import cards_text, chunk, esc, pre_table, suit_text
 from engine.cards import label
-from engine.whist.options import WhistOptions
-from engine.whist.scoring import SIDES, Sheet
-from engine.whist.sheet import sheet_text
+from engine.games.whist.options import WhistOptions
+from engine.games.whist.scoring import SIDES, Sheet
+from engine.games.whist.sheet import sheet_text
 
 SEATS = ("N", "E", "S", "W")
 PRESETS = ("seed", "classical_long", "classical_short")

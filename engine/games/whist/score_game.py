@@ -1,6 +1,6 @@
 """``whist_score``: the score sheet of a whist match played with real cards.
 
-A pure data-entry wizard over the same :class:`~engine.whist.scoring.Sheet` as the
+A pure data-entry wizard over the same :class:`~engine.games.whist.scoring.Sheet` as the
 played game. Seats are the people keeping the sheet (1–4); any of them may enter.
 
 Actions::

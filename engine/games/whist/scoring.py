@@ -1,5 +1,5 @@
 """Whist scoring (rules §5–§6), shared by the played game, the score-only sheet and
-``cardbot score`` (engine/whist/record.py).
+``cardbot score`` (engine/games/whist/record.py).
 
 A deal enters the sheet as an *entry*, the same dict as a deal of a score record::
 

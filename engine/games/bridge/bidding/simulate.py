@@ -35,7 +35,7 @@ import statistics
 import zlib
 from typing import TYPE_CHECKING
 
-from engine.bridge import auction as A
+from engine.games.bridge import auction as A
 from engine.deadline import Deadline, Pace
 
 from .hand import SUITS, Hand
@@ -43,7 +43,7 @@ from .placement import GAME, choose_strain, partner_estimate, their_suits
 from .system import cheapest
 
 if TYPE_CHECKING:
-    from engine.bridge.inference import HandRange
+    from engine.games.bridge.inference import HandRange
 
 LAYOUTS = 16  # layouts dealt per decision
 MIN_LAYOUTS = 8  # fewer done by the deadline: keep the rule call
@@ -196,7 +196,7 @@ def evaluate(
 ) -> dict[str, list[int]]:
     """Per candidate (the rule call ``cands[0]`` included, all 0), its IMPs against the
     rule call on each layout done."""
-    from engine.bridge.inference import HandRange
+    from engine.games.bridge.inference import HandRange
 
     rng = random.Random(seed_of(hand, calls, dealer, seat))
     side = seat % 2

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # inference imports this module (placement reads inferences too)
-    from engine.bridge.inference import HandRange
+    from engine.games.bridge.inference import HandRange
 
 from .hand import SUITS, Hand
 from .slam import asks_for_aces
@@ -82,7 +82,7 @@ def strain_nt(call: str) -> bool:
 
 def natural_range(call: str, before: list[str], dealer: int, shown: dict[int, HandRange]) -> HandRange:
     """What a call the table does not know shows, given what each seat had shown."""
-    from engine.bridge.inference import HandRange, range_of
+    from engine.games.bridge.inference import HandRange, range_of
 
     base = range_of([natural(call)])
     if call in ("P", "X", "XX") or not call[0].isdigit():

@@ -1,5 +1,5 @@
 """``cardbot score`` for whist (docs/rules/records.md §4): a paper game's deals in, the
-sheet out. The same :class:`~engine.whist.scoring.Sheet` scores played deals.
+sheet out. The same :class:`~engine.games.whist.scoring.Sheet` scores played deals.
 
 Input::
 

@@ -3,7 +3,7 @@
 ``TABLE[situation]`` is an ordered list of ``Meaning``s: the calls the system knows in that
 situation, each with what it promises (HCP range, suit lengths, balanced or not) and whether
 it is forcing. The bidder walks the list and makes the first call its hand fits; the
-inference (``engine/bridge/inference.py``) reads the same entries backwards to describe a
+inference (``engine/games/bridge/inference.py``) reads the same entries backwards to describe a
 seat from its calls. A call with no entry in its situation is natural (see ``natural``).
 
 A *situation* is the auction from the first bid as the caller sees it: its own side's

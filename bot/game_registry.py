@@ -1,6 +1,6 @@
 """The registry of games on the bot side: each game module registers its ``GameUI`` (the
-game's manifest, ``bot.games.base``) once, and every list of games in the bot and the
-benches is read from here. Game modules are found by walking this package, so the shared
+game's manifest, ``bot.game_ui``) once, and every list of games in the bot and the
+benches is read from here. Game modules are found by walking ``bot.games``, so the shared
 modules never import one by name."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from bot.games.base import GameUI
+from bot.game_ui import GameUI
 
 _UIS: dict[str, GameUI] = {}
-SHARED = ("base", "registry")  # the package's modules that are no game's
 
 
 def register_ui(ui: GameUI) -> GameUI:
@@ -40,5 +39,4 @@ def _load_all() -> None:
     import bot.games as package
 
     for module in pkgutil.iter_modules(package.__path__):
-        if module.name not in SHARED:
-            importlib.import_module(f"{package.__name__}.{module.name}")
+        importlib.import_module(f"{package.__name__}.{module.name}")

@@ -4,7 +4,7 @@
 ones included): the 15 tags of the mandatory tag set in their export order, then the
 Auction and Play sections. A deal ended by a claim or a concession has its Play section
 closed by ``*``; a trick left incomplete by a concession shows ``-`` for the missing cards.
-Given a deal's double-dummy summary (``engine.bridge.analysis.dd_summary``: computed
+Given a deal's double-dummy summary (``engine.games.bridge.analysis.dd_summary``: computed
 elsewhere, off the event loop), the section also carries the ``OptimumScore``,
 ``ParContract`` and ``OptimumResultTable`` tags.
 """
@@ -139,7 +139,7 @@ def export(
     dd: Mapping[int, JsonDict] | None = None,
     dates: list[str] | None = None,
 ) -> str:
-    """Valid PBN for every finished deal of ``state`` (an ``engine.bridge.State``);
+    """Valid PBN for every finished deal of ``state`` (an ``engine.games.bridge.State``);
     ``names`` are the players of seats N, E, S, W. A dumped state (a dict) works too.
     ``dd``: board number -> double-dummy summary, for the boards that have one;
     ``dates``: the day each board was dealt, in order (the engine has no clock)."""

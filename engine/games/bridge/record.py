@@ -2,7 +2,7 @@
 
 ``score(record)`` returns the JSON result, ``text(record, lang)`` the sheets as the bot
 posts them (HTML-free). Both raise ``engine.score.ScoreError(entry, message)`` for a
-malformed or impossible record. The scoring itself is ``engine.bridge.scoring`` — the
+malformed or impossible record. The scoring itself is ``engine.games.bridge.scoring`` — the
 same code the played engine and the score-only table use.
 """
 

@@ -6,7 +6,7 @@ auction) only:
 2. the system table (``system.py``): the first entry for the situation that is legal and
    that the hand fits;
 3. otherwise natural placement by points (``placement.py``) against what partner has shown,
-   read from the same table by ``engine/bridge/inference.py``.
+   read from the same table by ``engine/games/bridge/inference.py``.
 4. with a ``deadline`` (the strong computer), placement's call after partner has spoken is
    checked against a few alternatives by simulation over layouts that fit the auction
    (``simulate.py``); without one, rules only.
@@ -15,7 +15,7 @@ Deterministic: the simulation's layouts are seeded by the view.
 
 from __future__ import annotations
 
-from engine.bridge.inference import HandRange, auction_inferences, last_meaning, normalize
+from engine.games.bridge.inference import HandRange, auction_inferences, last_meaning, normalize
 from engine.deadline import Deadline
 from engine.jsondata import JsonDict
 
