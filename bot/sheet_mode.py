@@ -22,6 +22,18 @@ from storage.repository import Repository
 SHEET_MODES = ("text", "picture", "both")
 DEFAULT_MODE = "text"
 _PRE = re.compile(r"\n?<pre>.*?</pre>", re.S)
+_TAG = re.compile(r"<[^>]*>")
+_TITLE_LIMIT = 120  # characters of the post's first line in a picture's caption
+
+
+def post_title(text: str) -> str:
+    """The first line of a post, tags dropped (its entities stay escaped): what a picture's
+    caption names, so each deal's picture says which deal it is."""
+    first = _TAG.sub("", text.strip().split("\n", 1)[0]).strip()
+    if len(first) > _TITLE_LIMIT:
+        first = first[:_TITLE_LIMIT].rsplit(" ", 1)[0]
+        first = re.sub(r"&[#\w]*$", "", first) + "…"  # never half an entity
+    return first
 
 
 def without_tables(text: str) -> str:
@@ -44,7 +56,8 @@ def sheet_payloads(
     if mode == "both" or game_over:
         # just before the last post: the deal's text (at the end the settlement and the
         # Rematch buttons) stays the newest message in the group
-        out.insert(len(out) - 1, {"text": t(lang, "sheets.caption"), "picture": picture})
+        caption = t(lang, "sheets.caption", title=post_title(texts[-1]))
+        out.insert(len(out) - 1, {"text": caption, "picture": picture})
     return out
 
 

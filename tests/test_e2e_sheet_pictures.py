@@ -91,10 +91,11 @@ async def test_default_mode_posts_text_and_a_picture_at_the_end(bot, fake_telegr
     row = await bot.table(GROUP)
     assert row.status == "between"
     (picture,) = photos(fake)
-    assert is_png_sheet(picture.photo) and picture.text == "📊 Запись картинкой"
     assert bot.http.served["sendPhoto"] == 1  # the upload went over HTTP, as to Telegram
     # the picture just before the closing sheet, which stays last with the Rematch buttons
     last = fake.last_message(GROUP)
+    # its caption names the post it belongs to, so two deals' pictures never read the same
+    assert is_png_sheet(picture.photo) and picture.text == "📊 Запись картинкой — " + last.text.split("\n")[0].strip()
     assert fake.messages(GROUP)[-2] is picture and not fake.buttons(picture)
     assert "Пуля закрыта" in last.text and any(t == "🔁 Ещё партию" for t, _ in fake.buttons(last))
 

@@ -236,3 +236,16 @@ def test_the_russian_sheet_spec_writes_running_totals_from_the_record():
     for seats in (2, 5):
         with pytest.raises(ValueError):
             pictures.draw({**PULKA_RU_3, "seats": [PULKA_RU_3["seats"][0]] * seats})
+
+
+def test_a_pictures_caption_names_its_post():
+    """Every deal's picture said "📊 The sheet as a picture": two deals' pictures read the
+    same (the soak's "twin" posts). The caption now carries the post's first line."""
+    from bot.sheet_mode import post_title, sheet_payloads
+
+    posts = ["<b>Hand 3</b> — Anna &amp; Bob\n<pre>sheet</pre>"]
+    (caption, text) = sheet_payloads(posts, {"kind": "x"}, "both", False, "en")
+    assert caption["text"] == "📊 The sheet as a picture — Hand 3 — Anna &amp; Bob" and text == {"text": posts[0]}
+    long = "<b>" + "word &amp; " * 30 + "</b>"
+    title = post_title(long)
+    assert title.endswith("…") and len(title) <= 121 and "&amp" not in title[-6:] and "<" not in title
