@@ -210,10 +210,7 @@ def dm_rows(
     was_waiting = set(game.to_act(before)) if before is not None else set()
     now_waiting = set(game.to_act(after))
     everyone = (
-        before is None
-        or None in (seat for seat, _ in actions)
-        or game.is_over(after)
-        or ui.refreshes_group(events, 0, False)
+        before is None or None in (seat for seat, _ in actions) or game.is_over(after) or ui.redraws_every_hand(events)
     )
     rows: list[OutboxItem] = []
     # nobody to act and not over: the system deals the next deal at once, and that

@@ -169,6 +169,16 @@ class GameUI:
         helpers of ``bot.render.pictures``. KeyError: the game has no picture."""
         raise KeyError(self.name)
 
+    # Engine events after which every player's hand message is redrawn (besides the hands
+    # of whoever acted or acts now, which always are). A hand whose reader waits is not
+    # redrawn for every decision of the others, so what it shows must not go stale between
+    # these events (a game that redraws its group more often keeps its hands to this set).
+    hand_milestones = group_milestones
+
+    def redraws_every_hand(self, events: list[dict]) -> bool:
+        """Whether an action with these events redraws every player's hand message."""
+        return self.group_controls or any(event.get("type") in self.hand_milestones for event in events)
+
     def refreshes_group(self, events: list[dict], posts: int, game_over: bool) -> bool:
         """Whether an action with these events redraws the group's table message. A deal
         that ends with a score sheet post and goes on to the next deal leaves the redraw

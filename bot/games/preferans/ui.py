@@ -99,7 +99,9 @@ def _signed(v) -> str:
 
 
 # ------------------------------------------------------------------------------ status lines
-def status_lines(view: dict, names: list[str], lang: str, seat: int | None = None) -> list[str]:
+def status_lines(view: dict, names: list[str], lang: str, seat: int | None = None, live: bool = True) -> list[str]:
+    """What everybody at the table sees now; ``live=False`` leaves out what changes with
+    every decision before the play (the calls), for a hand whose reader waits."""
     lines: list[str] = []
     if view["dealer"] is None:
         return lines
@@ -116,11 +118,11 @@ def status_lines(view: dict, names: list[str], lang: str, seat: int | None = Non
     if phase in ("deal", "over"):
         return lines
     calls = view["calls"]
-    if calls:
+    if calls and live:
         shown = calls[-9:]
         text = " · ".join(f"{esc(names[s])}: {call_text(c, lang)}" for s, c in shown)
         lines.append(t(lang, "preferans.auction", calls=("… " if len(calls) > 9 else "") + text))
-    if phase == "naming":
+    if phase == "naming" and live:
         callers = ", ".join(esc(names[c]) for c in view["callers"] if c not in view["conceded"])
         lines.append(t(lang, "preferans.naming_line", callers=callers))
     d = view["declarer"]
@@ -217,7 +219,10 @@ def group_text(view: dict, names: list[str], lang: str, header: str) -> str:
 
 def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[str]) -> str:
     lines = [f"<b>{esc(header)}</b>"]
-    lines += status_lines(view, names, lang, seat=view["seat"])
+    # before the play a waiting reader's hand is not redrawn for each decision of the
+    # others (hand_milestones): it leaves the calls and who acts to the group's table
+    waits_before_play = not legal and view["phase"] not in ("deal", "play", "over")
+    lines += status_lines(view, names, lang, seat=view["seat"], live=not waits_before_play)
     if view.get("talon") and view["phase"] not in ("deal", "over"):
         lines.append(t(lang, "preferans.talon_line", cards=cards_text(view["talon"])))
     if view.get("my_discards"):
@@ -246,6 +251,8 @@ def hand_text(view: dict, names: list[str], lang: str, header: str, legal: list[
         )
         if key == "kontra_round":
             lines += kontra_hints(view, names, lang)
+    elif waits_before_play:
+        lines.append("⏳ " + t(lang, "preferans.wait_in_group"))
     else:
         wait = waiting_line(view, names, lang)
         if wait:
@@ -440,10 +447,12 @@ class PreferansUI(GameUI, module=sys.modules[__name__]):
         "balkan": ("preferans", {}),
     }
     choice_words = "prefru"
-    # every decision before the play redraws the group: its "▶️ …" line names who acts now
+    # every decision before the play redraws the group: its "▶️ …" line names who acts now;
+    # the hands keep the milestones of every game (a waiting reader's hand shows no calls)
     group_milestones = GameUI.group_milestones | {
         *("call", "naming", "auction_won", "discard", "defence", "kontra", "level", "stop", "no_play")
     }
+    hand_milestones = GameUI.group_milestones
 
 
 register_ui(PreferansUI())

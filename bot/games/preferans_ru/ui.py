@@ -62,8 +62,12 @@ def result_lines(result: dict[str, Any], names: list[str], lang: str) -> list[st
 
 
 # ------------------------------------------------------------------------------ status lines
-def status_lines(view: dict[str, Any], names: list[str], lang: str, seat: int | None = None) -> list[str]:
-    """What everybody at the table sees now (and, for a seat, what the DM adds to it)."""
+def status_lines(
+    view: dict[str, Any], names: list[str], lang: str, seat: int | None = None, live: bool = True
+) -> list[str]:
+    """What everybody at the table sees now (and, for a seat, what the DM adds to it);
+    ``live=False`` leaves out what changes with every decision before the play (the calls,
+    the whists), for a hand whose reader waits."""
     lines: list[str] = []
     if view["dealer"] is None:
         return lines
@@ -73,7 +77,7 @@ def status_lines(view: dict[str, Any], names: list[str], lang: str, seat: int | 
     if phase in ("deal", "over"):
         return lines
     calls = view["calls"]
-    if calls:
+    if calls and live:
         shown = calls[-9:]
         text = " · ".join(f"{esc(names[s])}: {call_text(c, lang)}" for s, c in shown)
         lines.append(t(lang, "prefru.auction", calls=("… " if len(calls) > 9 else "") + text))
@@ -93,7 +97,7 @@ def status_lines(view: dict[str, Any], names: list[str], lang: str, seat: int | 
         lines.append(t(lang, "prefru.talon_line", cards=cards_text(view["talon"])))
     elif phase == "auction":
         lines.append(t(lang, "prefru.talon_hidden"))
-    if view["whist_calls"]:
+    if view["whist_calls"] and live:
         parts = [f"{esc(names[s])} — {t(lang, 'prefru.whist.' + x)}" for s, x in view["whist_calls"]]
         lines.append(t(lang, "prefru.whist_line", parts=", ".join(parts)))
     if view["lone"] is not None and view["open"] is not None:
@@ -171,7 +175,10 @@ def prompt_key(view: dict[str, Any], legal: list[str]) -> str:
 
 def hand_text(view: dict[str, Any], names: list[str], lang: str, header: str, legal: list[str]) -> str:
     seat = view["seat"]
-    lines = [f"<b>{esc(header)}</b>", *status_lines(view, names, lang, seat=seat)]
+    # before the play a waiting reader's hand is not redrawn for each decision of the
+    # others (hand_milestones): it leaves the calls, the whists and who acts to the group
+    waits_before_play = not legal and view["phase"] not in ("deal", "play", "over")
+    lines = [f"<b>{esc(header)}</b>", *status_lines(view, names, lang, seat=seat, live=not waits_before_play)]
     if view.get("my_discards"):
         lines.append(t(lang, "prefru.discards_line", cards=cards_text(view["my_discards"])))
     if view["players"] == 4 and view["dealer"] == seat and view["phase"] not in ("deal", "over"):
@@ -184,6 +191,8 @@ def hand_text(view: dict[str, Any], names: list[str], lang: str, header: str, le
         turn = view["turn"]
         whose = esc(names[turn]) if turn is not None else ""
         lines.append("👉 " + t(lang, f"prefru.prompt.{prompt_key(view, legal)}", whose=whose))
+    elif waits_before_play:
+        lines.append("⏳ " + t(lang, "prefru.wait_in_group"))
     else:
         wait = waiting_line(view, names, lang)
         if wait:
@@ -278,10 +287,12 @@ class PreferansRuUI(GameUI, module=sys.modules[__name__]):
     order = 4
     table_presets = PRESETS
     bench_players = 3
-    # every decision before the play redraws the group: its "▶️ …" line names who acts now
+    # every decision before the play redraws the group: its "▶️ …" line names who acts now;
+    # the hands keep the milestones of every game (a waiting reader's hand shows no calls)
     group_milestones = GameUI.group_milestones | {
         *("call", "auction_won", "discard", "whist", "whist_done", "open_choice", "hands_open", "talon_card")
     }
+    hand_milestones = GameUI.group_milestones
 
 
 register_ui(PreferansRuUI())
