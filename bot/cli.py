@@ -64,7 +64,7 @@ def _webhook(args: argparse.Namespace) -> int:
 
     from bot.app import build_application, install_update_claim
     from bot.config import ConfigError
-    from bot.polling import connect, stoppable_loop
+    from bot.polling import connect, set_webhook, stoppable_loop
 
     settings = _settings()
     if settings is None:
@@ -83,11 +83,14 @@ def _webhook(args: argparse.Namespace) -> int:
         loop = stoppable_loop()
         try:
             loop.run_until_complete(connect(app))
+            loop.run_until_complete(set_webhook(app, settings.webhook_url, settings.webhook_secret))
         except (KeyboardInterrupt, SystemExit):
             loop.run_until_complete(app.shutdown())
             loop.close()
             return
         # Every worker sets the same URL and secret: harmless, and no worker is special.
+        # run_webhook sets it once more (it cannot start without a URL: it would delete the
+        # webhook); Telegram has just answered, and PTB retries that call quietly if not.
         app.run_webhook(
             listen=host,
             port=port,
@@ -95,6 +98,7 @@ def _webhook(args: argparse.Namespace) -> int:
             webhook_url=settings.webhook_url,
             secret_token=settings.webhook_secret,
             allowed_updates=Update.ALL_TYPES,
+            bootstrap_retries=-1,
         )
 
     return _serve("webhook", start)

@@ -107,6 +107,21 @@ async def connect(app: Application) -> None:
             await failures.wait(error, "connecting to Telegram (getMe)")
 
 
+async def set_webhook(app: Application, url: str, secret: str | None) -> None:
+    """Tell Telegram where to send the updates (setWebhook), retried like ``connect``: one
+    warning line a try, then the back-off, until it answers. Without it a Telegram that
+    answered getMe and then failed once ended the worker (PTB's own retries log nothing)."""
+    failures = Failures()
+    while True:
+        try:
+            await app.bot.set_webhook(url=url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
+            return
+        except InvalidToken:
+            raise
+        except (TelegramError, ValueError) as error:
+            await failures.wait(error, "setting the webhook (setWebhook)")
+
+
 async def poll(app: Application, inbox: Inbox) -> None:
     """Delete a webhook, hand over what an earlier process stored and did not handle, then
     poll: each batch is stored, then queued; the next call's offset acknowledges it."""

@@ -20,6 +20,9 @@ from tests.http_fake import HttpBotApi
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY = re.compile(r"WARNING bot\.polling: connecting to Telegram \(getMe\) failed \((.+)\); retrying in (\S+) s$")
+SETWEBHOOK_RETRY = re.compile(
+    r"WARNING bot\.polling: setting the webhook \(setWebhook\) failed \((.+)\); retrying in (\S+) s$"
+)
 # a log line: the redacting formatter's "date time LEVEL logger: message"
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ \S+: ")
 WAIT_S = 120.0  # a bounded wait for what the process does, not a timing goal
@@ -143,6 +146,27 @@ async def test_webhook_retries_and_stops_cleanly_while_telegram_is_unreachable(t
         finally:
             bot.stop()
     assert [delay for _, delay in bot.retries()][:2] == ["1", "2"], bot.output()
+    assert_only_log_lines(bot.output())
+
+
+async def test_webhook_retries_setwebhook_one_line_a_try_until_telegram_answers(tmp_path):
+    """getMe answered, then setWebhook failed: the worker used to end at the first failure."""
+    fake = FakeTelegram()
+    api = HttpBotApi(fake).start()
+    fake.fail_next("setWebhook", error_code=502, times=2)
+    env = webhook_env()
+    bot = Bot("webhook", tmp_path, api.base_url, f"{fake.bot_id}:TEST", **env)
+    try:
+        await bot.until(lambda: fake.webhook.get("url") == env["CARDBOT_WEBHOOK_URL"], "the webhook set")
+        assert fake.webhook.get("secret_token") == env["CARDBOT_WEBHOOK_SECRET"]
+        assert bot.stop() == 0, bot.output()
+    finally:
+        bot.stop()
+        api.stop()
+        fake.close()
+    lines = [m.groups() for line in bot.output().splitlines() if (m := SETWEBHOOK_RETRY.search(line))]
+    assert [delay for _, delay in lines] == ["1", "2"], bot.output()  # the back-off, one line each
+    assert all("Bad Gateway" in why for why, _ in lines), bot.output()
     assert_only_log_lines(bot.output())
 
 
