@@ -51,9 +51,8 @@ TABLE_FIELDS = frozenset(
 JSON_FIELDS = frozenset({"options", "settings"})
 
 
-# the inbox: remember handled update ids this long, purge when an id is a multiple of this
+# the inbox: remember handled update ids this long (the housekeeping purges them)
 UPDATE_RETENTION_S = 86400.0
-UPDATE_PURGE_EVERY = 100
 
 
 def dumps(value: Any) -> str:

@@ -45,8 +45,6 @@ from types import EllipsisType
 from typing import Any, Protocol, Self
 
 from storage.common import (
-    UPDATE_PURGE_EVERY,
-    UPDATE_RETENTION_S,
     action_row,
     changed_settings,
     check_commit,
@@ -959,8 +957,8 @@ class SqlRepository:
                     now=now,
                 ):
                     stored.append(int(update_id))
-            if any(i % UPDATE_PURGE_EVERY == 0 for i in stored):
-                await db.execute("DELETE FROM inbox WHERE handled_at < :before", before=now - UPDATE_RETENTION_S)
+        # handled ids are forgotten after a day by the housekeeping's batched purge
+        # (bot/housekeeping.py), never in this transaction, which every update waits for
         return stored
 
     async def mark_updates_handled(self, update_ids: Sequence[int]) -> None:

@@ -1068,9 +1068,11 @@ async def test_inbox_stores_each_update_id_once(repo):
     await repo.mark_updates_handled([1000001])
     assert await repo.store_updates([(1000001, "{}")]) == []  # handled: still not stored again
     assert await raw(repo, "SELECT payload FROM inbox WHERE update_id = ?", 1000001) == [(None,)]
-    # handled rows older than a day are purged opportunistically (ids that are multiples of 100)
+    # handled rows older than a day are purged by the housekeeping, not while storing
     await raw(repo, "UPDATE inbox SET handled_at = ? WHERE update_id = ?", time.time() - 2 * 86400, 1000001)
     assert await repo.store_updates([(1000100, "{}")]) == [1000100]
+    assert await repo.store_updates([(1000001, "{}")]) == []  # still remembered
+    assert await repo.purge_inbox(time.time() - 86400) == 1
     assert await repo.store_updates([(1000001, "{}")]) == [1000001]  # forgotten, so stored again
     assert await repo.store_updates([(1000002, "{}")]) == []  # unhandled: kept whatever its age
 
