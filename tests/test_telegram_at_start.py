@@ -100,6 +100,15 @@ def webhook_env() -> dict[str, str]:
     }
 
 
+def listening(address: str) -> bool:
+    host, port = address.rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def assert_only_log_lines(output: str) -> None:
     """Every line a log line of its own: no traceback, no continuation lines."""
     assert "Traceback" not in output, output
@@ -159,6 +168,7 @@ async def test_webhook_retries_setwebhook_one_line_a_try_until_telegram_answers(
     try:
         await bot.until(lambda: fake.webhook.get("url") == env["CARDBOT_WEBHOOK_URL"], "the webhook set")
         assert fake.webhook.get("secret_token") == env["CARDBOT_WEBHOOK_SECRET"]
+        await bot.until(lambda: listening(env["CARDBOT_LISTEN"]), "the worker serving")  # started, then stopped
         assert bot.stop() == 0, bot.output()
     finally:
         bot.stop()
