@@ -16,10 +16,12 @@ not when a worker takes it up: time queued in the pool counts (``time.monotonic`
 clock for every process of the machine on Linux). A search still running just before
 ``ANSWER_WITHIN`` (one uninterruptible step of it slower than the margin on a starved
 core) is not waited for: the easy player answers then. Every worker starts with the pool
-(a cold one's imports take seconds on a busy host). Behind a queue (more decisions in the
-pool than workers) a decision's search is capped at its fair share of the workers' time
-to the deadline (``fair_share``), so the pool drains by the deadline with shallower
-searches rather than answering the last ones with the quick player.
+(a cold one's imports take seconds on a busy host). The pool's time is shared
+(``ShareDeadline``): every search, running or still queued, reads how many decisions are
+in the pool now, and with more than there are workers it stops at its share of the time
+to its deadline. A search already running is cut when a queue forms behind it, so the
+pool drains by the deadline with shallower searches (the best move found so far) instead
+of answering the last decisions in it with the quick player.
 
 Fallbacks: a decision answered without its search (no answer by the deadline, the worker
 took it up only after the search's deadline, a worker died, a player failed) is logged
@@ -49,12 +51,13 @@ import random
 import time
 from dataclasses import dataclass
 from concurrent.futures.process import BrokenProcessPool
-from typing import Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable, TypeVar
 
 from bot.game_registry import playable
 from bot.lifeline import end_with_parent
 from engine.ai_levels import DEFAULT_LEVEL, LEVELS
 from engine.base import get_game
+from engine.deadline import Deadline
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -87,50 +90,76 @@ class MonotonicDeadline:
         return max(0.0, self.at - time.monotonic())
 
 
+class InFlight:
+    """How many decisions are in the pool now (running or queued): the bot writes it, every
+    search reads it. With worker processes it lives in shared memory (``RawValue``, one
+    aligned int: a write is atomic, no lock needed); with one thread, in this process."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+_in_flight: Any = InFlight()  # in a worker: the bot's shared count (_warm_up)
+MIN_SEARCH = 0.1  # seconds: however full the pool, a search that starts in time gets this
+
+
+@dataclass(frozen=True)
+class ShareDeadline:
+    """A search's deadline on a shared pool (engine.deadline.Deadline): ``search_until``,
+    or sooner when more decisions are in the pool than it has workers. Then the workers'
+    time from the search's start to its deadline is shared among all of them, read afresh
+    at every check: a search already running is cut short when a queue forms behind it, and
+    one that starts behind a queue gets its share of what is left (at least ``MIN_SEARCH``,
+    never past ``search_until``)."""
+
+    started: float
+    search_until: float
+    workers: int
+    in_flight: Any  # .value: the decisions in the pool now
+
+    def at(self) -> float:
+        crowd = max(self.workers, self.in_flight.value)
+        share = (self.search_until - self.started) * self.workers / crowd
+        return min(self.search_until, self.started + max(MIN_SEARCH, share))
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at()
+
+    def remaining(self) -> float:
+        return max(0.0, self.at() - time.monotonic())
+
+
 def decide(
-    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float | None = None
+    game_name: str, view: dict, legal: list[str], seed: int, level: str, deadline: Deadline | None = None
 ) -> str:
     """One computer decision (runs in a worker): the seat's view and legal actions only;
-    the search stops at the monotonic time ``search_until`` (None: the node budgets only)."""
+    the search stops at ``deadline`` (None: the node budgets only)."""
     game = get_game(game_name)
-    if search_until is None:
+    if deadline is None:
         return game.computer_action(view, legal, random.Random(seed), level=level)
-    deadline = MonotonicDeadline(search_until)
     return game.computer_action(view, legal, random.Random(seed), level=level, deadline=deadline)
 
 
-def decide_timed(
-    game_name: str,
-    view: dict,
-    legal: list[str],
-    seed: int,
-    level: str,
-    search_until: float | None = None,
-    search_for: float | None = None,
-) -> tuple[str, float]:
-    """``decide`` in a worker, with the monotonic time it started: the caller sees how long
-    the decision waited in the queue. ``search_for``: seconds the search may take from
-    its start at most (its share of a busy pool), besides ``search_until``."""
+def decide_shared(
+    game_name: str, view: dict, legal: list[str], seed: int, level: str, search_until: float, workers: int
+) -> tuple[str, float, bool]:
+    """``decide`` in a worker with the pool's time shared (``ShareDeadline``). Returns the
+    action, the monotonic time it started (the caller sees how long the decision waited in
+    the queue) and whether it started too late for a search (less than ``MIN_SEARCH`` left
+    to its deadline: the engine's quick player answered, or a search too short to count)."""
     started = time.monotonic()
-    if search_for is not None and search_until is not None:
-        search_until = min(search_until, started + search_for)
-    return decide(game_name, view, legal, seed, level, search_until), started
+    deadline = ShareDeadline(started, search_until, workers, _in_flight)
+    return decide(game_name, view, legal, seed, level, deadline), started, search_until - started < MIN_SEARCH
 
 
-def fair_share(ahead: int, workers: int) -> float | None:
-    """The longest search a decision may make when ``ahead`` decisions are in the pool
-    before it: none beyond the deadline while a worker is free; with a queue, the
-    workers' time to the deadline shared among every decision in the pool, so the queue
-    drains by the deadline and each gets a shallower search, not the quick player."""
-    if ahead < workers:
-        return None
-    return SEARCH_WITHIN * workers / (ahead + 1)
-
-
-def _warm_up(games: list[str]) -> None:
-    """Each worker ends with the bot, however the bot dies (bot/lifeline.py), and imports
-    the games' engines (their computer players) as it starts."""
+def _warm_up(games: list[str], in_flight: Any = None) -> None:
+    """Each worker ends with the bot, however the bot dies (bot/lifeline.py), imports the
+    games' engines (their computer players) as it starts and reads the bot's count of the
+    decisions in the pool."""
+    global _in_flight
     end_with_parent()
+    if in_flight is not None:
+        _in_flight = in_flight
     for name in games:
         get_game(name)
 
@@ -164,7 +193,7 @@ class Thinker:
         self.stopping = False
         self.decisions = 0  # asked with a choice to make
         self.fallbacks: collections.Counter[str] = collections.Counter()  # answered without search, by reason
-        self._in_flight = 0  # decisions in the pool now
+        self._in_flight: Any = InFlight()  # decisions in the pool now (shared with the workers)
         self._started: list[concurrent.futures.Future[None]] = []  # the workers' start (_ready)
         self.dropped_after: collections.deque[float] = collections.deque(maxlen=1000)
 
@@ -179,8 +208,9 @@ class Thinker:
             # with its event loop, database threads and sockets
             context = multiprocessing.get_context("forkserver")
             games = [ui.name for ui in playable()]  # the worker need not import the bot's games
+            self._in_flight = context.RawValue("i", self._in_flight.value)
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_warm_up, initargs=(games,)
+                self.workers, mp_context=context, initializer=_warm_up, initargs=(games, self._in_flight)
             )
             # start every worker now: the pool starts one only when a task finds none
             # idle, and a decision that waited for a cold worker (its imports take
@@ -213,22 +243,24 @@ class Thinker:
         self.decisions += 1
         loop = asyncio.get_running_loop()
         pool = self._executor()
-        ahead = self._in_flight  # decisions already in the pool: more than its workers queue
+        ahead = self._in_flight.value  # decisions already in the pool
+        workers = max(1, self.workers)  # one thread: one at a time, like one worker
         try:  # a pool whose worker died while idle refuses the call at once
-            share = fair_share(ahead, self.workers) if self.workers > 0 else None  # threads: no queue
-            future = loop.run_in_executor(pool, decide_timed, game_name, view, legal, seed, level, search_until, share)
-            self._in_flight += 1
+            future = loop.run_in_executor(
+                pool, decide_shared, game_name, view, legal, seed, level, search_until, workers
+            )
+            self._in_flight.value += 1
             future.add_done_callback(self._one_less)
             try:
                 if on_slow is not None:
                     try:
-                        decided, started = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
+                        decided, started, no_time = await asyncio.wait_for(asyncio.shield(future), SLOW_DECISION)
                     except asyncio.TimeoutError:
                         await on_slow()
                     else:
-                        return self._searched(game_name, level, decided, started - asked, ahead)
+                        return self._searched(game_name, level, decided, started - asked, ahead, no_time)
                 left = asked + ANSWER_WITHIN - NET_MARGIN - time.monotonic()
-                decided, started = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
+                decided, started, no_time = await asyncio.wait_for(asyncio.shield(future), max(0.0, left))
             except asyncio.TimeoutError:
                 # no answer in time: queued behind other decisions, or one step of the
                 # search longer than the margin on a starved core. The easy player
@@ -253,7 +285,7 @@ class Thinker:
             log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
             self.fallbacks["failed"] += 1
         else:
-            return self._searched(game_name, level, decided, started - asked, ahead)
+            return self._searched(game_name, level, decided, started - asked, ahead, no_time)
         try:
             return decide(game_name, view, legal, seed, "easy")
         except Exception:
@@ -267,12 +299,12 @@ class Thinker:
             self.dropped_after.append(time.monotonic() - asked)
 
     def _one_less(self, _: object) -> None:
-        self._in_flight -= 1
+        self._in_flight.value -= 1
 
-    def _searched(self, game_name: str, level: str, decided: str, queued: float, ahead: int) -> str:
+    def _searched(self, game_name: str, level: str, decided: str, queued: float, ahead: int, no_time: bool) -> str:
         """The worker's answer; counted as a fallback when it took the decision up only
         after the search's deadline (the engine then answers with its quick player)."""
-        if queued >= SEARCH_WITHIN and level != "easy":
+        if no_time and level != "easy":
             self._fell_back(game_name, level, "queued", f"{queued:.2f} s in the queue, {ahead} decision(s) ahead")
         return decided
 

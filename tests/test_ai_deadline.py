@@ -176,23 +176,45 @@ async def test_a_running_analysis_does_not_make_a_decision_fall_back(tmp_path, m
 
 
 def test_a_busy_pool_shares_its_time_rather_than_queue_past_the_deadline():
-    """With a worker free a decision searches to the deadline; behind a queue, the
-    workers' time to the deadline is shared among the decisions in the pool."""
-    assert thinking.fair_share(0, 1) is None and thinking.fair_share(1, 2) is None
-    assert thinking.fair_share(2, 2) == pytest.approx(thinking.SEARCH_WITHIN * 2 / 3)
-    assert thinking.fair_share(9, 1) == pytest.approx(thinking.SEARCH_WITHIN / 10)
+    """With no more decisions in the pool than workers a search runs to its deadline; when
+    a queue forms, every search (running ones too, read at each check) stops at its share
+    of the workers' time from its start to its deadline, at least MIN_SEARCH, never past
+    the deadline."""
+    pool = thinking.InFlight()
+    now = time.monotonic()
+    running = thinking.ShareDeadline(started=now, search_until=now + 1.2, workers=2, in_flight=pool)
+    pool.value = 2
+    assert running.at() == pytest.approx(now + 1.2)
+    pool.value = 4  # two more arrive behind it: it is cut to half its time
+    assert running.at() == pytest.approx(now + 0.6)
+    pool.value = 100  # a crowd: still a search of its own
+    assert running.at() == pytest.approx(now + thinking.MIN_SEARCH)
+    late = thinking.ShareDeadline(started=now, search_until=now + 0.05, workers=2, in_flight=pool)
+    assert late.at() == pytest.approx(now + 0.05)  # never past the deadline
+    pool.value = 1
+    assert running.at() == pytest.approx(now + 1.2)
+    gone = thinking.ShareDeadline(started=now - 2, search_until=now - 0.8, workers=1, in_flight=pool)
+    assert gone.expired() and gone.remaining() == 0.0
 
 
-def test_a_share_bounds_the_search_from_when_the_worker_takes_it_up(monkeypatch):
-    until = []
+def test_a_search_reads_the_pools_count_as_it_goes(monkeypatch):
+    """The worker's search sees the count the bot writes while it runs (the shared value,
+    here the thread's): a queue forming behind a running search cuts it short."""
+    seen = []
+    count = thinking.InFlight()
+    monkeypatch.setattr(thinking, "_in_flight", count)
 
-    def record(game_name, view, legal, seed, level, search_until=None):
-        until.append(search_until)
+    def record(game_name, view, legal, seed, level, deadline=None):
+        whole = deadline.search_until - deadline.started
+        seen.append((deadline.at() - deadline.started) / whole)
+        count.value = 6
+        seen.append((deadline.at() - deadline.started) / whole)
         return legal[0]
 
     monkeypatch.setattr(thinking, "decide", record)
-    far = time.monotonic() + 100
-    _, started = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, 0.25)
-    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", far, None)
-    _, _ = thinking.decide_timed("durak", {}, ["a", "b"], 1, "strong", started - 1, 0.25)
-    assert until == [started + 0.25, far, started - 1]
+    count.value = 2
+    action, started, no_time = thinking.decide_shared("durak", {}, ["a", "b"], 1, "strong", time.monotonic() + 1.0, 2)
+    assert action == "a" and not no_time
+    assert seen == [pytest.approx(1.0), pytest.approx(1 / 3)]  # all its time, then a third
+    _, _, no_time = thinking.decide_shared("durak", {}, ["a", "b"], 1, "strong", time.monotonic() - 1, 2)
+    assert no_time
