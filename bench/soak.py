@@ -31,7 +31,8 @@ Printed, each next to its goal (met / MISSED; the exit code is 0 either way):
   buttons);
 * press -> answer p99 per ``--window`` minutes of wall clock: its drift, and its value;
 * the share of the computers' decisions that fell back to the easy player (the bot's log
-  lines "... the easy player moves" against the computers' actions in the log).
+  lines for a move without its search, bot/thinking.py's ``NO_SEARCH`` and
+  ``PLAYER_FAILED``, by reason, against the computers' actions in the log).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import collections
 import math
 import os
 import random
+import re
 import signal
 import sqlite3
 import statistics
@@ -59,6 +61,7 @@ from bench.fakeload import LoadTelegram
 from bench.soakproc import PgCluster, Proc, alive, all_procs, kill, tree
 from bot.emulator.telegram_fake import FakeUser
 from bot.game_registry import playable
+from bot.thinking import NO_SEARCH, PLAYER_FAILED
 
 # How each game is opened in a group (a command naming its variant where /<command> asks).
 OPEN_COMMANDS = {
@@ -85,7 +88,6 @@ ORPHAN_CAP_MB = 3000.0  # orphans kept to show the memory they hold, up to this 
 # tables whose rows grow with play by design: the game record (moves, finished games,
 # ratings, people, tables); everything else should stay bounded once retention runs
 GROW_WITH_PLAY = {"actions", "game_results", "finished_games", "ratings", "users", "tables", "seats", "schema_version"}
-FALLBACK = "the easy player moves"  # bot/thinking.py: at the deadline, or instead of a failed worker
 DB_KB = "(database kB)"  # the database's size on disk, sampled with the rows
 STALL_S = 120.0  # a group whose people had nothing to press for this long at the end is stuck
 WARM_UP_S = 120.0  # a bot process's first minutes: its RSS rises as its workers meet every game
@@ -567,14 +569,24 @@ def duplicate_posts(b: Backend) -> list[str]:
     return out
 
 
+def fallback_reason(line: str) -> str | None:
+    """Why a log line says a computer moved without its search (bot/thinking.py's words):
+    ``late``, ``queued`` or ``worker_died``, ``failed`` (its player raised), or None."""
+    if PLAYER_FAILED in line:
+        return "failed"
+    found = re.search(re.escape(NO_SEARCH) + r" \((\w+):", line)
+    return found.group(1) if found else None
+
+
 def log_lines(b: Backend) -> tuple[collections.Counter, int, int]:
     fallbacks: collections.Counter[str] = collections.Counter()
     tracebacks = errors = 0
     for path in sorted(b.workdir.glob("bot-*.log")):
         with open(path, errors="replace") as f:
             for line in f:
-                if FALLBACK in line:
-                    fallbacks["deadline" if "no answer by the deadline" in line else "failed"] += 1
+                reason = fallback_reason(line)
+                if reason:
+                    fallbacks[reason] += 1
                 tracebacks += line.startswith("Traceback")
                 errors += " ERROR " in line or line.startswith("ERROR")
     return fallbacks, tracebacks, errors
@@ -952,7 +964,8 @@ def report(backends, results, clean_left, fault_log, a, run_s: float, t0: float,
         share = sum(fallbacks.values()) / decisions if decisions else 0.0
         print(
             f"   computer decisions that fell back to the easy player: {sum(fallbacks.values())} of {decisions} "
-            f"({share:.1%}; at the deadline {fallbacks['deadline']}, the worker failed {fallbacks['failed']}; "
+            f"({share:.1%}; late {fallbacks['late']}, queued {fallbacks['queued']}, "
+            f"worker died {fallbacks['worker_died']}, player failed {fallbacks['failed']}; "
             "against the computers' moves in the log, where a decision dropped because the table moved on "
             "meanwhile, or cut short by a kill, is not)"
         )

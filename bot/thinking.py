@@ -71,6 +71,9 @@ ANSWER_WITHIN = 1.5  # seconds from the question to the computer's answer
 SEARCH_WITHIN = 1.15
 NET_MARGIN = 0.15  # seconds before ANSWER_WITHIN: a search still running then is not waited for
 STOP_GRACE = 0.5  # seconds a dead worker waits for the stop that may have killed it
+# the log's words for a decision answered without its search (bench/soak.py counts them)
+NO_SEARCH = "no search, the quick player moves"
+PLAYER_FAILED = "failed; the easy player moves instead"
 
 
 @dataclass(frozen=True)
@@ -282,7 +285,7 @@ class Thinker:
         except Exception:
             # A bug in a player: the table must not stall on it. The easy player is quick
             # and simple; it moves this time.
-            log.exception("%s computer (%s) failed; the easy player moves instead", game_name, level)
+            log.exception("%s computer (%s) %s", game_name, level, PLAYER_FAILED)
             self.fallbacks["failed"] += 1
         else:
             return self._searched(game_name, level, decided, started - asked, ahead, no_time)
@@ -312,9 +315,7 @@ class Thinker:
         """A decision answered without its search: logged with why, and counted
         (``fallbacks``, by reason, beside ``decisions``: a bench reads both)."""
         self.fallbacks[reason] += 1
-        log.log(
-            level_, "%s computer (%s): no search, the quick player moves (%s: %s)", game_name, level, reason, detail
-        )
+        log.log(level_, "%s computer (%s): %s (%s: %s)", game_name, level, NO_SEARCH, reason, detail)
 
     async def analyse(self, function: Callable[..., T], *args: object) -> T:
         """Other CPU-bound work of the bot (a deal's double-dummy analysis) in its own

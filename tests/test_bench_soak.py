@@ -65,3 +65,30 @@ def test_the_soak_bench_runs_and_cleans_up(tmp_path):
     assert not left, left
     # ... and its temporary folder is gone
     assert not list(tmp_path.glob("soak-*")), list(tmp_path.iterdir())
+
+
+async def test_the_soak_counts_the_fallbacks_the_bot_logs(caplog, monkeypatch):
+    """bench.soak reads the fallbacks from the bot's log: its matcher must recognise the
+    very lines bot/thinking.py writes (it once matched none of the deadline's)."""
+    import asyncio
+    import logging
+
+    from bench.soak import fallback_reason
+    from bot import thinking
+
+    caplog.set_level(logging.INFO, logger="bot.thinking")
+    thinker = thinking.Thinker(workers=0)
+    try:
+        thinker._fell_back("durak", "strong", "late", "2 decision(s) ahead of it")
+        thinker._fell_back("bridge", "strong", "queued", "1.20 s in the queue")
+
+        def broken(*args):
+            raise RuntimeError("a bug in a player")
+
+        monkeypatch.setattr(thinking, "decide", broken)
+        await asyncio.wait_for(thinker.decide("durak", {}, ["a", "b"], 1, "strong"), 60)
+    finally:
+        thinker.close()
+    reasons = [fallback_reason(f"2026-12-04 INFO bot.thinking: {r.getMessage()}") for r in caplog.records]
+    assert reasons == ["late", "queued", "failed"]
+    assert fallback_reason("a move: durak computer (strong) played 7♠") is None
