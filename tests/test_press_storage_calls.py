@@ -43,17 +43,17 @@ async def _durak_table(tmp_path):
     await repo.open()
     counting = Counting(repo)
     service = TableService(counting, rng=random.Random(5), clock=lambda: 1000.0)  # type: ignore[arg-type]
-    await service.dm_opened(ALICE)
-    table = await service.open_table(GROUP, 0, "durak", ALICE, "en", "t")
+    await service.chat_admin.dm_opened(ALICE)
+    table = await service.lobby.open_table(GROUP, 0, "durak", ALICE, "en", "t")
     place = PressPlace(GROUP)
-    await service.lobby_press(table.id, lobby_stamp(table), ALICE, "cpu+", no_admin, place)
+    await service.lobby.press(table.id, lobby_stamp(table), ALICE, "cpu+", no_admin, place)
     return repo, counting, service, table, place
 
 
 async def test_one_lobby_press_reads_the_table_and_its_seats_once(tmp_path):
     repo, counting, service, table, place = await _durak_table(tmp_path)
     counting.calls.clear()
-    await service.lobby_press(table.id, lobby_stamp(table), ALICE, "cpu+", no_admin, place)
+    await service.lobby.press(table.id, lobby_stamp(table), ALICE, "cpu+", no_admin, place)
     assert counting.calls["get_table"] == 1
     assert counting.calls["get_seats"] == 1
     assert sum(counting.calls.values()) == 4, counting.calls  # + the write and the outbox row
@@ -62,18 +62,18 @@ async def test_one_lobby_press_reads_the_table_and_its_seats_once(tmp_path):
 
 async def test_one_durak_move_reads_the_table_and_its_seats_once(tmp_path):
     repo, counting, service, table, place = await _durak_table(tmp_path)
-    await service.lobby_press(table.id, lobby_stamp(table), ALICE, "start", no_admin, place)
-    await service.idle()
+    await service.lobby.press(table.id, lobby_stamp(table), ALICE, "start", no_admin, place)
+    await service.computers.idle()
     game = get_game("durak")
     for _ in range(20):  # a move of Alice's whose answer is not a computer's move
         table = await repo.get_table(table.id)
-        state = await service.state_of(table)
+        state = await service.core.state_of(table)
         legal = game.legal_actions(state, 0)
         if legal:
             break
-        await service.run_computers(table.id)
+        await service.computers.run(table.id)
     counting.calls.clear()
-    await service.act(table.id, table.version, ALICE.id, move_key(legal[0]), None)
+    await service.play.act(table.id, table.version, ALICE.id, move_key(legal[0]), None)
     calls = dict(counting.calls)
     assert calls.get("get_table") == 1, calls
     assert calls.get("get_seats") == 1, calls
