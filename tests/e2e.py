@@ -105,7 +105,7 @@ class BotUnderTest:
 
     @property
     def repo(self):
-        return self.service.core.repo
+        return self.app.bot_data["storage"]
 
     async def settle(self) -> None:
         await self.runtime.settle(advance=self.clock.advance)
