@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         r = json.loads(out.stdout.strip().splitlines()[-1])
 
     if a.lazy_resume:
-        print("   EXPERIMENT (not the production start-up): TableService.resume() replaced by a no-op")
+        print("   EXPERIMENT (not the production start-up): service.timers.resume() replaced by a no-op")
     first = r["first"]
     ready = r["t_ready"] - start
     p50, p99 = percentile(first, 50), percentile(first, 99)
