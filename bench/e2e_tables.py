@@ -72,17 +72,17 @@ async def setup_tables(service, fake: LoadTelegram, n: int, games: list[str], hu
         fake.group(group, f"Table {k}", admins=[users[0].id], supergroup=True)
         for u in users:
             fake.start_dm(u)
-            await service.dm_opened(Person(u.id, u.first_name, None, "en"))
-        table = await service.open_table(
+            await service.chat_admin.dm_opened(Person(u.id, u.first_name, None, "en"))
+        table = await service.lobby.open_table(
             group, 0, game, Person(users[0].id, users[0].first_name, None, "en"), "en", f"Table {k}"
         )
         host = users[0]
 
         async def press(user: FakeUser, button: str) -> None:
             """``user`` presses a lobby button under the table as it now stands."""
-            row = await service.repo.get_table(table.id)
+            row = await service.core.repo.get_table(table.id)
             person = Person(user.id, user.first_name)
-            await service.lobby_press(row.id, row.version, person, button, no_admin, PressPlace(row.chat_id))
+            await service.lobby.press(row.id, row.version, person, button, no_admin, PressPlace(row.chat_id))
 
         for u in users[1:]:
             await press(u, "join")
@@ -263,7 +263,7 @@ async def run(a: argparse.Namespace) -> int:
         from bench.experiments import concurrent_updates, sync_sqlite
 
         await runtime.startup(background=False)
-        repo = service.repo
+        repo = service.core.repo
         await sync_sqlite(repo)
         t_setup = time.perf_counter()
         tables = await setup_tables(service, fake, a.tables, games, a.humans, a.seed)
@@ -301,7 +301,7 @@ async def run(a: argparse.Namespace) -> int:
         stop = asyncio.Event()
         presses: list[Press] = []
         db_ops = count_db_ops()
-        repo_calls = count_repo_calls(service.repo)
+        repo_calls = count_repo_calls(service.core.repo)
         cpu0 = cpu_seconds()
         wall0, t0 = time.time(), time.perf_counter()
         drivers = [asyncio.create_task(drive(app, fake, t, pace, stop, presses)) for t in tables]
@@ -327,7 +327,7 @@ async def run(a: argparse.Namespace) -> int:
         ops, op_wait = db_ops["n"], db_ops["wait"]
         repo_counts = dict(repo_calls)
         await asyncio.gather(*drivers, monitor)
-        drained = await wait_outbox_empty(service.repo, timeout=30)
+        drained = await wait_outbox_empty(service.core.repo, timeout=30)
         await asyncio.sleep(0.5)
         peak = peak_rss_mb()
         await app.stop()

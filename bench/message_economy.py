@@ -104,7 +104,7 @@ async def play_one(
         await app.initialize()
         runtime, service = app.bot_data["runtime"], app.bot_data["service"]
         await runtime.startup(background=False)
-        sender, repo = runtime.sender, service.repo
+        sender, repo = runtime.sender, service.core.repo
         if min_interval is not None:  # experiment: a longer gap between two group messages
             sender.budget.min_interval = min_interval
 
@@ -130,21 +130,21 @@ async def play_one(
         host = Person(1, "P1", None, "en")
         for u in users:
             fake.start_dm(u)
-            await service.dm_opened(Person(u.id, u.first_name, None, "en"))
-        table = await service.open_table(GROUP, 0, game, host, "en", "Bench")
+            await service.chat_admin.dm_opened(Person(u.id, u.first_name, None, "en"))
+        table = await service.lobby.open_table(GROUP, 0, game, host, "en", "Bench")
         for u in users[1:]:
             table = await repo.get_table(table.id)
-            await service.lobby_press(
+            await service.lobby.press(
                 table.id, table.version, Person(u.id, u.first_name), "join", no_admin, PressPlace(table.chat_id)
             )
         for _ in range(computers):
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, host, "cpu+", no_admin, PressPlace(table.chat_id))
+            await service.lobby.press(table.id, table.version, host, "cpu+", no_admin, PressPlace(table.chat_id))
         await flush(None)
         clock.now += 60  # the lobby's messages are out of the window
         start_index, start_time = len(fake.log), clock.now
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, host, "start", no_admin, PressPlace(table.chat_id))
+        await service.lobby.press(table.id, table.version, host, "start", no_admin, PressPlace(table.chat_id))
         await flush(clock.now + rng.uniform(*pace))
 
         engine = get_game(game)
@@ -174,14 +174,14 @@ async def play_one(
                 break
             ready = [u for u in users if u.id in fake.actionable]
             if not ready:  # nobody sees buttons yet: let the computers move, the sender catch up
-                await service.idle()  # a strong computer thinks in real time, off the simulated clock
+                await service.computers.idle()  # a strong computer thinks in real time, off the simulated clock
                 await flush(clock.now + 0.5)
                 continue
             user = rng.choice(ready)
             message_id, moves = fake.actionable[user.id]
             data = rng.choice(moves)
             if smart:  # the button the computer player would choose, when the DM offers it
-                state = await service.state_of(table)
+                state = await service.core.state_of(table)
                 seat = next(s.seat for s in await repo.get_seats(table.id) if s.user_id == user.id)
                 legal = engine.legal_actions(state, seat)
                 if legal:

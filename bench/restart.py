@@ -16,7 +16,7 @@ Measured in a fresh Python process (``sys.executable -m bench.restart --child ..
   interpreter start and imports, ``build_application``, ``app.initialize()``, the
   runtime's ``startup(background=True)`` (open + migrate the database, the command
   list, and whatever start-up does with the stored tables: at the time of writing
-  ``TableService.resume()``, which runs ``run_computers`` for every playing table), and
+  ``Timers.resume()``, which runs the computers' moves of every playing table), and
   ``app.start()``;
 * then one move on each of ``--sample`` random tables, one after another, each sent as a
   callback query through ``app.process_update`` (the first touch of a table: its state is
@@ -73,7 +73,7 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
     await app.initialize()
     runtime, service = app.bot_data["runtime"], app.bot_data["service"]
     await runtime.startup(background=False)
-    repo = service.repo
+    repo = service.core.repo
 
     async def no_admin(chat_id: int) -> bool:
         return False
@@ -86,27 +86,27 @@ async def make_templates(db: Path, moves: int, seed: int) -> list[dict]:
         people = [Person(u.id, u.first_name, None, "en") for u in users]
         for u, person in zip(users, people):
             fake.start_dm(u)
-            await service.dm_opened(person)
-        table = await service.open_table(group, 0, game, people[0], "en", f"T{k}")
+            await service.chat_admin.dm_opened(person)
+        table = await service.lobby.open_table(group, 0, game, people[0], "en", f"T{k}")
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, people[1], "join", no_admin, PressPlace(table.chat_id))
+        await service.lobby.press(table.id, table.version, people[1], "join", no_admin, PressPlace(table.chat_id))
         for _ in range(seats - 2):
             table = await repo.get_table(table.id)
-            await service.lobby_press(table.id, table.version, people[0], "cpu+", no_admin, PressPlace(table.chat_id))
+            await service.lobby.press(table.id, table.version, people[0], "cpu+", no_admin, PressPlace(table.chat_id))
         table = await repo.get_table(table.id)
-        await service.lobby_press(table.id, table.version, people[0], "start", no_admin, PressPlace(table.chat_id))
+        await service.lobby.press(table.id, table.version, people[0], "start", no_admin, PressPlace(table.chat_id))
         engine = get_game(game)
         for _ in range(moves):  # a few moves after the deal's snapshot
             table = await repo.get_table(table.id)
-            state = await service.state_of(table)
+            state = await service.core.state_of(table)
             seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
             seat = engine.to_act(state)[0]
             if seats_rows[seat].is_computer:  # a computer's turn first (it bids first): it moves
-                await service.run_computers(table.id)
+                await service.computers.run(table.id)
                 continue
-            await service.act(table.id, table.version, seats_rows[seat].user_id, "0", None)
+            await service.play.act(table.id, table.version, seats_rows[seat].user_id, "0", None)
         table = await repo.get_table(table.id)
-        state = await service.state_of(table)
+        state = await service.core.state_of(table)
         seats_rows = sorted(await repo.get_seats(table.id), key=lambda s: s.seat)
         seat = engine.to_act(state)[0]
         assert table.status == "playing" and not seats_rows[seat].is_computer, "template must wait for a person"
@@ -202,7 +202,7 @@ async def child(a: argparse.Namespace) -> dict:
         async def no_resume() -> None:
             return None
 
-        service.resume = no_resume
+        service.timers.resume = no_resume
     await runtime.startup(background=True)
     await app.start()
     t_ready = time.time()
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--lazy-resume",
         action="store_true",
-        help="experiment: replace TableService.resume() by a no-op in the restarted bot",
+        help="experiment: replace Timers.resume() by a no-op in the restarted bot",
     )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--tables-file", help=argparse.SUPPRESS)
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         r = json.loads(out.stdout.strip().splitlines()[-1])
 
     if a.lazy_resume:
-        print("   EXPERIMENT (not the production start-up): TableService.resume() replaced by a no-op")
+        print("   EXPERIMENT (not the production start-up): service.timers.resume() replaced by a no-op")
     first = r["first"]
     ready = r["t_ready"] - start
     p50, p99 = percentile(first, 50), percentile(first, 99)

@@ -131,7 +131,7 @@ class Year:
             if self.purge:
                 await self.bot.runtime.housekeeper.run_once()
                 self.hours_kept += 1
-        await self.bot.service.fire_timers()
+        await self.bot.service.timers.fire()
         await self.bot.settle()
 
     async def _play_one(self, game: str) -> None:

@@ -65,7 +65,7 @@ class Runtime:
             if self.app.bot_data["inbox"].sweeping:
                 self._tasks.append(asyncio.create_task(self.app.bot_data["inbox"].sweep_forever(), name="inbox"))
         else:
-            await self.service.resume()
+            await self.service.timers.resume()
 
     def _bound_the_stop(self) -> None:
         """SIGTERM / SIGINT stop the bot as PTB would, but within STOP_DEADLINE: with
@@ -84,7 +84,7 @@ class Runtime:
             os.write(2, f"cardbot: not stopped after {STOP_DEADLINE:.0f} s; exiting\n".encode())
             os._exit(1)
 
-        self.service.thinker.stop()  # the same signal may have killed its workers
+        self.service.core.thinker.stop()  # the same signal may have killed its workers
         timer = threading.Timer(STOP_DEADLINE, overdue)
         timer.daemon = True
         timer.start()
@@ -93,7 +93,7 @@ class Runtime:
     async def _resume(self) -> None:
         while True:
             try:
-                await self.service.resume()
+                await self.service.timers.resume()
                 return
             except StorageError:  # the database is lost (logged once): resumed when it is back
                 await asyncio.sleep(STORAGE_RETRY_S)
@@ -102,16 +102,16 @@ class Runtime:
                 return
 
     async def shutdown(self) -> None:
-        self.service.thinker.stop()
+        self.service.core.thinker.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        await self.service.stop_computers()
+        await self.service.computers.stop()
         views = self.app.bot_data.get("deal_views")
         if views is not None:
             await views.close()
-        self.service.thinker.close()
+        self.service.core.thinker.close()
         await self.repo.close()
 
     async def _set_commands(self) -> None:
@@ -131,7 +131,7 @@ class Runtime:
     async def _timer_loop(self) -> None:
         while True:
             try:
-                await self.service.fire_timers()
+                await self.service.timers.fire()
             except asyncio.CancelledError:
                 raise
             except StorageError:
@@ -143,7 +143,7 @@ class Runtime:
     async def settle(self, advance: Callable[[float], None] | None = None, rounds: int = 1000) -> None:
         """Tests: send everything pending; ``advance(seconds)`` moves a fake clock past throttling.
         A worker that does not lead the sending (another one does) has nothing to send."""
-        await self.service.idle()  # the computers' answers first: they add outbox rows
+        await self.service.computers.idle()  # the computers' answers first: they add outbox rows
         views = self.app.bot_data.get("deal_views")
         if views is not None:  # and the deal analyses asked for (bot.deal_view)
             await views.idle()
@@ -201,15 +201,16 @@ def build_application(
     sender = Sender(
         app.bot,
         repo,
-        states=service.states,
-        thinking=service.thinking,
-        chat_lost=service.chat_lost,
+        states=service.core.states,
+        thinking=service.core.thinking,
+        chat_lost=service.chat_admin.chat_lost,
         clock=sender_clock,
     )
-    service.listeners.append(sender.wakeup.set)  # rows this process writes wake its sender
+    service.core.listeners.append(sender.wakeup.set)  # rows this process writes wake its sender
     inbox.attach(app, repo)
     app.bot_data["inbox"] = inbox
     app.bot_data["service"] = service
+    app.bot_data["storage"] = repo  # what handlers read that is no table's move (bot.chat_context)
     app.bot_data["admins"] = AdminCache(app.bot, clock=clock)
     app.bot_data["rules_url"] = settings.rules_url
     app.bot_data["runtime"] = Runtime(app, repo, service, sender)

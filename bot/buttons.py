@@ -12,9 +12,7 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 from bot import sheet_mode, watching
 from bot.deal_view import DealViews
 from bot.game_registry import all_uis
-from bot.handlers import (
-    _open,
-    _set_language,
+from bot.chat_context import (
     admin_check,
     answer,
     chat_lang,
@@ -22,14 +20,18 @@ from bot.handlers import (
     group_admin,
     is_group,
     message_of,
+    open_here,
     person_of,
     press_place,
     service_of,
+    set_language_here,
+    storage_of,
     use_chooser,
 )
 from bot.game_commands import variant_choices
 from bot.i18n import LANGUAGES, t
 from bot.service import UserError, button_number
+from bot.table_core import Loaded
 from storage.repository import VersionConflict
 
 # refusals shown as an alert the presser must close: they ask them to do something first
@@ -42,11 +44,12 @@ MOVE_KEY_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 @dataclass(frozen=True)
 class Pressed:
     """What a press came to: the toast's catalog key (None: the press is answered already),
-    the language to say it in when not the chat's, and the table whose computers move next."""
+    the language to say it in when not the chat's, and after a move the table and its seats
+    as the move wrote them: its computers answer next, without reading them again."""
 
     toast: str | None
     lang: str | None = None
-    computers: int | None = None
+    moved: Loaded | None = None
 
 
 Family = Callable[[Update, ContextTypes.DEFAULT_TYPE, str, str], Awaitable[Pressed]]
@@ -75,8 +78,9 @@ def on_press(kind: str, family: Family) -> Callable[[Update, ContextTypes.DEFAUL
         except VersionConflict:  # another process moved the table on first
             await answer(query, t(lang, "err.stale"))
             return
-        if pressed.computers is not None:
-            service_of(context).start_computers(pressed.computers)
+        if pressed.moved is not None:
+            table, _ = pressed.moved
+            service_of(context).computers.start(table.id, pressed.moved)
 
     return handle
 
@@ -95,7 +99,7 @@ async def game_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
         raise UserError("err.bad_button")
 
     async def open_game() -> str:
-        await _open(update, context, rest, lang)
+        await open_here(update, context, rest, lang)
         return t(lang, "chooser.opened", game=t(lang, f"game.{rest}"))
 
     return await _chosen(update, context, lang, open_game, "ok.opened")
@@ -108,7 +112,7 @@ async def variant_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lan
 
     async def open_variant() -> str:
         game, options, label = variant_choices()[rest]
-        await _open(update, context, game, lang, options)
+        await open_here(update, context, game, lang, options)
         return t(lang, "chooser.opened", game=t(lang, label))
 
     return await _chosen(update, context, lang, open_variant, "ok.opened")
@@ -122,7 +126,7 @@ async def language_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, la
         raise UserError("settings.admins_only")  # before the press counts as the chooser's use
 
     async def set_language() -> str:
-        await _set_language(update, context, rest)
+        await set_language_here(update, context, rest)
         return t(rest, "language.set")
 
     return replace(await _chosen(update, context, lang, set_language, "language.set"), lang=rest)
@@ -136,7 +140,7 @@ async def sheets_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
         raise UserError("settings.admins_only")  # before the press counts as the chooser's use
 
     async def set_sheets() -> str:
-        await service_of(context).repo.set_chat_sheets(chat_of(update).id, rest)
+        await storage_of(context).set_chat_sheets(chat_of(update).id, rest)
         return t(lang, "sheets.set", mode=t(lang, f"sheets.mode.{rest}"))
 
     return await _chosen(update, context, lang, set_sheets, "sheets.saved")
@@ -148,10 +152,10 @@ async def watch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     place = press_place(update)
     if command == "on":
         return Pressed(
-            await watching.start_watching(service_of(context), table_id, game_no, person_of(update).id, place)
+            await watching.start_watching(service_of(context).core, table_id, game_no, person_of(update).id, place)
         )
     if command == "off":
-        return Pressed(await watching.stop_watching(service_of(context), table_id, person_of(update).id, place))
+        return Pressed(await watching.stop_watching(service_of(context).core, table_id, person_of(update).id, place))
     raise UserError("err.bad_button")
 
 
@@ -162,7 +166,7 @@ async def lobby_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: 
     place = press_place(update)
     service = service_of(context)
     return Pressed(
-        await service.lobby_press(table_id, version, person_of(update), command, admin_check(update, context), place)
+        await service.lobby.press(table_id, version, person_of(update), command, admin_check(update, context), place)
     )
 
 
@@ -173,17 +177,19 @@ async def move_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
     if not command or len(command) > 16 or not set(command) <= MOVE_KEY_CHARS:
         raise UserError("err.bad_button")
     message = message_of(update)
-    toast = await service_of(context).act(
-        table_id, version, person_of(update).id, command, message.message_id, place, computers=False
+    toast, moved = await service_of(context).play.move(
+        table_id, version, person_of(update).id, command, message.message_id, place
     )
-    return Pressed(toast, computers=table_id)
+    return Pressed(toast, moved=moved)
 
 
 async def keyboard_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
     """``u:``: the player switches their keyboard."""
     table_id, version, command = _parse_table_data(rest)
     place = press_place(update)
-    return Pressed(await service_of(context).switch_keyboard(table_id, version, person_of(update).id, command, place))
+    return Pressed(
+        await service_of(context).play.switch_keyboard(table_id, version, person_of(update).id, command, place)
+    )
 
 
 async def rematch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, rest: str) -> Pressed:
@@ -192,7 +198,7 @@ async def rematch_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang
     place = press_place(update)
     service = service_of(context)
     return Pressed(
-        await service.after_game_press(
+        await service.lobby.after_game_press(
             table_id, version, person_of(update), command, admin_check(update, context), place
         )
     )
@@ -203,7 +209,7 @@ async def deal_press(update: Update, context: ContextTypes.DEFAULT_TYPE, lang: s
     table, _, seq = rest.partition(":")
     views = context.application.bot_data.get("deal_views")
     if views is None:
-        views = context.application.bot_data["deal_views"] = DealViews(service_of(context))
+        views = context.application.bot_data["deal_views"] = DealViews(service_of(context).core)
     key = await views.press(button_number(table), button_number(seq), person_of(update).id, press_place(update))
     return Pressed(key)
 
@@ -233,6 +239,6 @@ def _parse_table_data(rest: str) -> tuple[int, int, str]:
 
 
 def install(app: Application) -> None:
-    """Before the catch-all for unknown presses (``bot.handlers.install``)."""
+    """Before the catch-all for unknown presses (``bot.handlers.install``, which imports this module)."""
     for kind, family in BUTTON_FAMILIES.items():
         app.add_handler(CallbackQueryHandler(on_press(kind, family), pattern=rf"^{kind}:"))

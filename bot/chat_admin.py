@@ -17,34 +17,37 @@ from bot.table_core import TableCore, closed_hands, person_seat
 log = logging.getLogger(__name__)
 
 
-class ChatAdmin(TableCore):
+class ChatAdmin:
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+
     async def dm_opened(self, person: Person) -> None:
         """The user started the bot in private: hands can reach them now."""
-        await self.remember_user(person)
-        await self.repo.set_dm_open(person.id, True)
+        await self.core.remember_user(person)
+        await self.core.repo.set_dm_open(person.id, True)
         items = []
-        for table in await self.repo.tables_of_user(person.id):
+        for table in await self.core.repo.tables_of_user(person.id):
             items.append(OutboxItem("group", table.chat_id, table.id))  # the lobby shows ✅ now
             if table.status in (PLAYING, BETWEEN):
-                seat = person_seat(await self.repo.get_seats(table.id), person.id)
+                seat = person_seat(await self.core.repo.get_seats(table.id), person.id)
                 if seat:
-                    await self.repo.set_seat_messages(table.id, seat.seat, dm_message_id=None)
+                    await self.core.repo.set_seat_messages(table.id, seat.seat, dm_message_id=None)
                     items.append(OutboxItem("hand", person.id, table.id, target=seat.seat))
-        await self._enqueue(items)
+        await self.core.enqueue(items)
 
     async def set_language(self, chat_id: int, thread_id: int, lang: str) -> None:
-        await self.repo.set_chat_lang(chat_id, lang)
-        table = await self.repo.find_open_table(chat_id, thread_id)
+        await self.core.repo.set_chat_lang(chat_id, lang)
+        table = await self.core.repo.find_open_table(chat_id, thread_id)
         if table:
-            async with self.lock(table.id):
-                await self.repo.update_table(table.id, lang=lang)
-                seats = await self.repo.get_seats(table.id)
+            async with self.core.lock(table.id):
+                await self.core.repo.update_table(table.id, lang=lang)
+                seats = await self.core.repo.get_seats(table.id)
                 items = [OutboxItem("group", chat_id, table.id)]
                 if table.status != LOBBY:
                     items += [
                         OutboxItem("hand", s.user_id, table.id, target=s.seat) for s in seats if not s.is_computer
                     ]
-                await self._enqueue(items)
+                await self.core.enqueue(items)
 
     async def match_states(self, table: TableRow) -> tuple[list[Any], list[list[float]]]:
         """The state of every game of the table's series, in order, rebuilt from the log
@@ -52,10 +55,10 @@ class ChatAdmin(TableCore):
         times of its ``deal …`` system actions): what ``/export`` writes out."""
         game = get_game(table.game)
         options = game.Options(**table.options)
-        players = len(await self.repo.get_seats(table.id))
+        players = len(await self.core.repo.get_seats(table.id))
         states: dict[int, Any] = {}
         dealt: dict[int, list[float]] = {}
-        for row in await self.repo.load_actions(table.id):
+        for row in await self.core.repo.load_actions(table.id):
             state = states.get(row.game_no) or game.initial_state(options, players)
             states[row.game_no], _ = game.apply(state, row.seat, row.action)
             if row.seat is None and row.action.startswith("deal "):
@@ -78,7 +81,7 @@ class ChatAdmin(TableCore):
             )
             for name, content in files
         ]
-        await self._enqueue(items)
+        await self.core.enqueue(items)
 
     async def send_reply(
         self,
@@ -98,32 +101,32 @@ class ChatAdmin(TableCore):
             payload["reply_to"] = reply_to
         if not preview:
             payload["no_preview"] = True
-        await self._enqueue([OutboxItem("reply", chat_id, None, target=thread_id or None, payload=payload)])
+        await self.core.enqueue([OutboxItem("reply", chat_id, None, target=thread_id or None, payload=payload)])
 
     async def edit_message(self, chat_id: int, message_id: int, text: str) -> None:
         """Replace a message's text and take its buttons away (a used chooser becomes its
         one-line outcome), through the sender like a reply."""
-        await self._enqueue([OutboxItem("edit", chat_id, None, payload={"message_id": message_id, "text": text})])
+        await self.core.enqueue([OutboxItem("edit", chat_id, None, payload={"message_id": message_id, "text": text})])
 
     async def chat_lost(self, chat_id: int) -> None:
         """The bot was removed from a group (or may no longer write there): its open
         tables close, and the seated people hear it in their DMs. A rare event, so the
         open tables are scanned rather than indexed by chat."""
-        for table in await self.repo.tables_with_status(LOBBY, PLAYING, BETWEEN):
+        for table in await self.core.repo.tables_with_status(LOBBY, PLAYING, BETWEEN):
             if table.chat_id != chat_id:
                 continue
-            async with self.lock(table.id):
+            async with self.core.lock(table.id):
                 for _ in range(5):  # another worker may move the table meanwhile
-                    current = await self.repo.get_table(table.id)
+                    current = await self.core.repo.get_table(table.id)
                     if current is None or current.status == CLOSED:
                         break
                     try:
-                        await self.repo.update_table(table.id, expected_version=current.version, status=CLOSED)
+                        await self.core.repo.update_table(table.id, expected_version=current.version, status=CLOSED)
                     except VersionConflict:
                         continue
-                    seats = await self.repo.get_seats(table.id)
-                    spectators = await self.repo.get_spectators(table.id)
-                    await self._enqueue(
+                    seats = await self.core.repo.get_seats(table.id)
+                    spectators = await self.core.repo.get_spectators(table.id)
+                    await self.core.enqueue(
                         closed_hands(current, seats)
                         + [
                             OutboxItem("notice", s.user_id, table.id, payload={"key": "table.closed_removed"})
@@ -137,5 +140,5 @@ class ChatAdmin(TableCore):
                     break
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        await self.repo.migrate_chat(old_chat_id, new_chat_id)
-        self._wake()
+        await self.core.repo.migrate_chat(old_chat_id, new_chat_id)
+        self.core.wake()

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from engine.analysis_core import has_deal_analysis
 from engine.base import get_game
 from storage.models import BETWEEN, OutboxItem, SeatRow, TableRow, TimerRow
 from storage.models import FinishedGame
 from storage.repository import RateFn
-from bot import deal_view
 from bot.game_registry import ui_for
 from bot.ratings import ending
 from bot.screens import seat_names
@@ -127,7 +127,7 @@ def consequences(
     names = seat_names(seats)
     view = game.view(after, None)
     texts = ui.posts(events, view, names, table.lang, history)
-    deal_seq = version if texts and deal_view.ends_shown_deal(table.game, events) else None
+    deal_seq = version if texts and ends_shown_deal(table.game, events) else None
     if deal_seq is not None:  # the players' hand messages offer it from now on
         # one key, set in the settings as stored (the sender may be writing another)
         fields["settings_changes"] = {**fields.get("settings_changes", {}), "last_deal": [table.game_no, deal_seq]}
@@ -236,3 +236,15 @@ def dm_rows(
         if not seats[seat].is_computer:
             rows.append(OutboxItem("unping", seats[seat].user_id, table.id, target=seat))
     return rows
+
+
+# "🔍 The deal" (bot.deal_view) goes under the sheet of a deal that ended: which games have it
+def shows_deals(game: str) -> bool:
+    """Whether this game's sheets carry the button: a played game with a deal analysis."""
+    ui = ui_for(game)
+    return not ui.group_controls and ui.deal_record_text is not None and has_deal_analysis(game)
+
+
+def ends_shown_deal(game: str, events: list[dict]) -> bool:
+    """These events end a deal whose sheet gets the button."""
+    return any(e.get("type") == "deal_scored" for e in events) and shows_deals(game)

@@ -23,33 +23,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.consequences import shows_deals
 from bot.game_registry import ui_for
 from bot.press import PressPlace, UserError
 from bot.screens import seat_names
-from engine.analysis_core import analyse_last_finished_deal, deals_of, has_deal_analysis
+from engine.analysis_core import analyse_last_finished_deal, deals_of
 from engine.records import RecordError, make_record
 from storage.models import ActionRow, OutboxItem, TableRow
-
-if TYPE_CHECKING:
-    from bot.service import TableService
+from bot.table_core import TableCore
 
 log = logging.getLogger(__name__)
 
 RESEND_AFTER = 60.0  # seconds: the same deal is not sent to the same person twice sooner
 REMEMBERED = 5000  # (person, deal) pairs kept for RESEND_AFTER
-
-
-def shows_deals(game: str) -> bool:
-    """Whether this game's sheets carry the button: a played game with a deal analysis."""
-    ui = ui_for(game)
-    return not ui.group_controls and ui.deal_record_text is not None and has_deal_analysis(game)
-
-
-def ends_shown_deal(game: str, events: list[dict]) -> bool:
-    """These events end a deal whose sheet gets the button."""
-    return any(e.get("type") == "deal_scored" for e in events) and shows_deals(game)
 
 
 def _starts_a_deal(action: ActionRow) -> bool:
@@ -87,8 +75,8 @@ class DealViews:
     """The presses of one process: the analyses being computed, each with the people
     waiting for it, and who was sent what, when."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
         # (table, deal's last seq) -> the people waiting for the analysis being computed
         self._waiting: dict[tuple[int, int], set[int]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -97,11 +85,11 @@ class DealViews:
     async def press(self, table_id: int, seq: int, user_id: int, place: PressPlace) -> str:
         """Send the deal to the presser's DM, now or when its analysis is ready; the
         toast's catalog key. Refusals raise ``UserError`` and send nothing."""
-        service, repo = self.service, self.service.repo
+        core, repo = self.core, self.core.repo
         table = await repo.get_table(table_id)
         if table is None or not shows_deals(table.game):
             raise UserError("err.bad_button")
-        seats, mine = await service.seat_of(table_id, user_id)
+        seats, mine = await core.seat_of(table_id, user_id)
         in_group = not place.private and (place.chat_id, place.thread_id) == (table.chat_id, table.thread_id)
         own_dm = place.private and place.chat_id == user_id and mine is not None
         if not (in_group or own_dm):
@@ -113,7 +101,7 @@ class DealViews:
         if deal in self._waiting:  # being prepared (so checked): the presser joins the wait
             self._waiting[deal].add(user_id)
             return "deal_view.ok.preparing"
-        now = service.clock()
+        now = core.clock()
         key = (user_id, table_id, seq)
         if now - self._sent.get(key, -RESEND_AFTER) < RESEND_AFTER:
             return "deal_view.ok.sent_already"
@@ -147,7 +135,7 @@ class DealViews:
             people = self._waiting.pop(deal, set())
         if analysis is None or not people:
             return
-        now = self.service.clock()
+        now = self.core.clock()
         for user_id in people:
             self._remember((user_id, table.id, seq), now)
         await self._send(table, sorted(people), analysis)
@@ -155,13 +143,13 @@ class DealViews:
     async def _analysis(self, table: TableRow, seq: int) -> dict[str, Any] | None:
         """The deal ended by action ``seq``: stored by another worker meanwhile, or computed
         in the analysis lane and stored (a second worker's row changes nothing)."""
-        repo = self.service.repo
+        repo = self.core.repo
         actions = await repo.load_actions(table.id)
         log_ = game_log(actions, seq)
         if log_ is None:
             return None
         record = make_record(table.game, len(await repo.get_seats(table.id)), table.options, log_)
-        analysis = await self.service.thinker.analyse(analyse_last_finished_deal, record)
+        analysis = await self.core.thinker.analyse(analyse_last_finished_deal, record)
         if analysis is not None:
             await repo.put_deal_analysis(table.id, seq, analysis)
             analysis = await repo.get_deal_analysis(table.id, seq) or analysis  # the first one stored
@@ -170,12 +158,10 @@ class DealViews:
     async def _send(self, table: TableRow, people: list[int], analysis: dict[str, Any]) -> None:
         draw = ui_for(table.game).deal_record_text
         assert draw is not None, "shows_deals checked it"
-        seats = sorted(await self.service.repo.get_seats(table.id), key=lambda s: s.seat)
+        seats = sorted(await self.core.repo.get_seats(table.id), key=lambda s: s.seat)
         text = draw(analysis, seat_names(seats), table.lang)
         rows = [OutboxItem("reply", user_id, table.id, payload={"text": text}) for user_id in people]
-        await self.service.repo.enqueue(rows)
-        for listener in self.service.listeners:  # wake this process's sender
-            listener()
+        await self.core.enqueue(rows)  # and wakes this process's sender
 
     async def idle(self) -> None:
         """Wait until every analysis asked for is sent (tests, and a clean shutdown)."""

@@ -9,11 +9,14 @@ import importlib
 import pkgutil
 
 from bot.game_ui import GameUI
+from bot.i18n import add_words
 
 _UIS: dict[str, GameUI] = {}
 
 
 def register_ui(ui: GameUI) -> GameUI:
+    if ui.words and ui.name not in _UIS:
+        add_words(ui.words)  # the catalogs know the engine's words from now on
     _UIS[ui.name] = ui
     return ui
 
@@ -27,6 +30,11 @@ def ui_for(game: str) -> GameUI:
 def all_uis() -> list[GameUI]:
     _load_all()  # cheap after the first time: modules are imported once
     return sorted(_UIS.values(), key=lambda ui: ui.order)
+
+
+def engine_words() -> list[dict[str, dict[str, str]]]:
+    """The games' engine-owned words, each {lang: {key: text}} (``bot.i18n.add_words``)."""
+    return [ui.words for ui in all_uis() if ui.words]
 
 
 def playable() -> list[GameUI]:

@@ -1,14 +1,13 @@
-"""Telegram handlers: parse the update, call the service, answer. No rules here."""
+"""Telegram handlers of commands, service messages and errors: parse the update, call the
+service, answer. No rules here. What every handler needs (the service, the chat, the
+answer...) is ``bot.chat_context``; the buttons are ``bot.buttons`` and ``bot.players``."""
 
 from __future__ import annotations
 
-import collections
 import html
 import logging
-import re
-from typing import Awaitable, Callable
 
-from telegram import Chat, Message, Update, User
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
@@ -23,8 +22,24 @@ from telegram.ext import (
     filters,
 )
 
-from bot import watching
-from bot.admins import AdminCache
+from bot import buttons, players, watching
+from bot.chat_context import (
+    admin_check,
+    answer,
+    chat_lang,
+    chat_of,
+    group_admin,
+    is_group,
+    message_of,
+    open_here,
+    person_of,
+    reply,
+    service_of,
+    set_language_here,
+    storage_of,
+    thread_of,
+    user_of,
+)
 from bot.game_ui import GameUI
 from bot.game_registry import all_uis, ui_for
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
@@ -32,165 +47,22 @@ from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
 from bot import screens, sheet_mode
 from bot.rules_link import full_rules_line
-from bot.service import Person, PressPlace, TableService, UserError
+from bot.service import UserError
 from storage.repository import StorageUnavailable
 
 log = logging.getLogger(__name__)
-
-
-def service_of(context: ContextTypes.DEFAULT_TYPE) -> TableService:
-    return context.application.bot_data["service"]
-
-
-# The handlers are registered for updates that carry a chat, a message and a user
-# (commands, button presses): a missing one is a bug, not something a user can send.
-def chat_of(update: Update) -> Chat:
-    assert update.effective_chat is not None, "the handler's update has a chat"
-    return update.effective_chat
-
-
-def message_of(update: Update) -> Message:
-    assert update.effective_message is not None, "the handler's update has a message"
-    return update.effective_message
-
-
-def user_of(update: Update) -> User:
-    assert update.effective_user is not None, "the handler's update has a user"
-    return update.effective_user
-
-
-def person_of(update: Update) -> Person:
-    user = user_of(update)
-    return Person(user.id, user.full_name or str(user.id), user.username, user.language_code)
-
-
-def thread_of(update: Update) -> int:
-    message = update.effective_message
-    if message is not None and message.is_topic_message and message.message_thread_id:
-        return message.message_thread_id
-    return 0
-
-
-def is_group(update: Update) -> bool:
-    return chat_of(update).type in (ChatType.GROUP, ChatType.SUPERGROUP)
-
-
-async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
-    if is_group(update):
-        stored = await service_of(context).repo.get_chat_lang(chat_of(update).id)
-        if stored:
-            return stored
-    return pick_lang(update.effective_user.language_code if update.effective_user else None)
-
-
-def admins_of(context: ContextTypes.DEFAULT_TYPE) -> AdminCache:
-    admins = context.application.bot_data.get("admins")
-    if admins is None:  # an Application not built by bot.app
-        admins = context.application.bot_data["admins"] = AdminCache(context.bot)
-    return admins
-
-
-def admin_check(update: Update, context: ContextTypes.DEFAULT_TYPE):
-    """Is the person behind ``update`` an administrator of the chat the service names
-    (the table's own chat, wherever the button was pressed)? Answered from the chat's
-    cached admin list (``bot.admins``)."""
-    admins, user_id = admins_of(context), user_of(update).id
-
-    async def check(chat_id: int) -> bool:
-        return await admins.is_admin(chat_id, user_id)
-
-    return check
-
-
-def press_place(update: Update) -> PressPlace:
-    """The chat and topic of the message a button sits under. A press without a message
-    (an inline message, or one too old for Telegram to include) has no place to act from."""
-    chat = update.effective_chat
-    if update.callback_query is None or update.callback_query.message is None or chat is None:
-        raise UserError("err.other_chat")
-    return PressPlace(chat.id, thread_of(update), private=chat.type == ChatType.PRIVATE)
-
-
-Rows = list[list[tuple[str, str]]]  # buttons: (label, callback data | "url:<link>")
-
-
-async def reply(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, rows: Rows | None = None, *, preview: bool = True
-) -> None:
-    """Answer a command in its chat and topic (HTML). The sender sends it, in order with the
-    chat's other messages and in a group's budget: a flood wait delays it, never loses it.
-    In a group it quotes the command, as a crowd needs to see whose answer it is."""
-    message = message_of(update)
-    await service_of(context).send_reply(
-        message.chat_id,
-        text,
-        rows,
-        thread_id=thread_of(update),
-        reply_to=message.message_id if is_group(update) else None,
-        preview=preview,
-    )
-
-
-async def group_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    """May the person change this chat's settings? In a group only its admins may; in a
-    private chat the settings are the person's own."""
-    return not is_group(update) or await admin_check(update, context)(chat_of(update).id)
-
-
-# ---------------------------------------------------------------------- choosers
-# A chooser (which game, which language...) or a confirmation is used once: its message
-# becomes the one-line outcome without buttons, and a press on it after that (before
-# the edit reaches Telegram, or from a client still showing the buttons) hears the
-# outcome as a toast; nothing is posted to the group again.
-CHOOSER_MEMORY = 10_000  # used chooser messages remembered per process (oldest out first)
-
-
-def _used_choosers(context: ContextTypes.DEFAULT_TYPE) -> collections.OrderedDict[tuple[int, int], str]:
-    return context.application.bot_data.setdefault("used_choosers", collections.OrderedDict())
-
-
-async def use_chooser(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, lang: str, choose: Callable[[], Awaitable[str]]
-) -> str | None:
-    """Act on a chooser press once: ``choose()`` acts (or raises ``UserError``, leaving the
-    chooser as it was) and returns the outcome line, which replaces the chooser. Returns
-    None when the chooser was used already: the press has then been answered with a toast."""
-    query = update.callback_query
-    assert query is not None, "a chooser is pressed"
-    used = _used_choosers(context)
-    key = (chat_of(update).id, message_of(update).message_id)
-    if key in used:  # "" while the first press is being handled
-        await answer(query, _plain(used[key]) or t(lang, "chooser.used"))
-        return None
-    used[key] = ""
-    try:
-        outcome = await choose()
-    except BaseException:
-        used.pop(key, None)
-        raise
-    used[key] = outcome
-    used.move_to_end(key)
-    while len(used) > CHOOSER_MEMORY:
-        used.popitem(last=False)
-    await service_of(context).edit_message(key[0], key[1], outcome)
-    return outcome
-
-
-def _plain(text: str) -> str:
-    """A toast shows no HTML: an outcome line without its tags and entities."""
-    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 # ---------------------------------------------------------------------- commands
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     if chat_of(update).type == ChatType.PRIVATE:
-        await service_of(context).dm_opened(person_of(update))
+        await service_of(context).chat_admin.dm_opened(person_of(update))
         if context.args and context.args[0] == MYTABLES_START:  # the link under /mytables in a group
             await my_tables(update, context)
             return
         # someone already seated (they came by the lobby's link) needs no "/newgame opens a table"
-        seated = await service_of(context).repo.tables_of_user(user_of(update).id)
+        seated = await storage_of(context).tables_of_user(user_of(update).id)
         if seated:
             named = [
                 screens.header(table) + (f" — {table.settings['title']}" if table.settings.get("title") else "")
@@ -237,7 +109,7 @@ async def _choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, la
     """``/preferans``: the variant this group played last (Russian preferans in its system,
     or Balkan); a group that has not chosen yet gets the choices as buttons."""
     games = list(dict.fromkeys(game for game, _ in chooser.choices.values()))
-    last = await service_of(context).repo.last_table_of(chat_of(update).id, games)
+    last = await storage_of(context).last_table_of(chat_of(update).id, games)
     if last is None:
         words = chooser.choice_words
         rows = [[(t(lang, f"{words}.choice.{c}"), f"pf:{c}") for c in chooser.choices]]
@@ -272,28 +144,12 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _open_or_say(update, context, sheets[wanted], lang)
 
 
-async def _open(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str, options: dict | None = None
-) -> None:
-    """Open a table here (its message is the answer); a refusal raises ``UserError``."""
-    await service_of(context).open_table(
-        chat_of(update).id,
-        thread_of(update),
-        game,
-        person_of(update),
-        lang,
-        chat_of(update).title or "",
-        options,
-        answers=update.message.message_id if update.message else None,
-    )
-
-
 async def _open_or_say(
     update: Update, context: ContextTypes.DEFAULT_TYPE, game: str, lang: str, options: dict | None = None
 ) -> None:
     """A command opening a table: a refusal (a table already here) is its answer."""
     try:
-        await _open(update, context, game, lang, options)
+        await open_here(update, context, game, lang, options)
     except UserError as error:
         await reply(update, context, t(lang, error.key, **error.params))
 
@@ -309,7 +165,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rows = [[("Русский", "lang:ru"), ("English", "lang:en")]]
         await reply(update, context, t(lang, "language.choose"), rows)
         return
-    await _set_language(update, context, choice)
+    await set_language_here(update, context, choice)
     await reply(update, context, t(choice, "language.set"))
 
 
@@ -322,18 +178,8 @@ async def sheets(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await group_admin(update, context):
         await reply(update, context, t(lang, "settings.admins_only"))
         return
-    text, rows = await sheet_mode.command(service_of(context).repo, chat_of(update).id, context.args or [], lang)
+    text, rows = await sheet_mode.command(storage_of(context), chat_of(update).id, context.args or [], lang)
     await reply(update, context, text, rows)
-
-
-async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choice: str) -> None:
-    service = service_of(context)
-    if is_group(update):
-        await service.set_language(chat_of(update).id, thread_of(update), choice)
-    else:
-        person = person_of(update)
-        person.lang = choice
-        await service.remember_user(person)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -358,7 +204,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, t(lang, "err.group_only"))
         return
     try:
-        key = await service_of(context).cancel(
+        key = await service_of(context).lobby.cancel(
             chat_of(update).id, thread_of(update), person_of(update), admin_check(update, context)
         )
     except UserError as error:
@@ -378,7 +224,7 @@ async def my_tables(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rows = [[(t(lang, "mytables.btn.dm"), f"url:https://t.me/{username}?start={MYTABLES_START}")]]
         await reply(update, context, t(lang, "mytables.dm_only"), rows if username else None)
         return
-    text = await watching.my_tables_text(service_of(context), user_of(update).id, lang)
+    text = await watching.my_tables_text(service_of(context).core, user_of(update).id, lang)
     await reply(update, context, text, preview=False)
 
 
@@ -387,31 +233,22 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     with no such table open, those of the chat's last table that had some (a finished
     Chicago, a closed rubber)."""
     lang = await chat_lang(update, context)
-    service = service_of(context)
-    table = await service.repo.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
+    service, storage = service_of(context), storage_of(context)
+    table = await storage.find_open_table(chat_of(update).id, thread_of(update)) if is_group(update) else None
     if is_group(update) and (table is None or ui_for(table.game).export_files is None):
         exporting = [ui.name for ui in all_uis() if ui.export_files is not None]
-        table = await service.repo.last_table_of(chat_of(update).id, exporting)
+        table = await storage.last_table_of(chat_of(update).id, exporting)
     export_files = ui_for(table.game).export_files if table is not None else None
     if table is None or export_files is None:
         await reply(update, context, t(lang, "export.none"))
         return
-    names = [s.name for s in sorted(await service.repo.get_seats(table.id), key=lambda s: s.seat)]
+    names = [s.name for s in sorted(await storage.get_seats(table.id), key=lambda s: s.seat)]
     event = table.settings.get("title") or "cardbot"
-    states, dealt = await service.match_states(table)
+    states, dealt = await service.chat_admin.match_states(table)
     files = export_files(states, names, event, f"{table.game}-{table.id}", dealt)
-    await service.send_files(table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption"))
-
-
-# ---------------------------------------------------------------------- buttons
-async def answer(query, text: str | None, alert: bool = False) -> None:
-    """The toast under a press. Only a courtesy: when Telegram fails it (a 5xx, a timeout,
-    a query too old), the press has been handled all the same, and what follows it (the
-    computers' answers) must still happen; so the failure is one line in the log."""
-    try:
-        await query.answer(text, show_alert=alert)
-    except TelegramError as error:
-        log.warning("could not answer a button press of user %s: %s", query.from_user.id, error)
+    await service.chat_admin.send_files(
+        table.chat_id, table.id, files, table.thread_id, caption=t(lang, "export.caption")
+    )
 
 
 # ---------------------------------------------------------------------- the gate
@@ -437,13 +274,13 @@ async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     """The bot was removed from a group: its tables there close (players hear it in DMs)."""
     change = update.my_chat_member
     if change and change.new_chat_member.status in ("left", "kicked") and change.chat.id < 0:
-        await service_of(context).chat_lost(change.chat.id)
+        await service_of(context).chat_admin.chat_lost(change.chat.id)
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = message_of(update)
     if message.migrate_to_chat_id:
-        await service_of(context).migrate_chat(message.chat.id, message.migrate_to_chat_id)
+        await service_of(context).chat_admin.migrate_chat(message.chat.id, message.migrate_to_chat_id)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -486,8 +323,6 @@ async def _not_saved(update: object, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 def install(app: Application) -> None:
-    from bot import buttons, players  # they use this module's helpers
-
     app.add_handler(TypeHandler(object, gate), group=-2)
     app.add_handler(ChatMemberHandler(bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))

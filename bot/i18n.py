@@ -1,6 +1,7 @@
 """Message catalogs: every ``bot/locales/<lang>/*.json`` file merged (``core.json`` plus
 one file per game, so each game keeps its own words), plus the words an engine owns
-because it prints them without the bot (a game's ``GameUI.words``: the bridge score sheet).
+because it prints them without the bot (a game's ``GameUI.words``: the bridge score sheet),
+added by ``bot.game_registry`` as each game registers.
 ``t(lang, key, **params)`` formats a message with ``str.format``; a key missing in one
 language falls back to English, and a key missing everywhere shows the key itself (a
 visible bug, never a crash).
@@ -31,16 +32,19 @@ def catalog(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     for path in sorted((_DIR / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
-    for words in engine_words():
+    for words in _engine_words:
         merged.update(words.get(lang, {}))
     return merged
 
 
-def engine_words() -> list[dict[str, dict[str, str]]]:
-    """The games' engine-owned words, each {lang: {key: text}}."""
-    from bot.game_registry import all_uis  # the games' modules use this one
+_engine_words: list[dict[str, dict[str, str]]] = []  # pushed by bot.game_registry
 
-    return [ui.words for ui in all_uis() if ui.words]
+
+def add_words(words: dict[str, dict[str, str]]) -> None:
+    """Words an engine owns ({lang: {key: text}}), added by ``bot.game_registry`` as its
+    game registers: this module imports no game (the games' modules import it)."""
+    _engine_words.append(words)
+    catalog.cache_clear()
 
 
 def pick_lang(code: str | None) -> str:

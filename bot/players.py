@@ -21,7 +21,17 @@ from engine.ratings import Skill, rated_games
 from engine.records import make_record
 from storage.models import FinishedGame, RatingRow
 from bot.game_registry import ui_for
-from bot.handlers import admin_check, answer, chat_lang, is_group, press_place, reply, service_of, use_chooser
+from bot.chat_context import (
+    admin_check,
+    answer,
+    chat_lang,
+    is_group,
+    press_place,
+    reply,
+    service_of,
+    storage_of,
+    use_chooser,
+)
 from bot.i18n import t
 from bot.render.common import display_name, seat_name
 from bot.service import UserError, button_number
@@ -85,7 +95,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(update):
         await reply(update, context, t(lang, "err.group_only"))
         return
-    repo = service_of(context).repo
+    repo = storage_of(context)
     chat_id = _chat_id(update)
     wanted = context.args[0].lower() if context.args else None
     rated = rated_games()
@@ -107,7 +117,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # ---------------------------------------------------------------------- /stats
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
-    repo = service_of(context).repo
+    repo = storage_of(context)
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None  # the gate drops messages without a sender
     user_id = user.id
@@ -192,7 +202,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(update):
         await reply(update, context, t(lang, "err.group_only"))
         return
-    games = await service_of(context).repo.finished_games(_chat_id(update), HISTORY_LIMIT)
+    games = await storage_of(context).finished_games(_chat_id(update), HISTORY_LIMIT)
     if not games:
         await reply(update, context, t(lang, "history.empty"))
         return
@@ -204,7 +214,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _game_files(context: ContextTypes.DEFAULT_TYPE, fg: FinishedGame, lang: str) -> list[tuple[str, bytes]]:
     """The game's record (JSON, for ``cardbot replay``), its deals as text, and the game's
     export files (bridge: its boards as PBN): all rebuilt from the table's action log."""
-    repo = service_of(context).repo
+    repo = storage_of(context)
     actions = [a for a in await repo.load_actions(fg.table_id) if a.game_no == fg.game_no]
     log = [(a.seat, a.action) for a in actions]
     dealt = [a.created_at for a in actions if a.seat is None and a.action.startswith("deal ")]
@@ -254,7 +264,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         place = press_place(update)
         if kind == "h":
             game_id = button_number(rest)
-            fg = await service_of(context).repo.finished_game(game_id)
+            fg = await storage_of(context).finished_game(game_id)
             if fg is None:
                 raise UserError("history.gone")
             if place.private or place.chat_id != fg.chat_id:
@@ -268,7 +278,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if len(sent) > 1000:
                 sent.clear()
             files = await _game_files(context, fg, lang)
-            await service_of(context).send_files(place.chat_id, fg.table_id, files, place.thread_id)
+            await service_of(context).chat_admin.send_files(place.chat_id, fg.table_id, files, place.thread_id)
             await answer(query, t(lang, "history.sending"))
             return
         # fg:<chat id>, the confirmation of /forget: used once, it becomes the outcome
@@ -280,7 +290,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise UserError("forget.admins_only")
 
         async def erase() -> str:
-            erased = await service_of(context).repo.forget_chat(chat_id)
+            erased = await storage_of(context).forget_chat(chat_id)
             return t(lang, "forget.done", n=erased)
 
         if await use_chooser(update, context, lang, erase) is not None:

@@ -1,7 +1,7 @@
-"""The core every concern of the table service shares: the per-table lock, the game
-state cache, the users, the outbox and the one commit that writes a move with all it
-causes (``bot.consequences`` says what; this module only reads what that needs and
-writes it in one storage transaction)."""
+"""The core every part of the table service holds (``bot.service``): the storage, the
+per-table lock, the game state cache, the users, the outbox and the one commit that
+writes a move with all it causes (``bot.consequences`` says what; this module only reads
+what that needs and writes it in one storage transaction)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ Loaded = tuple[TableRow, list[SeatRow]]  # a table as read, with its seats in se
 
 
 class TableCore:
+    """Shared by the service's parts, each holding it: what they read and write through."""
+
     def __init__(
         self,
         repo: Repository,
@@ -63,16 +65,17 @@ class TableCore:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
+        """Rows were written to the outbox: this process's sender looks now."""
         for listener in self.listeners:
             listener()
 
-    async def _enqueue(self, items: list[OutboxItem]) -> None:
+    async def enqueue(self, items: list[OutboxItem]) -> None:
         if items:
             await self.repo.enqueue(items)
-            self._wake()
+            self.wake()
 
-    async def _load(self, table_id: int) -> Loaded:
+    async def load(self, table_id: int) -> Loaded:
         """The open table and its seats: the one read a press makes of them."""
         table = await self.repo.get_table(table_id)
         if table is None or table.status == CLOSED:
@@ -91,7 +94,7 @@ class TableCore:
         await self.repo.upsert_user(person.id, person.name, person.username, person.lang)
 
     # ------------------------------------------------------------------ the commit
-    async def _commit(
+    async def commit(
         self,
         table: TableRow,
         seats: list[SeatRow],
@@ -149,7 +152,7 @@ class TableCore:
             else:
                 setattr(table, key, value)
         self.states.remember(table.id, step.version, after)
-        self._wake()
+        self.wake()
 
     def _pressed(self, table_id: int, seats: set[int], now: float) -> None:
         for seat in seats:
@@ -168,7 +171,7 @@ class TableCore:
             self._histories[key] = await self.repo.game_results(table.id)
         return list(self._histories[key])
 
-    async def _start_game(self, table: TableRow, seats: list[SeatRow]) -> None:
+    async def start_game(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Deal a new game of the series (the lock is held by the caller)."""
         game = get_game(table.game)
         options = game.Options(**table.options)
@@ -181,7 +184,7 @@ class TableCore:
             # gets a fresh message below the game-over post. Game 1 takes over the lobby message.
             fields["group_message_id"] = None
         table.game_no += 1
-        await self._commit(table, seats, None, state, [(None, deal)], events, table_fields=fields, snapshot=True)
+        await self.commit(table, seats, None, state, [(None, deal)], events, table_fields=fields, snapshot=True)
 
 
 def person_seat(seats: list[SeatRow], user_id: int) -> SeatRow | None:

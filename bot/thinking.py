@@ -35,7 +35,7 @@ lowest CPU priority, one task at a time, so it never holds a computer's worker o
 Stopping: a Ctrl-C in a terminal (or systemd's stop) signals the workers too, so their
 decisions in flight fail with ``BrokenProcessPool`` as the bot stops. Once ``stop()`` was
 called such a decision is cancelled quietly: the computer's move stays due and is made at
-the next start (TableService.resume).
+the next start (``service.timers.resume``).
 """
 
 from __future__ import annotations

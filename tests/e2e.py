@@ -105,7 +105,7 @@ class BotUnderTest:
 
     @property
     def repo(self):
-        return self.service.repo
+        return self.app.bot_data["storage"]
 
     async def settle(self) -> None:
         await self.runtime.settle(advance=self.clock.advance)
@@ -129,7 +129,7 @@ class BotUnderTest:
     async def tick(self, seconds: float) -> None:
         """Let simulated time pass and run what is due (timers, throttled messages)."""
         self.clock.advance(seconds)
-        await self.service.fire_timers()
+        await self.service.timers.fire()
         await self.settle()
 
     # ------------------------------------------------------------ looking
@@ -158,7 +158,7 @@ class BotUnderTest:
 
     async def state(self, table_id: int):
         table = await self.repo.get_table(table_id)
-        return table, await self.service.state_of(table)
+        return table, await self.service.core.state_of(table)
 
     async def actions(self, table_id: int) -> list[str]:
         return [row.action for row in await self.repo.load_actions(table_id)]
@@ -195,7 +195,7 @@ class BotUnderTest:
             answer = await self.fake.press(self.app, user, message, callback_data=data)
             assert answer is None or not answer.show_alert, answer
             self.clock.advance(pace)
-            await self.service.fire_timers()
+            await self.service.timers.fire()
             await self.settle()
         raise AssertionError("the game did not end")
 
@@ -213,7 +213,7 @@ class BotUnderTest:
         owners: dict[tuple[int, int], list[tuple[int, int | None]]] = {}  # (chat, msg) -> readers
         per_chat: dict[int, list[tuple[int, int | None]]] = {}
         for table in await self.repo.tables_with_status("playing", "between"):
-            state = await self.service.state_of(table)
+            state = await self.service.core.state_of(table)
             if state is None:
                 continue
             game = get_game(table.game)

@@ -52,10 +52,10 @@ async def test_computers_think_in_a_process_pool_and_the_game_ends(fake_telegram
         await bot.play(table.id, [anya], max_moves=400)
         row, state = await bot.state(table.id)
         assert get_game("durak").is_over(state) and row.status == "between"
-        assert bot.service.thinker._pool is not None  # the computer's moves went through it
+        assert bot.service.core.thinker._pool is not None  # the computer's moves went through it
     finally:
         await bot.stop()
-    assert bot.service.thinker._pool is None  # shut down with the bot
+    assert bot.service.core.thinker._pool is None  # shut down with the bot
 
 
 async def test_a_failing_player_never_stalls_the_table(caplog):
@@ -122,8 +122,8 @@ async def test_slow_decision_shows_thinking_on_the_table(fake_telegram, database
             The service marks the table thinking and then queues its redraw (a database
             write), so drain until that redraw has gone out."""
             while True:
-                if bot.service.thinking:
-                    seen_thinking.append(dict(bot.service.thinking))
+                if bot.service.core.thinking:
+                    seen_thinking.append(dict(bot.service.core.thinking))
                     await bot.runtime.sender.drain()  # what the sender loop sends meanwhile
                     await bot.check_leaks()
                     if "думает" in (await bot.table_message(GROUP)).text:

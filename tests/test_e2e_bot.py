@@ -32,7 +32,7 @@ async def started_game(bot, users, chat=GROUP, computers=0):
 
 async def snapshot_of_everything(bot, table_id):
     table = await bot.repo.get_table(table_id)
-    state = await bot.service.state_of(table)
+    state = await bot.service.core.state_of(table)
     return table.version, await bot.actions(table_id), get_game("durak").dump(state)
 
 
@@ -161,7 +161,7 @@ async def test_restart_mid_game_resumes_exactly(bot, fake_telegram):
     assert (await bot.hand_message(table.id, mover)).message_id == hands_before[mover.id]
     assert hand.text != shown_before
     # a state rebuilt from the log equals the cached one and the game plays on to the end
-    bot.service.states.cache.clear()
+    bot.service.core.states.cache.clear()
     await bot.play(table.id, users)
     assert (await bot.repo.get_table(table.id)).status == "between"
 
@@ -298,7 +298,7 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     real = ui.group_text
 
     def leaky(self, view, names, lang, header):
-        _, state = bot.service.states.cache[table.id]
+        _, state = bot.service.core.states.cache[table.id]
         secret = " ".join(label(c) for c in game.view(state, 1)["hand"])
         return real(view, names, lang, header) + " " + secret
 
@@ -307,7 +307,7 @@ async def test_leak_check_catches_a_leak(bot, fake_telegram, monkeypatch):
     hand = await bot.hand_message(table.id, mover)
     await bot.press(mover, hand, data=fake_telegram.buttons(hand)[0][1])
     with pytest.raises(AssertionError, match="leaked"):  # the group table is redrawn
-        await bot.service._enqueue([OutboxItem("group", GROUP, table.id)])
+        await bot.service.core.enqueue([OutboxItem("group", GROUP, table.id)])
         await bot.settle()
 
 

@@ -171,7 +171,7 @@ async def test_tricks_of_the_deal_in_the_hand_message(bot, fake_telegram, game, 
     assert "📜 Взятки этой сдачи" in (await bot.hand_message(table.id, anya)).text
     table, state = await bot.state(table.id)
     move = get_game(game).legal_actions(state, mine)[0]
-    await bot.service.act(table.id, table.version, anya.id, move_key(move), None)
+    await bot.service.play.act(table.id, table.version, anya.id, move_key(move), None)
     await bot.settle()
     assert "📜 Взятки этой сдачи" not in (await bot.hand_message(table.id, anya)).text
     answer = await bot.press_raw(anya, anya.id, back.message_id, tricks_data)

@@ -84,7 +84,7 @@ async def play(
         answer = await bot.fake.press(bot.app, user, hand, callback_data=data)
         presses.append(Press(user.id, data.rsplit(":", 1)[1], answer))
         bot.clock.advance(HUMAN_PACE)
-        await bot.service.fire_timers()
+        await bot.service.timers.fire()
         await bot.settle()
     raise AssertionError("the game did not end")
 

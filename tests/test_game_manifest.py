@@ -17,7 +17,8 @@ from bot.game_ui import GameUI
 from bot.game_registry import all_uis, playable, ui_for
 import bot.game_registry as registry
 from bot.game_ui import MODULE_FUNCTIONS, REQUIRED_FUNCTIONS
-from bot.i18n import LANGUAGES, catalog, engine_words
+from bot.game_registry import engine_words
+from bot.i18n import LANGUAGES, catalog
 from engine.base import games, get_game
 
 ROOT = Path(__file__).parent.parent

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import PLURAL_FIELD, PLURAL_FORMS, catalog, engine_words, pick_lang, plural, t
+from bot.game_registry import engine_words
+from bot.i18n import PLURAL_FIELD, PLURAL_FORMS, catalog, pick_lang, plural, t
 
 LOCALES = Path(__file__).parent.parent / "bot" / "locales"
 

@@ -42,6 +42,7 @@ def test_a_violation_breaks_the_contracts(tmp_path):
         "bot.pacing",
         "bot.table_states",
         "bot.table_core",
+        "bot.computers",
         "bot.lobby",
         "bot.play",
         "bot.timers",

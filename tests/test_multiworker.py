@@ -107,8 +107,8 @@ async def test_conflicting_presses_on_two_workers_apply_each_move_once(workers, 
     state = game.initial_state(game.Options(**row.options), 2)
     for action in log:
         state, _ = game.apply(state, action.seat, action.action)
-    assert game.dump(state) == game.dump(await first.service.state_of(row))
-    assert game.dump(state) == game.dump(await second.service.state_of(row))
+    assert game.dump(state) == game.dump(await first.service.core.state_of(row))
+    assert game.dump(state) == game.dump(await second.service.core.state_of(row))
     assert game.is_over(state)
     # one game-over sheet, one rematch keyboard: nothing was posted twice
     overs = [m for m in fake_telegram.messages(GROUP) if any("r:" in (d or "") for _, d in fake_telegram.buttons(m))]
@@ -130,14 +130,14 @@ async def test_timers_fire_once_across_workers(workers, fake_telegram):
     pings_before = len(fake_telegram.calls("sendMessage", chat_id=idle_user.id))
 
     first.clock.advance(seconds * 0.8)  # past the reminder
-    await asyncio.gather(first.service.fire_timers(), second.service.fire_timers(), first.service.fire_timers())
+    await asyncio.gather(first.service.timers.fire(), second.service.timers.fire(), first.service.timers.fire())
     await settle_all(first, second)
     sent = fake_telegram.calls("sendMessage", chat_id=idle_user.id)[pings_before:]
     reminders = [c for c in sent if "Напоминание" in c.params.get("text", "")]
     assert len(reminders) == 1, [c.params.get("text") for c in sent]
 
     first.clock.advance(seconds)  # past the deadline: the idle player loses, once
-    await asyncio.gather(second.service.fire_timers(), first.service.fire_timers(), second.service.fire_timers())
+    await asyncio.gather(second.service.timers.fire(), first.service.timers.fire(), second.service.timers.fire())
     await settle_all(first, second)
     log = [a.action for a in await first.repo.load_actions(table.id)]
     assert sum(a.startswith("forfeit") for a in log) == 1, log
