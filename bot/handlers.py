@@ -27,6 +27,7 @@ from bot import watching
 from bot.admins import AdminCache
 from bot.game_ui import GameUI
 from bot.game_registry import all_uis, ui_for
+from bot.help_text import help_text
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
@@ -201,7 +202,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             await reply(update, context, t(lang, "start.dm_ready"))
     else:
-        await reply(update, context, t(lang, "help.text"))
+        await reply(update, context, help_text(lang))
 
 
 async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -337,7 +338,7 @@ async def _set_language(update: Update, context: ContextTypes.DEFAULT_TYPE, choi
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, context, t(await chat_lang(update, context), "help.text"))
+    await reply(update, context, help_text(await chat_lang(update, context)))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
