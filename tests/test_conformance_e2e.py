@@ -1,11 +1,12 @@
 """What every game must do through the bot, checked over the whole registry (the engine's
-part: tests/test_conformance.py). For every playable game, on both backends, through the
-Telegram emulator: its command (a chooser's button when the command asks which variant)
-opens a table, computers fill it but one seat, the host turns the turn timer on and starts;
-the one person plays with ``any_move`` (tests/e2e.py), which knows no game's button words,
-and then lets a turn's minute run out. bot/timers.py sends ``forfeit <seat>``: the game is
+part: tests/test_conformance.py). For every playable game, through the Telegram emulator:
+its command (a chooser's button when the command asks which variant) opens a table,
+computers fill it but one seat, the host turns the turn timer on and starts; the one
+person plays with ``any_move`` (tests/e2e.py), which knows no game's button words, and
+then lets a turn's minute run out. bot/timers.py sends ``forfeit <seat>``: the game is
 over with that seat last, the group has seen a ``<pre>`` sheet and a result naming that
-person, and ``/history`` lists the game. Every settle runs the leak check on what reached a chat."""
+person, and ``/history`` lists the game. Every settle runs the leak check on what
+reached a chat."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from engine.ratings import standings
 from tests.e2e import any_move
 
 GROUP = -1001
-PRESSES = 25  # the person's moves before the timer runs out (a durak may end the game first)
+PRESSES = 12  # the person's moves before the timer runs out (a durak may end the game first)
 
 
 def opening(ui: GameUI) -> tuple[str, str | None]:
@@ -41,6 +42,9 @@ async def lobby_press(bot, user, text: str) -> None:
     await bot.press(user, await bot.table_message(GROUP), lambda label: label.startswith(text))
 
 
+# SQLite only: the storage is the same for every game, and each game's own e2e tests and
+# tests/test_storage_pg.py run PostgreSQL
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("ui", playable(), ids=lambda ui: ui.name)
 async def test_a_game_from_its_command_to_its_result_by_a_timer_forfeit(bot, fake_telegram, ui):
     fake, game, lang = fake_telegram, get_game(ui.name), "ru"
