@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
+import pkgutil
 import sys
 import time
 from pathlib import Path
@@ -27,8 +29,23 @@ if __package__ in (None, ""):  # `python bench/ai_strength.py`
 from bench.common import header  # noqa: E402
 from bench.strength import common  # noqa: E402
 
-# strength modules in bench/strength/: bridge card play and the bridge auction apart
-GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "preferans_ru", "king")
+
+def strength_modules() -> tuple[str, ...]:
+    """The measures in bench/strength/: each module there whose ``run`` takes ``quick``
+    and ``seed`` (a game's, or a part of one: bridge card play and the bridge auction
+    apart); the others are their helpers and one-off studies. A new game adds its module
+    and nothing here."""
+    import bench.strength as package
+
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        run = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "run", None)
+        if run is not None and {"quick", "seed"} <= set(inspect.signature(run).parameters):
+            found.append(info.name)
+    return tuple(sorted(found))
+
+
+GAMES = strength_modules()
 
 
 def main(argv: list[str] | None = None) -> int:

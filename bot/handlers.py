@@ -42,6 +42,7 @@ from bot.chat_context import (
 )
 from bot.game_ui import GameUI
 from bot.game_registry import all_uis, ui_for
+from bot.help_text import help_text
 from bot.game_commands import choosers, playable_games, score_games, score_presets, table_presets
 from bot.telegram_errors import is_telegram_failure, short
 from bot.i18n import LANGUAGES, pick_lang, t
@@ -73,7 +74,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             await reply(update, context, t(lang, "start.dm_ready"))
     else:
-        await reply(update, context, t(lang, "help.text"))
+        await reply(update, context, help_text(lang))
 
 
 async def new_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -183,7 +184,7 @@ async def sheets(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await reply(update, context, t(await chat_lang(update, context), "help.text"))
+    await reply(update, context, help_text(await chat_lang(update, context)))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

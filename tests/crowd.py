@@ -25,7 +25,7 @@ from bot.screens import move_key
 from engine.base import get_game
 import pytest
 
-from tests.e2e import BotUnderTest, sensible_choice
+from tests.e2e import BotUnderTest, any_move
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 WATCHED_LOGGERS = ("bot", "telegram", "storage")
@@ -359,7 +359,7 @@ class _Crowd:
                     game.view(state, seat.seat), game.legal_actions(state, seat.seat), rng, level="easy"
                 )
                 chosen = [d for _, d in buttons if d.endswith(":" + move_key(action))]
-                data = chosen[0] if chosen and rng.random() < 0.85 else sensible_choice(user, buttons, rng)
+                data = chosen[0] if chosen and rng.random() < 0.85 else any_move(user, buttons, rng)
                 acts.append(Press(user, hand, data))
             busy = {a.user.id for a in acts}
             for person in rng.sample(self.people, k=rng.randint(0, 2)):

@@ -177,7 +177,7 @@ class BotUnderTest:
         """Humans press buttons in their DMs until the game is over (or ``until()`` holds).
         Returns the number of presses."""
         rng = random.Random(seed)
-        choose = choose or sensible_choice
+        choose = choose or any_move
         by_id = {u.id: u for u in users}
         for moves in range(max_moves):
             table, state = await self.state(table_id)
@@ -219,8 +219,8 @@ class BotUnderTest:
             game = get_game(table.game)
             seats = sorted(await self.repo.get_seats(table.id), key=lambda s: s.seat)
             views = {seat: game.view(state, seat) for seat in [None, *range(len(seats))]}
-            public = card_labels_in(views[None])
-            hands = {seat: {label(c) for c in views[seat].get("hand", [])} for seat in range(len(seats))}
+            leaked = hidden_cards_in_views(views)
+            assert not leaked, f"views at table {table.id} hold hidden cards {leaked}"
             readers = [(table.chat_id, None, table.group_message_id)]
             readers += [(s.user_id, s.seat, s.dm_message_id) for s in seats if not s.is_computer]
             for spectator in await self.repo.get_spectators(table.id):
@@ -230,13 +230,7 @@ class BotUnderTest:
                 (chat, None, message) for (chat, message), at in self._spectator_messages.items() if at == table.id
             ]
             for chat, seat, message_id in readers:
-                visible = card_labels_in(views[seat])
-                others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()
-                secret = others - hands.get(seat, set()) - public
-                assert not visible & secret, (
-                    f"view of seat {seat} at table {table.id} holds hidden cards {visible & secret}"
-                )
-                allowed[(table.id, seat)] = visible
+                allowed[(table.id, seat)] = card_labels_in(views[seat])
                 owners[(chat, message_id)] = [(table.id, seat)]
                 per_chat.setdefault(chat, []).append((table.id, seat))
         for chat_id, messages in self.fake.msgs.items():
@@ -263,6 +257,22 @@ class BotUnderTest:
                     assert not leaked, f"cards {leaked} leaked to chat {chat_id}: {version.text}"
 
 
+def hidden_cards_in_views(views: dict[int | None, dict]) -> dict[int, set[str]]:
+    """The cards each seat's view holds that it may not see: a card of another seat's hand
+    (``view["hand"]``) that the public view (``views[None]``) does not show; the seat's own
+    hand is its own (two-deck twins share a label). {} when no view leaks."""
+    public = card_labels_in(views[None])
+    seats = [seat for seat in views if seat is not None]
+    hands = {seat: {label(c) for c in views[seat].get("hand", [])} for seat in seats}
+    leaked = {}
+    for seat in seats:
+        others = set().union(*(h for s, h in hands.items() if s != seat))
+        secret = others - hands[seat] - public
+        if card_labels_in(views[seat]) & secret:
+            leaked[seat] = card_labels_in(views[seat]) & secret
+    return leaked
+
+
 DEAL_VIEW_MARK = "🔍 "  # how every deal record (bot/games/*/deal_record.py) starts
 
 
@@ -284,20 +294,15 @@ def card_labels_in(value) -> set[str]:
     return {label(word) for text in strings_in(value) for word in text.split() if is_card(word)}
 
 
-def sensible_choice(user: FakeUser, buttons: list[tuple[str, str]], rng: random.Random) -> str:
-    """A human-like chooser: mostly cover or attack with the first (lowest) card, sometimes
-    take, finish throw-in rounds quickly."""
-    names = [text for text, _ in buttons]
-    take = [d for t, d in buttons if t in ("Беру", "Take")]
-    done = [d for t, d in buttons if t in ("Бито", "Done (bito)", "Хватит", "Enough", "Пас", "Pass")]
-    cards = [d for t, d in buttons if CARD_LABEL.search(t)]
-    if done and rng.random() < 0.7:
-        return done[0]
-    if cards and (not take or rng.random() < 0.8):
-        return cards[0] if rng.random() < 0.7 else rng.choice(cards)
-    if take:
-        return take[0]
-    return rng.choice([d for _, d in buttons]) if names else buttons[0][1]
+def any_move(user: FakeUser | None, buttons: list[tuple[str, str]], rng: random.Random) -> str:
+    """A player who knows no game's words: one of the move buttons (callback data "a:…",
+    exactly the legal actions; the others, 📜 Tricks or a keyboard switch, only show
+    something). Often the first (the lowest card, the first bid) or the last (a keyboard
+    ends with its way out: pass, take, done), else any. A keyboard with no move offers its
+    first button."""
+    moves = [data for _, data in buttons if data.startswith("a:")] or [data for _, data in buttons]
+    roll = rng.random()
+    return moves[0] if roll < 0.4 else moves[-1] if roll < 0.7 else rng.choice(moves)
 
 
 async def open_table(

@@ -25,7 +25,7 @@ from typing import Callable
 import pytest
 
 from tests.demo_process import GROUP, ROOT, DemoProcess
-from tests.e2e import CARD_LABEL, sensible_choice
+from tests.e2e import CARD_LABEL, any_move
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -304,7 +304,7 @@ def _hand(text: str) -> set[str]:
 
 
 def durak_choice(labels: list[tuple[str, str]], rng: random.Random) -> str:
-    return sensible_choice(None, labels, rng)
+    return any_move(None, labels, rng)
 
 
 def preferans_choice(labels: list[tuple[str, str]], rng: random.Random) -> str:

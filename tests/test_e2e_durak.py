@@ -76,9 +76,9 @@ async def test_perevodnoy_with_transfers(bot, fake_telegram):
         transfers = [d for t, d in buttons if t.startswith("⇄")]
         if transfers:
             return transfers[0]
-        from tests.e2e import sensible_choice
+        from tests.e2e import any_move
 
-        return sensible_choice(user, buttons, rng)
+        return any_move(user, buttons, rng)
 
     await bot.press(users[0], lobby, "Начать")
     await bot.play(table.id, users, choose=prefer_transfer)
@@ -117,9 +117,9 @@ async def test_blind_beating_challenge_both_ways(bot, fake_telegram):
         menu = [d for t, d in buttons if t == "🂠 Втёмную…"]
         if menu and rng.random() < 0.6:
             return menu[0]
-        from tests.e2e import sensible_choice
+        from tests.e2e import any_move
 
-        return sensible_choice(user, buttons, rng)
+        return any_move(user, buttons, rng)
 
     await bot.press(users[0], lobby, "Начать")
     outcomes = set()

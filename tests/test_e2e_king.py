@@ -157,31 +157,6 @@ async def test_two_humans_play_a_few_deals(bot, fake_telegram):
     assert "1. Аня" in group.text and "2. Борис" in group.text and " взяток" in group.text
 
 
-async def test_timer_forfeit_ends_the_game(bot, fake_telegram):
-    fake = fake_telegram
-    (anya,) = people(fake, 1)
-    table = await open_table(bot, GROUP, anya, [], computers=3, command="/king")
-    await bot.press(anya, await bot.table_message(GROUP), "без таймера")  # -> 1 minute a move
-    await bot.press(anya, await bot.table_message(GROUP), "Начать")
-
-    async def until():
-        _, state = await bot.state(table.id)
-        return state.deal_no >= 2
-
-    await bot.play(table.id, [anya], choose=any_button, until=until)
-    await bot.tick(61)
-    row, state = await bot.state(table.id)
-    assert row.status == "between"
-    result = G.result(state)
-    seat = next(s.seat for s in await bot.repo.get_seats(table.id) if s.user_id == anya.id)
-    assert result["forfeit"] == seat and result["places"][seat] == 4 and result["deals"] == 1
-    final = fake.last_message(GROUP)
-    assert "время хода вышло" in final.text and "Итог игры" in final.text
-    assert "<pre>" in final.raw_text
-    actions = await bot.actions(table.id)
-    assert actions[-1] == f"forfeit {seat}"
-
-
 async def test_english_table_and_rules(bot, fake_telegram):
     fake = fake_telegram
     (anya,) = people(fake, 1, lang="en")

@@ -309,18 +309,3 @@ async def test_the_group_sees_open_whisting_after_the_lead_and_never_closed_hand
         bot.clock.advance(3.0)
         await bot.settle()
     assert await enough(), seen
-
-
-async def test_timeout_forfeits_and_settles(bot, fake_telegram) -> None:
-    fake = fake_telegram
-    anya, boris = people(fake, 2)
-    table = await open_table(bot, GROUP, anya, [boris], computers=1, command="/rostov")
-    await bot.press(anya, await bot.table_message(GROUP), lambda t: t.startswith("⏱"))
-    await bot.press(anya, await bot.table_message(GROUP), "▶️ Начать")
-    _, state = await bot.state(table.id)
-    idle = G.to_act(state)[0]
-    await bot.tick(61)
-    row, state = await bot.state(table.id)
-    assert row.status == "between" and G.result(state)["forfeit"] == idle
-    last = fake.last_message(GROUP)
-    assert "вышло время" in last.text and "Итог в вистах:" in last.text

@@ -23,7 +23,7 @@ import pytest
 
 from bot.screens import move_key
 from engine.base import get_game
-from tests.e2e import HUMAN_PACE, BotUnderTest, FakeClock, open_table, sensible_choice
+from tests.e2e import HUMAN_PACE, BotUnderTest, FakeClock, open_table, any_move
 from tests.fakebot import CallbackAnswer, FakeTelegram, FakeUser
 
 GROUP = -1001
@@ -80,7 +80,7 @@ async def play(
         hand = await bot.hand_message(table_id, user)
         buttons = [(text, data) for text, data in bot.fake.buttons(hand) if data]
         assert buttons, f"{user.first_name} must act but has no buttons: {hand.text}"
-        data = sensible_choice(user, buttons, rng)
+        data = any_move(user, buttons, rng)
         answer = await bot.fake.press(bot.app, user, hand, callback_data=data)
         presses.append(Press(user.id, data.rsplit(":", 1)[1], answer))
         bot.clock.advance(HUMAN_PACE)

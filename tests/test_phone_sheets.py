@@ -1,28 +1,23 @@
 """Score sheets read on a phone held upright: a <pre> block there shows about 40
 columns, so every line of every text sheet fits in 40 (``engine.text.PHONE_WIDTH``).
 
-Each game that posts a sheet is played at random to its end with the longest names
-Telegram allows (64 Cyrillic letters, or emoji that take two columns each), in both
-languages; every line inside a <pre> block of every post is measured, and the widest
-one must fit. ``cardbot score --text`` (the same sheets, printed) fits too, all lines.
+The posts of every game, played at random to its end with the longest names Telegram
+allows (64 Cyrillic letters, or emoji that take two columns each), are measured by
+tests/test_conformance.py. Here: ``cardbot score --text`` (the same sheets, printed)
+fits too, all lines, and the preferans sheet's rounding.
 """
 
 from __future__ import annotations
 
-import html
-import random
 import re
 
 import pytest
 
-from bot.game_registry import ui_for
 from bot.games.preferans.ui import result_lines, sheet_post
 from bot.render.common import display_name
-from engine.base import get_game
 from engine.games.preferans.sheet import sheet_text
 from engine.score import text as score_text
 from engine.text import PHONE_WIDTH, display_width, wrap, wrap_lines
-from tests.random_play import every_ui_and_seat_count, first_deal, random_step
 
 PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
 LONGEST = ["Ж" * 64 + " " + "Щ" * 64, "🃏" * 64, "W" * 64]
@@ -31,41 +26,6 @@ LONGEST = ["Ж" * 64 + " " + "Щ" * 64, "🃏" * 64, "W" * 64]
 def long_names(players: int) -> list[str]:
     """Names as the bot shows them (cut by display_name), each different at its end."""
     return [display_name(LONGEST[i % len(LONGEST)][:-1] + str(i)) for i in range(players)]
-
-
-def widest_sheet_line(game_name: str, players: int, seed: int, lang: str) -> tuple[int, str]:
-    """Play one random game to its end (or 5000 steps); the widest <pre> line of its posts."""
-    game, ui = get_game(game_name), ui_for(game_name)
-    names = long_names(players)
-    rng = random.Random(seed)
-    history: list[dict] = []
-    state, events = first_deal(game, players, rng)
-    widest = (0, "")
-    for _ in range(5000):
-        if game.is_over(state):
-            history = history + [game.result(state)]
-        for post in ui.posts(events, game.view(state, None), names, lang, history):
-            for block in PRE.findall(post):
-                for line in html.unescape(block).split("\n"):
-                    widest = max(widest, (display_width(line), line))
-        if game.is_over(state):
-            return widest
-        state, events = random_step(game, state, rng)
-    return widest  # a random pulka may run long: its sheets so far are measured
-
-
-CASES = every_ui_and_seat_count()
-
-
-@pytest.mark.parametrize("game_name,players", CASES)
-def test_every_sheet_line_fits_a_phone(game_name, players):
-    measured = 0
-    for seed, lang in [(1, "ru"), (2, "en"), (3, "ru")]:
-        width, line = widest_sheet_line(game_name, players, seed, lang)
-        assert width <= PHONE_WIDTH, f"{game_name}: {width} columns:\n{line}"
-        measured = max(measured, width)
-    if game_name not in ("bridge_score", "whist_score", "preferans_score"):
-        assert measured > 0, f"{game_name} posted no sheet"
 
 
 def _record(game: str) -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from engine.ratings import NEW_SKILL, Skill, standings, update
-from engine.selfplay import selfplay
 
 
 def test_durak_order_of_finishing_and_the_durak_last():
@@ -102,15 +101,6 @@ def test_partners_move_together_and_one_computer_level_at_several_seats_is_one_p
 def test_display_scale():
     assert NEW_SKILL.display == 1500
     assert Skill(30.0, 2.0).display == 1500 + 24 * 24
-
-
-@pytest.mark.parametrize(("game", "players"), [("durak", 3), ("king", 4), ("whist", 4), ("bridge", 4)])
-def test_real_results_of_each_game_are_rated(game, players):
-    result = selfplay(game, 1, 5, players=players, policy="random")["results"][0]
-    found = standings(game, result, players)
-    assert found is not None and sorted(s for team in found.teams for s in team) == list(range(players))
-    new = update([f"u{s}" for s in range(players)], {}, found)
-    assert len(new) == players
 
 
 def _table(game: str, level: str = "normal"):

@@ -6,7 +6,8 @@ A, B, C) and the language."""
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.render.deal_record import open_trick, preferans_family_text
+from bot.render.deal_record import open_trick
+from bot.render.preferans_family import preferans_family_text
 from engine.cards import SUIT_SYMBOL
 from engine.jsondata import JsonDict
 from engine.tricks import winning_index
