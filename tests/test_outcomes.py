@@ -19,7 +19,7 @@ from engine.selfplay import selfplay
 from engine.standings import Standings, each_alone
 from storage.models import FinishedGame
 
-RATED = ("bridge", "durak", "king", "preferans", "preferans_ru", "whist")
+RATED = ("bridge", "durak", "king", "preferans", "preferans_ru", "thousand", "whist")
 
 
 # ------------------------------------------------------------------ the reference

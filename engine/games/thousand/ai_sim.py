@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from typing import Any
-from typing import Any
 
 from engine.jsondata import JsonDict
 

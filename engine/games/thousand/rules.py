@@ -408,7 +408,13 @@ def _score(s: State, events: list[JsonDict], conceded: bool) -> tuple[State, lis
         "tricks": s.tricks,
     }
     entry, s.totals, s.bolts, s.barrel = score_deal(s.options, s.totals, s.bolts, s.barrel, deal)
-    entry = {**entry, "n": s.deal_no, "dealer": s.dealer, "marriages": [list(m) for m in s.marriages]}
+    entry = {
+        **entry,
+        "n": s.deal_no,
+        "dealer": s.dealer,
+        "active": list(s.active),
+        "marriages": [list(m) for m in s.marriages],
+    }
     s.entries = s.entries + [entry]
     s.leader = None
     events.append({"type": "deal_scored", "entry": entry})
