@@ -233,6 +233,8 @@ class BotUnderTest:
                 visible = card_labels_in(views[seat])
                 others = set().union(*(h for s, h in hands.items() if s != seat)) if hands else set()
                 secret = others - hands.get(seat, set()) - public
+                # cards the rules let this seat know in another hand (Тысяча: the gifts it gave)
+                secret -= card_labels_in(views[seat].get("known_held", [])) if seat is not None else set()
                 assert not visible & secret, (
                     f"view of seat {seat} at table {table.id} holds hidden cards {visible & secret}"
                 )

@@ -160,6 +160,8 @@ def view(state: State, seat: int | None) -> JsonDict:
         v["hand"] = None if hidden else C.sort_cards(state.hands[seat] if state.hands else [], state.trump)
         # the gifts this seat gave or got: nobody else sees those cards
         v["gifts"] = [[to, c] for to, c in state.gifts if seat in (to, state.declarer)]
+        # what the giver knows lies in another hand (the e2e leak check reads this key)
+        v["known_held"] = [c for to, c in state.gifts if seat == state.declarer and c in state.hands[to]]
     return v
 
 
