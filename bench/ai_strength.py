@@ -28,7 +28,7 @@ from bench.common import header  # noqa: E402
 from bench.strength import common  # noqa: E402
 
 # strength modules in bench/strength/: bridge card play and the bridge auction apart
-GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "preferans_ru", "king")
+GAMES = ("durak", "bridge", "bridge_auction", "whist", "preferans", "preferans_ru", "king", "thousand")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from engine.deadline import AfterChecks
 from engine.base import get_game
 from engine.games.thousand import cards as C
 
@@ -83,6 +84,8 @@ def test_strong_plays_legal_moves_from_its_view():
             continue
         (seat,) = G.to_act(state)
         legal = G.legal_actions(state, seat)
-        choice = G.computer_action(G.view(state, seat), legal, rng, "strong" if seat == 0 else "normal")
+        # a deadline that cuts each search after a few samples: the choice stays legal
+        level = "strong" if seat == 0 else "normal"
+        choice = G.computer_action(G.view(state, seat), legal, rng, level, deadline=AfterChecks(30))
         assert choice in legal
         state, _ = G.apply(state, seat, choice)

@@ -169,7 +169,7 @@ def _choose(view: JsonDict, legal: list[str], rng: random.Random, n: int, deadli
 
 def computer_action(view: JsonDict, legal: list[str], rng: random.Random, deadline: Deadline = NEVER) -> str:
     return anytime(
-        lambda: _choose(view, legal, rng, 40, deadline), lambda: ai_easy.computer_action(view, legal, rng), deadline
+        lambda: _choose(view, legal, rng, 200, deadline), lambda: ai_easy.computer_action(view, legal, rng), deadline
     )
 
 
