@@ -18,7 +18,7 @@ from .ai_sim import playout, worlds
 from .scoring import rounded
 
 MAKE_TO_BID = 0.6  # the share of samples that must make a contract before it is bid
-MAKE_TO_RAISE = 0.75
+MAKE_TO_RAISE = 0.6
 DARK_MAKES = 0.6
 
 
