@@ -148,3 +148,29 @@ async def test_english_table_and_rules(bot, fake_telegram):
     assert "Deal 1" in group.text
     await bot.send(anya, GROUP, "/rules thousand")
     assert "Thousand (1000)" in fake.last_message(GROUP).text
+
+
+async def test_four_people_the_dealer_sits_each_deal_out(bot, fake_telegram):
+    fake = fake_telegram
+    users = people(fake, 4)
+    table = await open_table(bot, GROUP, users[0], users[1:], command="/thousand")
+    await bot.press(users[0], await bot.table_message(GROUP), "Начать")
+    watch = Watcher(bot, table.id, users)
+    sat_out = []
+
+    async def until():
+        await watch()
+        _, state = await bot.state(table.id)
+        seats = sorted(await bot.repo.get_seats(table.id), key=lambda s: s.seat)
+        dealer = next(u for u in users if u.id == seats[state.dealer].user_id)
+        hand = await bot.hand_message(table.id, dealer)
+        if state.phase == "bid":
+            assert "Вы сдаёте и пропускаете эту раздачу" in hand.text and "Ваши карты" not in hand.text
+            sat_out.append(state.dealer)
+        return state.deal_no >= 3
+
+    await bot.play(table.id, users, choose=watch.choose, until=until)
+    assert set(sat_out) == {0, 1, 2}  # the deal and the seat out move round
+    assert len(sheets(fake)) == 2
+    group = await bot.table_message(GROUP)
+    assert "пропускает" in group.text
