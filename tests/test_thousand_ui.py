@@ -97,7 +97,7 @@ def test_the_talon_is_hidden_from_the_group_while_bidding_and_shown_after():
     state = run(state, (1, "bid 100"), (2, "pass"), (0, "pass"))
     group = UI.group_text(G.view(state, None), NAMES[:3], "ru", "T")
     assert "Прикуп: J♠ 9♠ J♣" in group or ("Прикуп:" in group and "J♠" in group and "J♣" in group)
-    assert "Борис взял прикуп: 100" in group
+    assert "Прикуп берёт Борис: 100" in group
 
 
 def test_gifts_reach_the_giver_and_the_receiver_only():
@@ -106,8 +106,8 @@ def test_gifts_reach_the_giver_and_the_receiver_only():
         seat: UI.hand_text(G.view(state, seat), NAMES[:3], "ru", "T", G.legal_actions(state, seat)) for seat in range(3)
     }
     group = UI.group_text(G.view(state, None), NAMES[:3], "ru", "T")
-    assert "Вы отдали 9♣: Вера" in texts[1] and "Вы отдали 10♥: Аня" in texts[1]
-    assert "Вам 9♣ от Борис" in texts[2] and "Вам 10♥ от Борис" in texts[0]
+    assert "Вы отдали 9♣ → Вера" in texts[1] and "Вы отдали 10♥ → Аня" in texts[1]
+    assert "Вам отдали 9♣ (Борис)" in texts[2] and "Вам отдали 10♥ (Борис)" in texts[0]
     assert "10♥" not in texts[2].split("Ваши карты")[0]  # Вера does not learn Аня's gift
     assert "9♣" not in texts[0].split("Ваши карты")[0]
     assert "9♣" not in group and "10♥" not in group and "Вам" not in group
