@@ -197,7 +197,7 @@ def variant_text(options: dict, lang: str) -> str:
             parts.append(t(lang, f"thousand.opt.{key}", n=o[key]))
     for key in FLAGS:
         if o[key] != DEFAULTS[key]:
-            parts.append(("" if o[key] else t(lang, "thousand.opt.no") + " ") + t(lang, f"thousand.opt.{key}"))
+            parts.append(t(lang, f"thousand.opt.{key}" if o[key] else f"thousand.opt.no_{key}"))
     return ", ".join(parts)
 
 
