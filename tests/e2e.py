@@ -268,6 +268,8 @@ def hidden_cards_in_views(views: dict[int | None, dict]) -> dict[int, set[str]]:
     for seat in seats:
         others = set().union(*(h for s, h in hands.items() if s != seat))
         secret = others - hands[seat] - public
+        # cards the rules let this seat know in another hand (Тысяча: the gifts it gave)
+        secret -= card_labels_in(views[seat].get("known_held", []))
         if card_labels_in(views[seat]) & secret:
             leaked[seat] = card_labels_in(views[seat]) & secret
     return leaked
