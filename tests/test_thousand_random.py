@@ -45,11 +45,11 @@ def check(state, seen_gifts: dict) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_random_games_keep_the_invariants(players, seed):
     rng = random.Random(seed * 10 + players)
-    options = {"dark": seed % 2 == 0, "bid_step": 10 if seed % 3 == 0 else 5, "rounding": 10 if seed == 4 else 5}
-    options |= {"target": 600, "barrel_at": 480}  # shorter games that still reach the бочка
+    options = {"dark": seed % 2 == 0, "bid_step": 10 if seed % 3 == 0 else 5, "rounding": 10 if seed == 3 else 5}
+    options |= {"target": 500, "barrel_at": 400}  # shorter games that still reach the бочка
     state = G.initial_state(options, players)
     state, _ = G.apply(state, None, G.new_deal(G.Options(**options), players, rng, []))
     steps = 0
@@ -65,9 +65,11 @@ def test_random_games_keep_the_invariants(players, seed):
         choice = rng.choice(legal) if rng.random() < 0.1 else G.computer_action(G.view(state, seat), legal, rng, "easy")
         state, events = G.apply(state, seat, choice)
         steps += 1
-        check(state, {})
-        assert G.dump(G.load(G.dump(state))) == G.dump(state)
-    assert G.is_over(state) and max(state.totals) >= 600
+        if rng.random() < 0.1:  # at random points: both checks read the whole game so far
+            check(state, {})
+            assert G.dump(G.load(G.dump(state))) == G.dump(state)
+    check(state, {})
+    assert G.is_over(state) and max(state.totals) >= 500
     assert state.result["winner"] == max(range(players), key=lambda s: state.totals[s])
 
 
