@@ -359,7 +359,8 @@ class _Crowd:
                     game.view(state, seat.seat), game.legal_actions(state, seat.seat), rng, level="easy"
                 )
                 chosen = [d for _, d in buttons if d.endswith(":" + move_key(action))]
-                data = chosen[0] if chosen and rng.random() < 0.85 else any_move(user, buttons, rng)
+                # mostly the easy player's move, so a pulka ends; now and then any button
+                data = chosen[0] if chosen and rng.random() < 0.95 else any_move(user, buttons, rng)
                 acts.append(Press(user, hand, data))
             busy = {a.user.id for a in acts}
             for person in rng.sample(self.people, k=rng.randint(0, 2)):
