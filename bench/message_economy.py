@@ -1,6 +1,6 @@
-"""Telegram calls per game: a durak game, a bridge deal, a preferans hand, a King deal.
+"""Telegram calls per game: a durak game, a deal of every other game.
 
-    python -m bench.message_economy                  # all four, ~20 s
+    python -m bench.message_economy                  # every game, ~15 s
     python -m bench.message_economy --games durak --runs 5 --seed 3
     python -m bench.message_economy --computers 1    # one seat of each table a computer
 
@@ -12,10 +12,12 @@ view (``--players smart``, the default, so deals are played out as people play t
 or a random one (``--players random``). Between two presses the sender runs as its loop
 does: it drains the outbox, and when the group budget (<= 19 group messages a minute,
 >= 3 s apart) holds rows back, the clock moves on to when they may go, or to the next
-press, whichever comes first. A King or bridge deal and a preferans hand end when the
-next deal is dealt (a deal without play, e.g. passed out, is followed by the next one:
-the run ends after the first deal with tricks); the durak game at the game's end; then
-the outbox is flushed. The next deal's table is sent anew below the finished deal's sheet
+press, whichever comes first. The games are the registry's (``bot.game_registry``), each
+at its ``GameUI.bench_players`` seats. A deal of a trick game ends when the next deal is
+dealt (a deal without play, e.g. passed out or a Тысяча contract conceded, is followed by
+the next one: the run ends after the first deal with tricks); a game without tricks
+(durak: no ``tricks_so_far``) is played to the game's end and counted in bouts; then the
+outbox is flushed. The next deal's table is sent anew below the finished deal's sheet
 (a sendMessage, and a deleteMessage of the old table message): both are counted.
 
 Printed per game: the Bot API calls by method and by chat, group messages (sends + edits
@@ -49,16 +51,28 @@ if __package__ in (None, ""):  # `python bench/message_economy.py`
 
 from bench.common import header, verdict
 from bench.fakeload import GROUP_METHODS, LoadTelegram
+from bot.game_registry import playable, ui_for
 
 GROUP = -1001
-PLAYERS = {"durak": 4, "bridge": 4, "preferans": 3, "king": 4}
-UNIT = {"durak": "bout", "bridge": "trick", "preferans": "trick", "king": "trick"}
-WHAT = {
-    "durak": "a durak game (podkidnoy, 36 cards)",
-    "bridge": "a bridge deal",
-    "preferans": "a preferans hand",
-    "king": "a King deal (the first of the twelve)",
-}
+
+
+def seats(game: str) -> int:
+    return ui_for(game).bench_players
+
+
+def unit(game: str) -> str:
+    """What the group messages are counted per: a game without tricks (durak) plays bouts."""
+    return "trick" if ui_for(game).tricks_so_far is not None else "bout"
+
+
+def what(game: str, options: dict) -> str:
+    """The run in words, from the registry: "a Whist deal (Fikhman's rules, ...)"."""
+    ui = ui_for(game)
+    variant = ui.variant_text(options, "en")
+    kind = "deal" if unit(game) == "trick" else "game"
+    return f"a {ui.title(options, 'en')} {kind}" + (f" ({variant})" if variant else "")
+
+
 GOAL_PER_UNIT = 1.0
 GOAL_PER_MINUTE = 20
 GOAL_CALLS_PER_PRESS = 4.0
@@ -124,7 +138,7 @@ async def play_one(
         async def no_admin(chat_id: int) -> bool:
             return False
 
-        humans = PLAYERS[game] - computers
+        humans = seats(game) - computers
         users = [fake.user(i + 1, f"P{i + 1}", language_code="en") for i in range(humans)]
         fake.group(GROUP, "Bench", admins=[1], supergroup=True)
         host = Person(1, "P1", None, "en")
@@ -151,7 +165,7 @@ async def play_one(
 
         def progress(rows) -> tuple[int, int]:
             """(deals completed, tricks/bouts in them), replaying the log."""
-            state = engine.initial_state(engine.Options(**table.options), PLAYERS[game])
+            state = engine.initial_state(engine.Options(**table.options), seats(game))
             deals = units = pending = 0
             for r in rows:
                 if r.seat is None and r.action.startswith("deal"):
@@ -160,7 +174,7 @@ async def play_one(
                         units += pending
                         pending = 0
                 state, events = engine.apply(state, r.seat, r.action)
-                pending += sum(1 for e in events if e["type"] == UNIT[game])
+                pending += sum(1 for e in events if e["type"] == unit(game))
             if engine.is_over(state):
                 return deals, units + pending
             return deals - 1, units
@@ -212,6 +226,7 @@ async def play_one(
     group_by_method = collections.Counter(c.method for c in group)
     return {
         "game": game,
+        "what": what(game, table.options),
         "seed": seed,
         "presses": presses,
         "units": units,
@@ -229,18 +244,18 @@ async def play_one(
 
 
 def show(r: dict) -> None:
-    unit = UNIT[r["game"]]
+    per_unit = unit(r["game"])
     per = r["group"] / r["units"] if r["units"] else float("inf")
     extra = f" ({r['deals']} deals: the first had no play)" if r["deals"] > 1 else ""
     print(
-        f"  {WHAT[r['game']]} (seed {r['seed']}){extra}: {r['presses']} presses, {r['units']} {unit}s, "
+        f"  {r['what']} (seed {r['seed']}){extra}: {r['presses']} presses, {r['units']} {per_unit}s, "
         f"{r['minutes']:.1f} simulated minutes, {r['calls']} Bot API calls"
     )
     print(f"    by method: {dict(r['by_method'].most_common())}")
     print(f"    by chat:   {dict(r['by_chat'].most_common())}; per player DM: {r['per_dm']}")
     print(f"    table sent anew below a sheet: {r['moved']} (a sendMessage and a deleteMessage each)")
     print(
-        f"    group messages: {r['group']} {dict(r['group_by_method'])} = {per:.2f} per {unit}   "
+        f"    group messages: {r['group']} {dict(r['group_by_method'])} = {per:.2f} per {per_unit}   "
         f"goal <= {GOAL_PER_UNIT:g}: {verdict(per <= GOAL_PER_UNIT)}"
     )
     print(
@@ -265,6 +280,9 @@ async def run(a: argparse.Namespace) -> int:
     )
     totals: dict[str, list[dict]] = collections.defaultdict(list)
     for game in a.games.split(","):
+        benchable = [ui.name for ui in playable() if ui.bench_players]
+        if game not in benchable:  # a score-only sheet (bench_players 0) has no deals to play
+            raise SystemExit(f"{game}: not a game with bench_players; one of {','.join(benchable)}")
         for k in range(a.runs):
             r = await play_one(game, a.seed + k, a.computers, pace, a.min_interval, a.players == "smart")
             totals[game].append(r)
@@ -275,7 +293,7 @@ async def run(a: argparse.Namespace) -> int:
             units, group = sum(r["units"] for r in rs), sum(r["group"] for r in rs)
             calls, presses = sum(r["calls"] for r in rs), sum(r["presses"] for r in rs)
             print(
-                f"  {game}: {len(rs)} runs, {group} group messages / {units} {UNIT[game]}s = "
+                f"  {game}: {len(rs)} runs, {group} group messages / {units} {unit(game)}s = "
                 f"{group / max(units, 1):.2f}, worst minute {max(r['window'] for r in rs)}; "
                 f"{calls / max(presses, 1):.2f} Bot API calls per press (goal <= {GOAL_CALLS_PER_PRESS:g}: "
                 f"{verdict(calls / max(presses, 1) <= GOAL_CALLS_PER_PRESS)})"
@@ -285,7 +303,11 @@ async def run(a: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.message_economy", description=__doc__.split("\n")[0])
-    p.add_argument("--games", default="durak,bridge,preferans,king")
+    p.add_argument(
+        "--games",
+        default=",".join(ui.name for ui in playable() if ui.bench_players),
+        help="comma-separated engine names (default: every game of the registry with bench_players)",
+    )
     p.add_argument("--runs", type=int, default=3, help="runs per game (seeds seed, seed+1, ...)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--computers", type=int, default=0, help="computer seats per table")
