@@ -146,6 +146,7 @@ OPTION_RECORDS = {
     "score preferans": {"game": "preferans", "hands": []},
     "score preferans_ru": {"game": "preferans_ru", "players": ["A", "B", "C"], "hands": []},
     "score whist": {"game": "whist", "deals": []},
+    "score thousand": {"game": "thousand", "deals": []},
 }
 NOT_OBJECTS = {"list": [], "list-of-pairs": [["deck_size", 36]], "empty-string": "", "string": "acbl", "zero": 0}
 NOT_OBJECTS |= {"false": False, "true": True}

@@ -210,12 +210,12 @@ def test_a_registered_game_without_standings_goes_into_the_history_unrated(monke
 
 
 def test_scored_games_are_the_registered_games_with_a_record(monkeypatch):
-    assert scored_games() == ("bridge", "preferans", "preferans_ru", "whist")
+    assert scored_games() == ("bridge", "preferans", "preferans_ru", "thousand", "whist")
     record = SimpleNamespace(score=lambda r: {"n": len(r)}, text=lambda r, lang="en": "sheet")
     monkeypatch.setitem(engine.base._GAMES, "sheet_test", _fake_game("sheet_test", record=record))
     assert "sheet_test" in scored_games()
     assert score({"game": "sheet_test"}) == {"n": 1}
-    with pytest.raises(ScoreError, match="expected one of bridge, preferans, preferans_ru, sheet_test, whist"):
+    with pytest.raises(ScoreError, match="expected one of bridge, preferans, preferans_ru, sheet_test, thousand, whist"):
         score({"game": "durak"})
 
 

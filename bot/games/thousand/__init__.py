@@ -1,6 +1,6 @@
-"""Тысяча: the table's Telegram UI (`ui`). Importing the package registers it with
-`bot.game_registry`."""
+"""Тысяча: the table's Telegram UI (`ui`), its score-only sheet (`score`). Importing the
+package registers both with `bot.game_registry`."""
 
-from . import ui
+from . import score, ui
 
-__all__ = ["ui"]
+__all__ = ["score", "ui"]

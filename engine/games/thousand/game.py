@@ -8,7 +8,7 @@ from engine.facade import RulesFacade
 from engine.jsondata import JsonDict
 from engine.standings import Standings, by_scores, last
 
-from . import rules
+from . import record, rules
 from .ai import computer_action as _computer_action
 from .options import ThousandOptions
 from .state import State
@@ -20,6 +20,7 @@ class ThousandGame(RulesFacade, rules=rules):
     Options = ThousandOptions
     State = State
     computer_action = staticmethod(_computer_action)
+    record = record  # the score-only record (engine.score)
 
     def seat_range(self, options: Any) -> tuple[int, int]:
         return 3, 4

@@ -26,12 +26,16 @@ def score_deal(
 
     ``deal``: ``declarer``, ``contract``, ``dark``, ``conceded``, ``active`` (the seats
     dealt in), per seat ``taken`` (card points), ``married`` (marriage points), ``tricks``.
-    ``barrel[seat]``: None off the бочка, else the deals already played on it.
+    ``barrel[seat]``: None off the бочка, else the deals already played on it. A deal from
+    a paper sheet (``record``) says ``made`` instead of the declarer's points.
     """
     totals, bolts, barrel = list(totals), list(bolts), list(barrel)
     declarer, contract = deal["declarer"], deal["contract"]
     value = contract * (2 if deal.get("dark") else 1)
-    made = not deal["conceded"] and deal["taken"][declarer] + deal["married"][declarer] >= contract
+    if "made" in deal:
+        made = bool(deal["made"]) and not deal["conceded"]
+    else:
+        made = not deal["conceded"] and deal["taken"][declarer] + deal["married"][declarer] >= contract
     delta = [0] * len(totals)
     marks: dict[str, list[str]] = {}
 
