@@ -74,9 +74,19 @@ def test_partnerships_without_a_winner_by_balance_or_amounts():
     assert standings("bridge", {"winner": None, "amounts": [5, -5, 5, -5]}, 4).ranks == [1, 2]
 
 
+def test_thousand_by_the_totals_ties_share_and_a_forfeit_is_last():
+    assert standings("thousand", {"totals": [1005, 640, 980], "winner": 0}, 3).ranks == [1, 3, 2]
+    tie = standings("thousand", {"totals": [1010, 1010, 300], "winner": None}, 3)
+    assert tie.ranks == [1, 1, 3] and tie.winners() == {0, 1}
+    # four players (the dealer sat out in turn); the one who left is last with the best total
+    left = {"totals": [900, 120, 560, 400], "winner": 0, "forfeit": 0}
+    assert standings("thousand", left, 4).ranks == [4, 3, 1, 2]
+
+
 def test_score_sheets_are_not_rated():
     assert standings("preferans_score", {"settlement": [1, 2, 3]}, 3) is None
     assert standings("bridge_score", {"winner": "NS"}, 4) is None
+    assert standings("thousand_score", {"totals": [1005, 0, 0], "winner": 0}, 3) is None
 
 
 def test_update_moves_winner_up_loser_down():
@@ -126,6 +136,7 @@ def _seats(n: int, computers: tuple[int, ...] = ()):
         ("whist", {"winner": "EW", "balance": {"NS": -2, "EW": 2}}, {"cpu:normal", "u103"}),
         ("bridge", {"winner": "NS", "amounts": [5, -5, 5, -5]}, {"u100", "u102"}),
         ("durak", {"durak": 0, "by_52": False, "forfeit": True}, {"cpu:normal", "u102", "u103"}),
+        ("thousand", {"totals": [420, 1010, 300], "winner": 1}, {"cpu:normal"}),
     ],
 )
 def test_the_service_rows_for_each_result_shape(game, result, winners):
@@ -134,7 +145,7 @@ def test_the_service_rows_for_each_result_shape(game, result, winners):
     from bot.ratings import ending
     from storage.models import RatingRow
 
-    players = 3 if game == "preferans" else 4
+    players = 3 if game in ("preferans", "thousand") else 4
     finished, rate = ending(_table(game), _seats(players, computers=(1,)), result, 1000.0)
     assert finished.rated and [p["player"] for p in finished.players][:2] == ["u100", "cpu:normal"]
     assert finished.players[1] == {"name": "🤖 1", "player": "cpu:normal", "user_id": None}

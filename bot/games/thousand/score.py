@@ -14,9 +14,10 @@ from bot.game_registry import register_ui
 from bot.game_ui import GameUI, Rows
 from bot.games.thousand import sheet, ui
 from bot.i18n import t
-from bot.render.common import chunk, esc
+from bot.render.common import chunk, display_name, esc
 from engine.games.thousand.record import BOLT, LETTERS, Played, play
 from engine.games.thousand.sheet import sheet_text
+from engine.text import phone_grid
 
 LAST_ROWS = 12  # a post shows the latest deals; `cardbot score --text` prints them all
 
@@ -71,12 +72,26 @@ def prompt(view: dict[str, Any], names: list[str], lang: str) -> str:
     return t(lang, f"thousand_score.prompt.{step}")
 
 
+def totals_table(view: dict[str, Any], names: list[str], lang: str) -> str:
+    """Each player's letter (the sheet's column), name, total and marks, the last deal's
+    points beside them."""
+    last = view["entries"][-1] if view["entries"] else None
+    rows = [["", t(lang, "sheet.player"), t(lang, "thousand.sheet.deal"), t(lang, "thousand.sheet.total"), ""]]
+    for seat, name in enumerate(names):
+        delta = "" if last is None or seat not in last["active"] else sheet.num(last["delta"][seat])
+        marks = sheet.marks_text(view, seat, last, lang)
+        rows.append(
+            [LETTERS[seat], display_name(name, sheet.SHEET_NAME_WIDTH), delta, str(view["totals"][seat]), marks]
+        )
+    return "<pre>" + esc(phone_grid(rows, align_right={2, 3})) + "</pre>"
+
+
 def group_text(view: dict[str, Any], names: list[str], lang: str, header: str) -> str:
     lines = [f"<b>{esc(header)}</b>"]
-    order = ", ".join(f"{i + 1}. {esc(n)}" for i, n in enumerate(names))
+    order = ", ".join(f"{LETTERS[i]}. {esc(n)}" for i, n in enumerate(names))
     lines.append(t(lang, "thousand_score.players", players=order))
     if view["started"]:
-        lines.append(sheet.sheet_table(view, names, lang, None))
+        lines.append(totals_table(view, names, lang))
     if view["result"]:
         lines.append(sheet.result_text(view["result"], names, lang))
     elif view["started"]:
@@ -112,7 +127,7 @@ def action_rows(legal: list[str], view: dict[str, Any], lang: str, mode: str, na
     for i, action in enumerate(legal):
         verb = action.split()[0]
         item = (action_label(action, view, names, lang), i)
-        if verb in ("contract", "points", "declarer"):
+        if verb in ("contract", "points", "declarer", "bolt"):
             numbers.append(item)
         elif verb == "band":
             bands.append(item)
