@@ -215,7 +215,9 @@ def test_scored_games_are_the_registered_games_with_a_record(monkeypatch):
     monkeypatch.setitem(engine.base._GAMES, "sheet_test", _fake_game("sheet_test", record=record))
     assert "sheet_test" in scored_games()
     assert score({"game": "sheet_test"}) == {"n": 1}
-    with pytest.raises(ScoreError, match="expected one of bridge, preferans, preferans_ru, sheet_test, thousand, whist"):
+    with pytest.raises(
+        ScoreError, match="expected one of bridge, preferans, preferans_ru, sheet_test, thousand, whist"
+    ):
         score({"game": "durak"})
 
 
