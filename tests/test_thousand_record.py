@@ -14,6 +14,7 @@ from bot.cli import main
 from engine.base import get_game
 from engine.games.thousand.record import possible
 from engine.score import ScoreError, score, text
+from engine.text import PHONE_WIDTH, display_width
 
 G = get_game("thousand")
 
@@ -205,6 +206,8 @@ def test_a_played_game_written_as_a_record_gives_the_same_sheet(players, seed, o
             int(k): v for k, v in played["marks"].items()
         }
     assert out["finished"] == G.is_over(state)
+    for lang in ("ru", "en"):  # the paper sheet fits a phone held upright
+        assert all(display_width(line) <= PHONE_WIDTH for line in text(rec, lang).splitlines())
 
 
 def test_cardbot_score_prints_the_sheet_and_refuses_a_bad_record(tmp_path, capsys):
