@@ -48,12 +48,27 @@ class Runtime:
         self.app, self.repo, self.service, self.sender = app, repo, service, sender
         self.housekeeper = Housekeeper(repo)
         self._tasks: list[asyncio.Task] = []
+        self._starting: asyncio.Task | None = None  # startup() while it opens the database
+        self._stopping = False
 
     async def startup(self, background: bool = True) -> None:
-        await self.repo.open()
-        await self._set_commands()
         if background:
             self._bound_the_stop()
+            self._starting = asyncio.current_task()
+        try:
+            await self.repo.open()
+            await self._set_commands()
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise
+        finally:
+            self._starting = None
+        if self._stopping:
+            # What the caller (bot/polling.py run, PTB's run_webhook) takes for a stop: it
+            # shuts the application down (post_shutdown closes the database if it opened)
+            # and the command exits with status 0.
+            raise SystemExit(0)
+        if background:
             # Resuming runs behind the updates: a table is loaded when it is first touched,
             # so a restart with many stored tables answers at once.
             self._tasks = [
@@ -71,24 +86,37 @@ class Runtime:
         """SIGTERM / SIGINT stop the bot as PTB would, but within STOP_DEADLINE: with
         Telegram unreachable, PTB's last getUpdates and in-flight requests wait for their
         network timeouts one after another. Exiting then loses nothing: every accepted
-        move is committed, and unsent messages wait in the outbox for the next start."""
+        move is committed, and unsent messages wait in the outbox for the next start.
+
+        Bound before the database is opened: PTB's handler (and bot/polling.py's until
+        then) raises SystemExit out of the event loop, which left the opening abandoned
+        mid-await -- the SQLite thread then failed on the closed loop with a traceback, a
+        PostgreSQL connection was left unclosed. A stop during start-up cancels it instead,
+        so its own clean-up runs (a migration rolls back, the connection closes)."""
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(signum, self._stop_requested)
+                loop.add_signal_handler(signum, self._stop_requested, signum)
             except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
                 return
 
-    def _stop_requested(self) -> None:
+    def _stop_requested(self, signum: int = signal.SIGTERM) -> None:
         def overdue() -> None:
             os.write(2, f"cardbot: not stopped after {STOP_DEADLINE:.0f} s; exiting\n".encode())
             os._exit(1)
 
+        if self._stopping:  # a second signal: the first one's stop is under way, bounded
+            return
+        self._stopping = True
         self.service.core.thinker.stop()  # the same signal may have killed its workers
         timer = threading.Timer(STOP_DEADLINE, overdue)
         timer.daemon = True
         timer.start()
-        self.app.stop_running()
+        if self._starting is not None and not self._starting.done():
+            log.info("%s during start-up: stopping", signal.Signals(signum).name)
+            self._starting.cancel()  # startup() turns it into SystemExit once cleaned up
+        else:
+            self.app.stop_running()
 
     async def _resume(self) -> None:
         while True:
