@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 
 
@@ -297,7 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--players", type=int, default=4, help="clamped to what the game allows")
     play.set_defaults(func=_selfplay)
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`cardbot score game.json | head`): stop quietly, as `cat`
+        # does; stdout goes to /dev/null so the interpreter's last flush fails no more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -111,3 +111,26 @@ def test_webhook_settings_give_host_port_and_path():
         token="1:abc", webhook_url="https://cards.example/hooks/tg", webhook_secret="s3cret-_", listen="127.0.0.1:8443"
     )
     assert settings.webhook() == ("127.0.0.1", 8443, "hooks/tg")
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path):
+    """`cardbot score game.json | head -1`: the pipe closes after one line; the command
+    stops without a BrokenPipeError traceback."""
+    import json
+    import subprocess
+    import sys
+
+    deals = []
+    for i, x in enumerate("ABC" * 100):  # made and lost by turns; the бочка keeps everyone under 1000
+        made = i // 3 % 2 == 0
+        deals.append(
+            {"declarer": x, "contract": 100, "made": made, "points": {y: 0 if made else 60 for y in "ABC" if y != x}}
+        )
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"game": "thousand", "deals": deals}), "utf-8")
+    command = [sys.executable, "-m", "bot.cli", "score", str(path)]
+    # an output bigger than a pipe holds (300 deals' JSON, ~100 KB) read for ten bytes only
+    done = subprocess.run(
+        f"{subprocess.list2cmdline(command)} | head -c 10 >/dev/null", shell=True, capture_output=True, timeout=60
+    )
+    assert done.stderr == b""
