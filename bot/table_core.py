@@ -166,10 +166,13 @@ class TableCore:
         cannot change while the current game runs)."""
         key = (table.id, table.game_no)
         if key not in self._histories:
-            if len(self._histories) > STATE_CACHE_SIZE:
-                self._histories.clear()
-            self._histories[key] = await self.repo.game_results(table.id)
+            self._remember_history(table, await self.repo.game_results(table.id))
         return list(self._histories[key])
+
+    def _remember_history(self, table: TableRow, results: list[dict]) -> None:
+        if len(self._histories) > STATE_CACHE_SIZE:
+            self._histories.clear()
+        self._histories[(table.id, table.game_no)] = list(results)
 
     async def start_game(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Deal a new game of the series (the lock is held by the caller)."""
@@ -184,6 +187,7 @@ class TableCore:
             # gets a fresh message below the game-over post. Game 1 takes over the lobby message.
             fields["group_message_id"] = None
         table.game_no += 1
+        self._remember_history(table, history)  # the new game's posts read it: no second read
         await self.commit(table, seats, None, state, [(None, deal)], events, table_fields=fields, snapshot=True)
 
 

@@ -104,6 +104,8 @@ async def test_start_and_the_computers_first_moves_read_the_table_once(tmp_path)
     else:
         raise AssertionError("the computer never had the first move")
     assert calls.get("get_table") == 1 and calls.get("get_seats") == 1, calls
+    # the series' earlier results: read to deal, and handed to the deal's posts, not read again
+    assert calls.get("game_results") == 1, calls
 
 
 async def test_one_durak_move_reads_the_table_and_its_seats_once(tmp_path):
