@@ -167,3 +167,35 @@ def test_game_over_gives_the_result_and_no_timer():
     assert posts and posts[-1].payload["game_over"] is True
     assert all(not row.payload["game_over"] for row in posts[:-1])
     assert {("hand", 0), ("hand", 1)} <= set(kinds(step.outbox()))  # the end is shown to everyone
+
+
+def test_a_thousand_contract_redraws_the_declarer_only_and_a_trick_every_hand():
+    """Тысяча: the declarer who sets the contract leads next, so the two waiting hands
+    keep what they show (their "▶️" line still names the declarer, no card moved) and see
+    the contract when their own turn redraws them; the group shows it at once. A trick's
+    end still redraws every hand (the cards on the table)."""
+    game = get_game("thousand")
+    rng = random.Random(3)
+    state, _ = dealt("thousand", 3, seed=3)
+    table, seats = table_row("thousand"), people(3)
+    contract = trick = None
+    for _ in range(200):
+        seat = game.to_act(state)[0]
+        legal = [a for a in game.legal_actions(state, seat) if not a.startswith(("concede", "blind"))]
+        action = rng.choice(legal)
+        after, events = game.apply(state, seat, action)
+        step = consequences(table, seats, state, after, [(seat, action)], events, history=[], now=NOW, last_press={})
+        table.version = step.version
+        types = {event["type"] for event in events}
+        if "contract" in types:
+            contract = (seat, game.to_act(after), kinds(step.outbox()))
+        if "trick" in types:
+            trick = kinds(step.outbox())
+            break
+        state = after
+    assert contract is not None and trick is not None
+    declarer, to_act, rows = contract
+    assert to_act == [declarer]  # the declarer leads
+    assert [row for row in rows if row[0] == "hand"] == [("hand", declarer)]
+    assert ("group", None) in rows  # the group's table shows the contract at once
+    assert {("hand", 0), ("hand", 1), ("hand", 2)} <= set(trick)

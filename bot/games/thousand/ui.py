@@ -253,7 +253,11 @@ class ThousandUI(GameUI, module=sys.modules[__name__]):
     bench_players = 3
     # every decision before the play redraws the group: its "▶️" line names who acts now
     group_milestones = GameUI.group_milestones | {"bid", "pass", "look", "give"}
-    hand_milestones = GameUI.group_milestones
+    # the hands keep the milestones of every game but the contract: the declarer who sets
+    # it leads next, so a waiting hand's "▶️" line still names who acts and no card moves;
+    # each waiting reader sees the contract when their own turn redraws their hand (the
+    # group shows it at once). A Bot API call per waiting hand per deal saved
+    hand_milestones = GameUI.group_milestones - {"contract"}
 
 
 register_ui(ThousandUI())
