@@ -300,6 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except KeyboardInterrupt:
+        # Ctrl+C before a command's own handling is up (its imports, a long selfplay): one
+        # line, the shell's status for an interrupt, never a traceback
+        print(f"cardbot {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the reader went away (`cardbot score game.json | head`): stop quietly, as `cat`
         # does; stdout goes to /dev/null so the interpreter's last flush fails no more

@@ -134,3 +134,16 @@ def test_a_reader_that_goes_away_ends_the_output_quietly(tmp_path):
         f"{subprocess.list2cmdline(command)} | head -c 10 >/dev/null", shell=True, capture_output=True, timeout=60
     )
     assert done.stderr == b""
+
+
+def test_ctrl_c_before_a_command_is_up_is_one_line(monkeypatch, capsys):
+    """A KeyboardInterrupt out of a command (Ctrl+C while it imports, or in a long
+    selfplay): one line and the shell's interrupt status 130, no traceback."""
+    import engine.selfplay
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine.selfplay, "selfplay", interrupted)
+    assert main(["selfplay", "durak", "--games", "1"]) == 130
+    assert capsys.readouterr().err == "cardbot selfplay: interrupted\n"
