@@ -35,7 +35,7 @@ POINT_BANDS = (0, 100, 200, 300)
 class ScoreState:
     """Options, seat count, the written deals, the pending entry and the result."""
 
-    __slots__ = ("options", "players", "started", "deals", "pending", "result", "played")
+    __slots__ = ("options", "players", "started", "deals", "pending", "result", "played", "steps")
 
     def __init__(self, options: ThousandOptions, players: int) -> None:
         self.options = options
@@ -45,6 +45,9 @@ class ScoreState:
         self.pending: JsonDict | None = None
         self.result: JsonDict | None = None
         self.played = replay(options, players, [])
+        # the legal steps, once worked out: a state never changes after apply, and every
+        # screen of a press (the group, each seat's) asks for them
+        self.steps: list[str] | None = None
 
     def clone(self) -> ScoreState:
         s = ScoreState.__new__(ScoreState)
@@ -52,6 +55,7 @@ class ScoreState:
             setattr(s, name, getattr(self, name))
         s.deals = list(self.deals)
         s.pending = _copy(self.pending)
+        s.steps = None
         return s
 
     def dump(self) -> JsonDict:
@@ -132,6 +136,12 @@ def _contract_band(s: ScoreState, band: int) -> list[int]:
 
 
 def legal(s: ScoreState) -> list[str]:
+    if s.steps is None:
+        s.steps = _legal(s)
+    return list(s.steps)
+
+
+def _legal(s: ScoreState) -> list[str]:
     if not s.started or s.result is not None:
         return []
     p = s.pending
