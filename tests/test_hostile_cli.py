@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from engine.base import get_game
+from engine.score import scored_games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,11 +144,8 @@ def test_the_limit_is_in_the_help(capsys):
 OPTION_RECORDS = {
     "replay": {"game": "durak", "players": 2, "actions": []},
     "analyse": {"game": "bridge", "players": 4, "actions": []},
-    "score bridge": {"game": "bridge", "deals": []},
-    "score preferans": {"game": "preferans", "hands": []},
-    "score preferans_ru": {"game": "preferans_ru", "players": ["A", "B", "C"], "hands": []},
-    "score whist": {"game": "whist", "deals": []},
-    "score thousand": {"game": "thousand", "deals": []},
+    # every scored game's empty sheet (``EMPTY`` of its record module)
+    **{f"score {game}": get_game(game).record.EMPTY for game in scored_games()},
 }
 NOT_OBJECTS = {"list": [], "list-of-pairs": [["deck_size", 36]], "empty-string": "", "string": "acbl", "zero": 0}
 NOT_OBJECTS |= {"false": False, "true": True}

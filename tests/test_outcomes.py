@@ -210,14 +210,14 @@ def test_a_registered_game_without_standings_goes_into_the_history_unrated(monke
 
 
 def test_scored_games_are_the_registered_games_with_a_record(monkeypatch):
-    assert scored_games() == ("bridge", "preferans", "preferans_ru", "thousand", "whist")
+    found = scored_games()
+    assert {"bridge", "preferans", "preferans_ru", "thousand", "whist"} <= set(found) and "durak" not in found
+    assert list(found) == sorted(found)
     record = SimpleNamespace(score=lambda r: {"n": len(r)}, text=lambda r, lang="en": "sheet")
     monkeypatch.setitem(engine.base._GAMES, "sheet_test", _fake_game("sheet_test", record=record))
     assert "sheet_test" in scored_games()
     assert score({"game": "sheet_test"}) == {"n": 1}
-    with pytest.raises(
-        ScoreError, match="expected one of bridge, preferans, preferans_ru, sheet_test, thousand, whist"
-    ):
+    with pytest.raises(ScoreError, match="expected one of " + ", ".join(sorted([*found, "sheet_test"]))):
         score({"game": "durak"})
 
 

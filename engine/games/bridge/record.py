@@ -19,6 +19,8 @@ from .scoring import SEATS, SIDES, Contract, Sheet, number_json, parse_contract
 from .sheet import result_lines, sheet_table
 from .words import translator
 
+# the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
+EMPTY = {"game": "bridge", "deals": []}
 DEAL_KEYS = {"declarer", "contract", "tricks", "honours"}
 
 

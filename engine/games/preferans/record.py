@@ -19,6 +19,8 @@ from .options import PreferansOptions
 from .scoring import CONTRACTS, EntryError, Pull, apply_entry, normalise, settlement
 from .sheet import sheet_text
 
+# the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
+EMPTY = {"game": "preferans", "hands": []}
 HAND_KEYS = {"declarer", "contract", "igra", "defence", "kontra", "tricks", "all_pass"}
 
 

@@ -22,6 +22,8 @@ from .options import PreferansRuOptions
 from .scoring import Gain, ScoringError, Sheet, apply_hand, finished, fnum, settlement
 from .sheet import HandLine, sheet_text
 
+# the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
+EMPTY = {"game": "preferans_ru", "players": ["A", "B", "C"], "hands": []}
 HAND_KEYS = {"declarer", "contract", "whist", "tricks", "all_pass", "dealer"}
 RECORD_KEYS = {"game", "options", "players", "start", "hands"}
 

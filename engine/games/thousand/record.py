@@ -31,6 +31,8 @@ from .rules import MAX_BID
 from .scoring import score_deal
 from .sheet import sheet_text
 
+# the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
+EMPTY = {"game": "thousand", "deals": []}
 LETTERS = "ABCD"
 DEAL_KEYS = frozenset({"declarer", "contract", "made", "conceded", "dark", "points"})
 BOLT = "bolt"

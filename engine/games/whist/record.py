@@ -21,6 +21,10 @@ from .scoring import EntryError, Sheet
 from .sheet import sheet_text
 
 
+# the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
+EMPTY = {"game": "whist", "deals": []}
+
+
 def build(record: Any) -> Sheet:
     if not isinstance(record, dict):
         raise ScoreError(0, "the record must be a JSON object")
