@@ -225,3 +225,32 @@ def test_cardbot_score_prints_the_sheet_and_refuses_a_bad_record(tmp_path, capsy
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("cardbot score: entry 1: no deal ends so")
     assert len(captured.err.splitlines()) == 1
+
+
+def test_the_example_of_records_md():
+    """docs/rules/records.md §6: its input gives the output it shows."""
+    rec = {
+        "game": "thousand",
+        "players": 3,
+        "options": {"dark": True},
+        "deals": [
+            {"declarer": "B", "contract": 120, "made": True, "points": {"C": 20, "A": "bolt"}},
+            {"declarer": "C", "contract": 105, "conceded": True},
+            {"declarer": "A", "contract": 100, "dark": True, "made": False, "points": {"B": 45, "C": 30}},
+        ],
+    }
+    out = score(rec)
+    assert out["deals"][0] == {
+        "n": 1,
+        "dealer": "A",
+        "declarer": "B",
+        "contract": 120,
+        "dark": False,
+        "conceded": False,
+        "made": True,
+        "delta": {"A": 0, "B": 120, "C": 20},
+        "totals": {"A": 0, "B": 120, "C": 20},
+        "marks": {"A": ["bolt"]},
+    }
+    assert out["totals"] == {"A": -140, "B": 225, "C": -55} and out["bolts"] == {"A": 1, "B": 0, "C": 0}
+    assert out["barrel"] == {"A": None, "B": None, "C": None} and not out["finished"] and out["winner"] is None
