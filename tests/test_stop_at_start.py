@@ -18,7 +18,6 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -28,23 +27,13 @@ from pathlib import Path
 from tests.fakebot import FakeTelegram
 from tests.http_fake import HttpBotApi
 from tests.lifeline_harness import MARK_VAR, kill_marked, marked
+from tests.test_telegram_at_start import webhook_env
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT_S = 120.0  # a bounded wait for what the process does, not a timing goal
 STOPPING = re.compile(
     r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO bot\.app: (SIGINT|SIGTERM) during start-up: stopping$"
 )
-
-
-def webhook_env() -> dict[str, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return {
-        "CARDBOT_WEBHOOK_URL": "https://cards.example.test/telegram",
-        "CARDBOT_WEBHOOK_SECRET": "test-secret_42",
-        "CARDBOT_LISTEN": f"127.0.0.1:{port}",
-    }
 
 
 class Bot:

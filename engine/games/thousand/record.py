@@ -28,7 +28,7 @@ from engine.score import ScoreError
 from .cards import MARRIAGE
 from .options import ThousandOptions, parse_options
 from .rules import MAX_BID
-from .scoring import score_deal
+from .scoring import game_result, score_deal
 from .sheet import sheet_text
 
 # the shortest valid record: a sheet with nothing written yet (tests/test_hostile_cli.py)
@@ -84,18 +84,8 @@ class Played:
         return self.options.barrel and self.barrel[seat] is not None
 
     def result(self, **extra: Any) -> JsonDict:
-        """The game's result, as the played game writes it (``rules._result``)."""
-        seats = [p for p in range(self.players) if p != extra.get("forfeit")]
-        best = max(self.totals[p] for p in seats)
-        leaders = [p for p in seats if self.totals[p] == best]
-        result: JsonDict = {
-            "totals": list(self.totals),
-            "winner": leaders[0] if len(leaders) == 1 else None,
-            "deals": len(self.entries),
-            "next_dealer": self.dealer,
-        }
-        result.update(extra)
-        return result
+        """The game's result, as the played game writes it."""
+        return game_result(self.totals, len(self.entries), self.dealer, **extra)
 
 
 def possible(contract: int, made: bool, points: list[int | str | None], rounding: int) -> bool:
@@ -204,8 +194,9 @@ def check_deal(played: Played, deal: Any) -> JsonDict:
         written.append(value)
         taken[seat] = 0 if value == BOLT else int(value)
         tricks[seat] = 0 if value == BOLT else 1
+    opponents = {played.letters[p] for p in defenders}
     for letter in given:
-        if letter not in [played.letters[p] for p in defenders]:
+        if letter not in opponents:
             raise DealError(f"points for {letter!r}, who is not an opponent in this deal")
     if not possible(contract, made, written, o.rounding):
         raise DealError(

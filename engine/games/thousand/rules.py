@@ -27,7 +27,7 @@ from engine.jsondata import JsonDict
 
 from . import cards as C
 from .errors import error
-from .scoring import score_deal
+from .scoring import game_result, score_deal
 from .state import State, initial_state  # noqa: F401 (re-exported)
 
 FULL_DECK = frozenset(C.DECK)
@@ -439,14 +439,4 @@ def _forfeit(state: State, args: list[str], action: str) -> tuple[State, list[Js
 
 
 def _result(s: State, **extra: Any) -> JsonDict:
-    seats = [p for p in range(s.players) if p != extra.get("forfeit")]
-    best = max(s.totals[p] for p in seats)
-    leaders = [p for p in seats if s.totals[p] == best]
-    result: JsonDict = {
-        "totals": list(s.totals),
-        "winner": leaders[0] if len(leaders) == 1 else None,
-        "deals": len(s.entries),
-        "next_dealer": s.next_dealer,
-    }
-    result.update(extra)
-    return result
+    return game_result(s.totals, len(s.entries), s.next_dealer, **extra)

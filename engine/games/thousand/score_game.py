@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.jsondata import JsonDict
+from engine.jsondata import JsonDict, copy_json
 from engine.preferans_family.facade import SheetGame
 
 from .options import ThousandOptions, check_players, parse_options
@@ -54,7 +54,7 @@ class ScoreState:
         for name in self.__slots__:
             setattr(s, name, getattr(self, name))
         s.deals = list(self.deals)
-        s.pending = _copy(self.pending)
+        s.pending = copy_json(self.pending)
         s.steps = None
         return s
 
@@ -65,32 +65,29 @@ class ScoreState:
             "options": self.options.dump(),
             "players": self.players,
             "started": self.started,
-            "deals": _copy(self.deals),
-            "pending": _copy(self.pending),
-            "result": _copy(self.result),
+            "deals": copy_json(self.deals),
+            "pending": copy_json(self.pending),
+            "result": copy_json(self.result),
         }
 
     @classmethod
     def load(cls, data: JsonDict) -> ScoreState:
         s = cls(parse_options(data["options"]), data["players"])
         s.started = data["started"]
-        s.deals = _copy(data["deals"])
-        s.pending = _copy(data["pending"])
-        s.result = _copy(data["result"])
+        s.deals = copy_json(data["deals"])
+        s.pending = copy_json(data["pending"])
+        s.result = copy_json(data["result"])
         s.played = replay(s.options, s.players, s.deals)
         return s
 
     def record(self) -> JsonDict:
         """The records.md §6 record of the deals written so far."""
-        return {"game": "thousand", "players": self.players, "options": self.options.dump(), "deals": _copy(self.deals)}
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+        return {
+            "game": "thousand",
+            "players": self.players,
+            "options": self.options.dump(),
+            "deals": copy_json(self.deals),
+        }
 
 
 def replay(options: ThousandOptions, players: int, deals: list[JsonDict]) -> Played:
@@ -244,7 +241,7 @@ def _write(t: ScoreState, p: JsonDict, events: list[JsonDict]) -> ScoreState:
 def _over(t: ScoreState, events: list[JsonDict], **extra: Any) -> None:
     t.pending = None
     t.result = t.played.result(**extra)
-    events.append({"type": "game_over", "result": _copy(t.result)})
+    events.append({"type": "game_over", "result": copy_json(t.result)})
 
 
 class ThousandScoreGame(SheetGame):
@@ -280,7 +277,7 @@ class ThousandScoreGame(SheetGame):
             "started": s.started,
             "to_act": self.to_act(s),
             "players": s.players,
-            "pending": _copy(s.pending),
+            "pending": copy_json(s.pending),
             "dealer": played.dealer,
             "active": list(played.active),
             "options": s.options.dump(),
@@ -288,8 +285,8 @@ class ThousandScoreGame(SheetGame):
             "totals": list(played.totals),
             "bolts": list(played.bolts),
             "barrel": list(played.barrel),
-            "entries": _copy(played.entries),
-            "result": _copy(s.result),
+            "entries": copy_json(played.entries),
+            "result": copy_json(s.result),
         }
         if seat is not None:
             v["hand"] = []

@@ -15,6 +15,22 @@ def rounded(points: int, step: int) -> int:
     return (points + step // 2) // step * step
 
 
+def game_result(totals: list[int], deals: int, next_dealer: int, **extra: Any) -> JsonDict:
+    """The game's result (§5.3): the totals, the one highest (None when it is shared; a
+    forfeiting seat is never it), the deals played and who deals a rematch's first deal."""
+    seats = [p for p in range(len(totals)) if p != extra.get("forfeit")]
+    best = max(totals[p] for p in seats)
+    leaders = [p for p in seats if totals[p] == best]
+    result: JsonDict = {
+        "totals": list(totals),
+        "winner": leaders[0] if len(leaders) == 1 else None,
+        "deals": deals,
+        "next_dealer": next_dealer,
+    }
+    result.update(extra)
+    return result
+
+
 def score_deal(
     o: ThousandOptions,
     totals: list[int],
