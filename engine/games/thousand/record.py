@@ -16,7 +16,7 @@ may be left out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
 
@@ -79,6 +79,12 @@ class Played:
         n, dealer = self.players, self.dealer
         order = [(dealer + k) % n for k in range(1, n + 1)]
         return [p for p in order if not (n == 4 and p == dealer)][:3]
+
+    def copy(self) -> Played:
+        """A sheet to write on, this one left as it is (the entries themselves are never changed)."""
+        return replace(
+            self, entries=list(self.entries), totals=list(self.totals), bolts=list(self.bolts), barrel=list(self.barrel)
+        )
 
     def on_barrel(self, seat: int) -> bool:
         return self.options.barrel and self.barrel[seat] is not None

@@ -228,7 +228,7 @@ def deal_of(p: JsonDict) -> JsonDict:
 
 def _write(t: ScoreState, p: JsonDict, events: list[JsonDict]) -> ScoreState:
     deal = deal_of(p)
-    t.played = replay(t.options, t.players, t.deals)  # a fresh copy: the old state keeps its own
+    t.played = t.played.copy()  # the old state keeps its own sheet
     entry = write(t.played, deal)
     t.deals = t.deals + [deal]
     t.pending = None
