@@ -126,3 +126,46 @@ async def test_score_thousand_posts_the_paper_sheet_as_a_picture(bot, fake_teleg
     shots = [m for m in fake_telegram.messages(GROUP) if m.photo]
     assert len(shots) == 1 and shots[0].photo.startswith(b"\x89PNG")
     assert shots[0].text.startswith("📋 Раздача 1 сыграна") and "<pre>" not in shots[0].raw_text
+
+
+async def test_a_crowd_presses_the_sheet_s_buttons_at_once_and_telegram_throttles(bot, fake_telegram):
+    """Three keepers press the same button at once, then different ones: one entry is
+    taken, every press is answered (the others with a toast), nothing is written twice.
+    With the group's edit refused by a flood wait, the deal is still written once and the
+    table message catches up."""
+    import asyncio
+
+    fake = fake_telegram
+    users, table = await open_sheet(bot, fake)
+
+    async def all_at_once(labels):
+        msg = await bot.table_message(GROUP)
+        data = dict(fake.buttons(msg))
+        presses = [fake.callback_update(user, GROUP, msg.message_id, data[label]) for user, label in zip(users, labels)]
+        await asyncio.gather(*(fake.feed(bot.app, update) for update in presses))
+        await bot.settle()
+        return [fake.answers.get(update["callback_query"]["id"]) for update in presses]
+
+    answers = await all_at_once(["Борис"] * 3)
+    assert all(a is not None for a in answers)
+    _, state = await bot.state(table.id)
+    assert state.pending == {"step": "contract", "declarer": "B", "band": 100, "dark": False}
+    assert sum(1 for a in answers if a.text) >= 2  # the late ones: the table has moved on
+    # different buttons crossing: one of them is taken, the entry stays one valid step on
+    answers = await all_at_once(["120", "100", "✖ Отмена"])
+    assert all(a is not None for a in answers)
+    _, state = await bot.state(table.id)
+    assert state.pending is None or state.pending["contract"] in (100, 120)
+    if state.pending is None:
+        await bot.press(users[0], await bot.table_message(GROUP), "Борис")
+        await bot.press(users[0], await bot.table_message(GROUP), "120")
+    fake.fail_next("editMessageText", chat_id=GROUP, retry_after=3, error_code=429, times=2)
+    for label in ("✅ Сыграно", "20", "5"):
+        await bot.press(users[1], await bot.table_message(GROUP), label)
+    answers = await all_at_once(["✅ Записать"] * 3)
+    assert all(a is not None for a in answers)
+    await bot.tick(10)
+    _, state = await bot.state(table.id)
+    assert len(state.deals) == 1 and state.played.totals == [5, 120, 20]
+    assert len([m for m in fake.messages(GROUP) if m.text.startswith("📋 Раздача 1")]) == 1
+    assert "Раздача 2: кто играл" in (await bot.table_message(GROUP)).text
