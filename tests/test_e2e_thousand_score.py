@@ -169,3 +169,17 @@ async def test_a_crowd_presses_the_sheet_s_buttons_at_once_and_telegram_throttle
     assert len(state.deals) == 1 and state.played.totals == [5, 120, 20]
     assert len([m for m in fake.messages(GROUP) if m.text.startswith("📋 Раздача 1")]) == 1
     assert "Раздача 2: кто играл" in (await bot.table_message(GROUP)).text
+
+
+async def test_a_restart_mid_entry_keeps_the_entry_and_the_sheet(bot, fake_telegram):
+    users, table = await open_sheet(bot, fake_telegram)
+    for label in ("Борис", "120", "✅ Сыграно", "20", "5", "✅ Записать", "Вера", "100"):
+        await bot.press(users[0], await bot.table_message(GROUP), label)
+    await bot.restart()  # the process gone between two presses: the log is the truth
+    _, state = await bot.state(table.id)
+    assert state.played.totals == [5, 120, 20] and state.pending["contract"] == 100
+    for label in ("❌ Не сыграно", "40", "30", "✅ Записать"):
+        await bot.press(users[2], await bot.table_message(GROUP), label)
+    _, state = await bot.state(table.id)
+    assert state.played.totals == [45, 150, -80] and len(state.deals) == 2  # Аня 40, Борис 30
+    assert len([m for m in fake_telegram.messages(GROUP) if m.text.startswith("📋 Раздача")]) == 2
